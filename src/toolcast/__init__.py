@@ -1,0 +1,44 @@
+"""toolcast: compile LLM tool definitions into provider dialects and report every change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.compile import InvalidToolError, compile_tool, compile_tools
+from toolcast.model import (
+    ITEMS,
+    CompileResult,
+    Diagnostic,
+    StrictSchemaError,
+    ToolcastError,
+    Transformation,
+    UnknownRulesError,
+)
+from toolcast.nulls import fill_nulls, strip_nulls
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ITEMS",
+    "CompileResult",
+    "Diagnostic",
+    "InvalidToolError",
+    "StrictSchemaError",
+    "ToolSet",
+    "ToolcastError",
+    "Transformation",
+    "UnknownRulesError",
+    "compile_tool",
+    "compile_tools",
+    "fill_nulls",
+    "strip_nulls",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The run-time toolset is imported on first use so that `import toolcast` stays light.
+    if name == "ToolSet":
+        from toolcast.toolset import ToolSet
+
+        return ToolSet
+    raise AttributeError(f"module 'toolcast' has no attribute {name!r}")

@@ -1,0 +1,253 @@
+"""Compile tools: read a tool's shape, check name and description, walk the schema, apply policy."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from toolcast.interpret import Walk
+from toolcast.model import CompileResult, Diagnostic, ToolcastError, Transformation
+from toolcast.rules import Rules, get_rules
+
+Api = Literal["responses", "chat"]
+StrictMode = Literal["auto", True, False]
+APIS = ("responses", "chat")
+# Codes that block a tool in every mode: OpenAI rejects these even without strict.
+ALWAYS_REFUSED = frozenset(
+    {
+        "openai/tool-name-invalid-characters",
+        "openai/tool-name-too-long",
+        "openai/tool-name-missing",
+        "openai/duplicate-tool-name",
+        "openai/root-schema-not-object",
+    }
+)
+
+
+class InvalidToolError(ToolcastError, ValueError):
+    """The value is not a tool definition in any shape toolcast reads."""
+
+
+def strict_mode(value: Any) -> StrictMode:
+    if value in ("auto", None):
+        return "auto"
+    if value is True or value == "true":
+        return True
+    if value is False or value == "false":
+        return False
+    raise ValueError(f"strict must be 'auto', true or false, not {value!r}")
+
+
+def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
+    """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
+    if hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
+        # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
+        tool = tool.model_dump(by_alias=True, exclude_none=True)
+    if not isinstance(tool, Mapping):
+        raise InvalidToolError(f"a tool must be an object, not {type(tool).__name__}")
+    if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
+        fn = tool["function"]
+        return fn.get("name"), fn.get("description"), fn.get("parameters"), "chat"
+    if "inputSchema" in tool:
+        return tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
+    if "input_schema" in tool:
+        return tool.get("name"), tool.get("description"), tool["input_schema"], "anthropic"
+    if "parameters" in tool or tool.get("type") == "function":
+        return tool.get("name"), tool.get("description"), tool.get("parameters"), "openai"
+    if "name" in tool and set(tool) <= {"name", "description", "title", "annotations", "outputSchema", "_meta", "icons"}:
+        return tool.get("name"), tool.get("description"), None, "mcp"
+    raise InvalidToolError(
+        "not a tool: expected `inputSchema` (MCP), `parameters` (OpenAI), `function` (Chat) or `input_schema` (Anthropic)"
+    )
+
+
+class _Report:
+    """Collects tool-level findings in the same shape the walk does."""
+
+    def __init__(self, rules: Rules):
+        self.r = rules
+        self.diags: list[Diagnostic] = []
+        self.trans: list[Transformation] = []
+
+    def diag(self, code: str, base: str, tokens: tuple = (), **params: Any) -> None:
+        self.diags.append(Diagnostic(code, base, tokens, tuple(params.items()), self.r.diagnostics[code]))
+
+    def change(self, code: str, base: str, tokens: tuple = (), note: str = "") -> None:
+        self.trans.append(Transformation(code, base, tokens, note, self.r.transformations[code]))
+
+
+def check_name(name: Any, rep: _Report) -> bool:
+    r = rep.r
+    if not isinstance(name, str) or not name:
+        rep.diag("openai/tool-name-missing", "name")
+        return False
+    if r.name_re.fullmatch(name):
+        return True
+    if len(name) > r.name_max_length:
+        rep.diag("openai/tool-name-too-long", "name", count=len(name), limit=r.name_max_length)
+        if r.name_re.fullmatch(name[: r.name_max_length]):
+            return False
+    rep.diag("openai/tool-name-invalid-characters", "name", name=name, pattern=r.name_pattern)
+    return False
+
+
+def clean_description(desc: Any, rep: _Report) -> str | None:
+    r = rep.r
+    if desc is None or (isinstance(desc, str) and not desc.strip()):
+        rep.diag("openai/missing-tool-description", "description")
+        return desc if isinstance(desc, str) and desc else None
+    if not isinstance(desc, str):
+        raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
+    cleaned, removed = r.description_strip_re.subn("", desc)
+    if removed:
+        rep.diag("openai/description-invisible-characters", "description", count=removed)
+        rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
+    raw = cleaned.encode("utf-8")
+    if len(raw) > r.description_max_bytes:
+        # Cutting the bytes and dropping a partial trailing sequence keeps whole characters.
+        cleaned = raw[: r.description_max_bytes].decode("utf-8", "ignore")
+        rep.diag("openai/description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
+        rep.change("truncated-description", "description", note=f"({len(raw)} -> {len(cleaned.encode('utf-8'))} bytes)")
+    return cleaned
+
+
+def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
+    """The tool in the API's shape; `strict` is always present, false included."""
+    fn: dict = {"name": name}
+    if description is not None:
+        fn["description"] = description
+    fn["parameters"] = parameters
+    fn["strict"] = strict
+    if api == "chat":
+        return {"type": "function", "function": fn}
+    return {"type": "function", **fn}
+
+
+def _reason(walk: Walk, schema_diags: list[Diagnostic], lossy: list[Transformation]) -> tuple[str, str]:
+    refusing = [d for d in schema_diags if d.outcome == "refuses"]
+    if refusing:
+        first = refusing[0]
+        more = f" and {len(refusing) - 1} more" if len(refusing) > 1 else ""
+        return f"refuse it ({first.code} at {first.path}{more})", first.code
+    first_t = lossy[0]
+    more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
+    return f"accept values the original rejects ({first_t.code} at {first_t.path}{more})", first_t.code
+
+
+def compile_tool(
+    tool: Any,
+    *,
+    target: str = "openai",
+    api: Api = "responses",
+    rules: str | Rules | None = None,
+    strict: StrictMode | str = "auto",
+    allow_lossy: bool = False,
+) -> CompileResult:
+    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
+
+    Never mutates its input. Raises InvalidToolError only when the value is not a tool at
+    all; everything about the tool itself is reported in the result.
+    """
+    if target != "openai":
+        raise ValueError(f"unknown target {target!r}; available: openai")
+    if api not in APIS:
+        raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
+    mode = strict_mode(strict)
+    r = get_rules(rules)
+    name, description, schema, shape = read_tool(tool)
+    rep = _Report(r)
+    name_ok = check_name(name, rep)
+    description = clean_description(description, rep)
+    if shape in ("mcp", "anthropic"):
+        rep.change("renamed-input-schema-to-parameters", "#")
+    null_paths: tuple = ()
+    schema_diags: list[Diagnostic] = []
+    schema_trans: list[Transformation] = []
+    compiled: Any = None
+    if mode is False:
+        rep.diag("openai/strict-disabled", "#")
+        status = "non-strict"
+    else:
+        walk = Walk(r)
+        compiled = walk.compile(schema)
+        dentries, tentries = r.diagnostics, r.transformations
+        schema_diags = [Diagnostic(c, b, t, p, dentries[c]) for c, b, t, p in walk.diags]
+        schema_trans = [Transformation(c, b, t, n, tentries[c]) for c, b, t, n in walk.trans]
+        lossy = [t for t in schema_trans if t.lossy]
+        blocked = walk.refusals > 0 or (lossy and not allow_lossy)
+        if not blocked:
+            status = "strict"
+            null_paths = walk.null_paths
+            rep.change("enabled-strict-mode", "#")
+        elif any(d.code in ALWAYS_REFUSED for d in schema_diags):
+            status = "refused"
+        else:
+            reason, _code = _reason(walk, schema_diags, lossy)
+            if mode == "auto":
+                status = "non-strict"
+                schema_diags.append(Diagnostic("openai/sent-non-strict", "#", (), (("value", reason),),
+                                               dentries["openai/sent-non-strict"]))
+            else:
+                status = "refused"
+                if walk.refusals == 0:
+                    codes = ", ".join(sorted({t.code for t in lossy}))
+                    schema_diags.append(Diagnostic("openai/lossy-change-refused", "#", (), (("value", codes),),
+                                                   dentries["openai/lossy-change-refused"]))
+    if not name_ok:
+        status = "refused"
+    tool_out = None
+    if status != "refused":
+        if status == "strict":
+            params = compiled
+        else:
+            params = copy.deepcopy(schema) if schema is not None else {"type": "object", "properties": {}}
+        tool_out = emit(name, description, params, status == "strict", api)
+    diagnostics = tuple(_dedupe(rep.diags + schema_diags))
+    transformations = tuple(_dedupe(rep.trans + schema_trans))
+    return CompileResult(
+        name=name if isinstance(name, str) else "",
+        status=status,
+        tool=tool_out,
+        null_paths=null_paths,
+        diagnostics=diagnostics,
+        transformations=transformations,
+        rules=r.id,
+        api=api,
+    )
+
+
+def _dedupe(items: list) -> list:
+    seen = set()
+    out = []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+def compile_tools(
+    tools: Iterable[Any],
+    *,
+    target: str = "openai",
+    api: Api = "responses",
+    rules: str | Rules | None = None,
+    strict: StrictMode | str = "auto",
+    allow_lossy: bool = False,
+) -> tuple[CompileResult, ...]:
+    """Compile the tools of one request; a repeated name is refused after its first use."""
+    r = get_rules(rules)
+    results = []
+    seen: set[str] = set()
+    for tool in tools:
+        res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy)
+        if res.name and res.status != "refused":
+            if res.name in seen:
+                dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),),
+                                 r.diagnostics["openai/duplicate-tool-name"])
+                res = CompileResult(res.name, "refused", None, (), res.diagnostics + (dup,),
+                                    res.transformations, res.rules, res.api)
+            seen.add(res.name)
+        results.append(res)
+    return tuple(results)

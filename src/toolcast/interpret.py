@@ -1,0 +1,886 @@
+"""The interpreter: one walk over a parameters schema that applies a rule table and strict mode."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from toolcast.model import ITEMS, NullPath
+from toolcast.rules import Rules
+
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+# Structural nesting beyond this is refused outright, before Python's own recursion limit
+# could be reached; the provider's depth limit (data nesting) is far below it.
+NEST_GUARD = 96
+# Kept keywords that only annotate: they may stay beside `$ref`/`anyOf` without merging.
+ANNOTATIONS = frozenset({"description", "title"})
+# Keywords that imply a type when `type` is missing (used to infer it, reported).
+IMPLIES = (
+    ("object", ("properties", "required", "additionalProperties", "minProperties", "maxProperties",
+                "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas")),
+    ("array", ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")),
+    ("string", ("pattern", "format", "minLength", "maxLength")),
+    ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
+)
+MISSING = object()
+
+
+def describe(value: Any) -> str:
+    """A short rendering of an offending value for messages."""
+    if isinstance(value, bool) or value is None:
+        return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} key(s)"
+    return type(value).__name__
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def value_ok(kind: str, v: Any) -> bool:
+    if kind == "any":
+        return True
+    if kind == "type":
+        if isinstance(v, str):
+            return v in JSON_TYPES
+        return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
+    if kind == "string":
+        return isinstance(v, str)
+    if kind == "string-list":
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    if kind == "list":
+        return isinstance(v, list)
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "number":
+        return _is_number(v)
+    if kind == "positive-number":
+        return _is_number(v) and v > 0
+    if kind == "count":
+        return _is_number(v) and v >= 0 and float(v).is_integer()
+    if kind in ("schema", "schema-or-list"):
+        return isinstance(v, (dict, bool)) or (kind == "schema-or-list" and isinstance(v, list))
+    if kind == "schema-map":
+        return isinstance(v, dict)
+    if kind == "schema-list":
+        return isinstance(v, list) and bool(v)
+    return False
+
+
+EXPECTED = {
+    "type": "a JSON type name or a list of distinct ones",
+    "string": "a string",
+    "string-list": "a list of strings",
+    "list": "a list",
+    "bool": "true or false",
+    "number": "a finite number",
+    "positive-number": "a number greater than 0",
+    "count": "a non-negative integer",
+    "schema": "a schema",
+    "schema-or-list": "a schema",
+    "schema-map": "an object of schemas",
+    "schema-list": "a non-empty list of schemas",
+}
+
+
+class _Bucket:
+    """Null-path facts of one walk root (the schema root or one definition)."""
+
+    __slots__ = ("nulls", "legit", "refs")
+
+    def __init__(self) -> None:
+        self.nulls: list[NullPath] = []  # optional, made nullable: strip here
+        self.legit: list[NullPath] = []  # null is a real value here: never strip
+        self.refs: list[tuple[NullPath, str]] = []  # (instance path, definition) of each $ref
+
+
+class Walk:
+    """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
+
+    def __init__(self, rules: Rules):
+        self.r = rules
+        self.diags: list[tuple] = []  # (code, base, tokens, params)
+        self.trans: list[tuple] = []  # (code, base, tokens, note)
+        self.refusals = 0
+        self.defs_raw: dict[str, Any] = {}
+        self.defs_src: dict[str, str] = {}  # def name -> the keyword it came from
+        self.defs_out: dict[str, Any] = {}
+        self.buckets: dict[str, _Bucket] = {}
+        self.queue: list[str] = []
+        self.bucket = _Bucket()
+        self.n_props = 0
+        self.n_chars = 0
+        self.n_enum = 0
+        self.deepest = (0, ())
+        self.null_paths: tuple[NullPath, ...] = ()
+
+    # -- recording ---------------------------------------------------------------------
+    def diag(self, code: str, sp: tuple, **params: Any) -> None:
+        if self.r.diagnostics[code][1] == "refuses":
+            self.refusals += 1
+        self.diags.append((code, "#", sp, tuple(params.items())))
+
+    def change(self, code: str, sp: tuple, note: str = "") -> None:
+        self.trans.append((code, "#", sp, note))
+
+    def refuse(self, code: str, sp: tuple, **params: Any) -> dict:
+        self.diag(code, sp, **params)
+        return {}
+
+    # -- entry point ---------------------------------------------------------------------
+    def compile(self, schema: Any) -> dict:
+        r = self.r
+        if schema is None or schema == {}:
+            self.diag("openai/empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+        if schema is True:
+            self.diag("openai/boolean-subschema", (), value="true")
+            self.diag("openai/empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+        if not isinstance(schema, dict):
+            return self.refuse("openai/root-schema-not-object", (), value=describe(schema))
+        root = dict(schema)
+        self._collect_defs(root)
+        self.root_raw = root
+        if "$ref" in root:
+            root = self._inline_root_ref(root)
+            if root is None:
+                return {}
+        for kw in ("anyOf", "oneOf"):
+            if kw in root:
+                self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
+        rtype = root.get("type", MISSING)
+        if rtype is MISSING:
+            if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
+                k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
+            ):
+                # Description-only or annotation-only root: a tool without parameters.
+                self.diag("openai/empty-parameters", ())
+                self.change("closed-empty-parameters", ())
+                root = {k: v for k, v in root.items() if k not in r.kept or k in ANNOTATIONS}
+                root.update(type="object", properties={}, additionalProperties=False)
+            else:
+                self.change("inferred-type", ("type",), "(object, at the root)")
+                root["type"] = "object"
+        elif rtype == ["object"]:
+            root["type"] = "object"
+        elif rtype != "object":
+            self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
+        if self.refusals:
+            return {}
+        self.buckets[""] = self.bucket
+        out = self.node(root, (), (), 1, 0, root=True)
+        self._compile_defs()
+        if self.defs_out:
+            out["$defs"] = {name: self.defs_out[name] for name in self.defs_raw if name in self.defs_out}
+        for name in self.defs_raw:
+            if name not in self.defs_out:
+                self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
+                self.change("dropped-unused-definition", (self.defs_src[name], name))
+        self._check_limits()
+        self._finish_null_paths()
+        return out
+
+    # -- definitions and references -------------------------------------------------------
+    def _collect_defs(self, root: dict) -> None:
+        defs = root.pop("$defs", None)
+        legacy = root.pop("definitions", None)
+        kw_defs = self.r.keywords.get("$defs")
+        if defs is not None:
+            if not isinstance(defs, dict):
+                self.diag("openai/invalid-keyword-value", ("$defs",), keyword="$defs", value=describe(defs),
+                          expected="an object of schemas")
+            else:
+                for name, d in defs.items():
+                    self.defs_raw[name], self.defs_src[name] = d, "$defs"
+        if kw_defs is None or kw_defs[1] == "drop":  # pragma: no cover - a spec that drops $defs
+            self.defs_raw.clear()
+        if legacy is not None:
+            if not isinstance(legacy, dict):
+                self.diag("openai/invalid-keyword-value", ("definitions",), keyword="definitions",
+                          value=describe(legacy), expected="an object of schemas")
+                return
+            self.diag("openai/legacy-definitions-keyword", ("definitions",))
+            self.change("renamed-definitions-to-defs", ("definitions",))
+            for name, d in legacy.items():
+                if name in self.defs_raw:
+                    self.diag("openai/conflicting-definitions-keywords", ("definitions", name), name=name)
+                    continue
+                self.defs_raw[name], self.defs_src[name] = d, "definitions"
+
+    def _target(self, ref: Any, sp: tuple) -> str | None:
+        """The definition a local `$ref` names ("" for the root), or None after a refusal."""
+        if not isinstance(ref, str):
+            self.diag("openai/invalid-keyword-value", sp, keyword="$ref", value=describe(ref), expected="a string")
+            return None
+        if ref == "#":
+            return ""
+        if not ref.startswith("#"):
+            self.diag("openai/external-ref", sp, value=ref)
+            return None
+        for prefix in ("#/$defs/", "#/definitions/"):
+            if ref.startswith(prefix):
+                name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
+                if "/" in ref[len(prefix):]:
+                    self.diag("openai/unsupported-ref-target", sp, value=ref)
+                    return None
+                if name not in self.defs_raw:
+                    self.diag("openai/unresolvable-ref", sp, value=ref)
+                    return None
+                if prefix == "#/definitions/":
+                    self.change("rewrote-definitions-reference", sp, f"({ref} -> #/$defs/{name})")
+                return name
+        self.diag("openai/unsupported-ref-target", sp, value=ref)
+        return None
+
+    def _resolve_raw(self, ref: str, sp: tuple) -> Any:
+        """The raw target of a `$ref` chain (for merging), or MISSING after a refusal."""
+        seen = set()
+        while True:
+            name = self._target(ref, sp)
+            if name is None:
+                return MISSING
+            if name == "":
+                return self.root_raw
+            target = self.defs_raw[name]
+            if isinstance(target, dict) and set(target) == {"$ref"}:
+                if name in seen:
+                    self.diag("openai/unsatisfiable-schema", sp, value="a $ref cycle with no schema in it")
+                    return MISSING
+                seen.add(name)
+                ref = target["$ref"]
+                continue
+            return target
+
+    def _inline_root_ref(self, root: dict) -> dict | None:
+        target = self._resolve_raw(root["$ref"], ("$ref",))
+        if target is MISSING:
+            return None
+        if not isinstance(target, dict):
+            self.diag("openai/root-schema-not-object", ("$ref",), value=describe(target))
+            return None
+        siblings = {k: v for k, v in root.items() if k != "$ref"}
+        merged = self._merge([target, siblings], ("$ref",))
+        if merged is None:
+            return None
+        self.change("merged-ref-siblings", ("$ref",), f"(the root is {root['$ref']})")
+        return merged
+
+    def _compile_defs(self) -> None:
+        done: set[str] = set()
+        i = 0
+        while i < len(self.queue):
+            name = self.queue[i]
+            i += 1
+            if name in done or name == "":
+                continue
+            done.add(name)
+            bucket = self.bucket = _Bucket()
+            self.buckets[name] = bucket
+            sp = (self.defs_src[name], name)
+            self.n_chars += len(name)
+            raw = self.defs_raw[name]
+            if raw is False:
+                self.defs_out[name] = self.refuse("openai/false-subschema-unrepresentable", sp)
+                continue
+            self.defs_out[name] = self.node(raw, sp, (), 1, 1)
+
+    # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _merge(self, parts: list, sp: tuple) -> dict | None:
+        """allOf semantics as one schema, when no keyword is given two different values."""
+        out: dict = {}
+        for part in parts:
+            if part is True:
+                continue
+            if not isinstance(part, dict):
+                if part is False:
+                    self.diag("openai/unsatisfiable-schema", sp, value="an allOf branch is false")
+                else:
+                    self.diag("openai/non-schema-subschema", sp, value=describe(part))
+                return None
+            if "$ref" in part:
+                target = self._resolve_raw(part["$ref"], sp + ("$ref",))
+                if target is MISSING:
+                    return None
+                rest = {k: v for k, v in part.items() if k != "$ref"}
+                part = self._merge([target, rest], sp)
+                if part is None:
+                    return None
+            if "allOf" in part and isinstance(part["allOf"], list):
+                inner = self._merge(part["allOf"], sp + ("allOf",))
+                if inner is None:
+                    return None
+                part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp)
+                if part is None:
+                    return None
+            for k, v in part.items():
+                if k not in out:
+                    out[k] = v
+                elif out[k] == v:
+                    continue
+                elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
+                    out[k] = out[k] + [x for x in v if x not in out[k]]
+                elif k in ANNOTATIONS or self.r.keywords.get(k, self.r.unknown_keyword)[1] == "drop":
+                    out[k] = v  # the nearer annotation wins; dropped keywords never matter
+                elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
+                    merged_props = dict(out[k])
+                    for pname, pschema in v.items():
+                        if pname in merged_props and merged_props[pname] != pschema:
+                            both = self._merge([merged_props[pname], pschema], sp + ("properties", pname))
+                            if both is None:
+                                return None
+                            merged_props[pname] = both
+                        else:
+                            merged_props[pname] = pschema
+                    out[k] = merged_props
+                elif k in ("minimum", "exclusiveMinimum", "minLength", "minItems") and _is_number(v) and _is_number(out[k]):
+                    out[k] = max(out[k], v)
+                elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
+                    out[k] = min(out[k], v)
+                else:
+                    self.diag("openai/ref-sibling-conflict", sp + (k,), keyword=k)
+                    return None
+        return out
+
+    # -- the walk --------------------------------------------------------------------------
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
+        r = self.r
+        if nest > NEST_GUARD:
+            return self.refuse("openai/schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
+        if s is True:
+            self.diag("openai/boolean-subschema", sp, value="true")
+            self.change("normalized-true-subschema", sp)
+            s = {}
+        elif s is False:
+            return self.refuse("openai/false-subschema-unrepresentable", sp)
+        elif not isinstance(s, dict):
+            return self.refuse("openai/non-schema-subschema", sp, value=describe(s))
+        if depth > self.deepest[0]:
+            self.deepest = (depth, sp)
+        s = self._normalize(s, sp, root)
+        if s is None:
+            return {}
+        out: dict = {}
+        nullable = False
+        any_of: list | None = None
+        for k, v in s.items():
+            entry = r.keywords.get(k)
+            if entry is None:
+                action, dcode, tcode = r.unknown_keyword
+                if action == "drop":
+                    self.diag(dcode, sp + (k,), keyword=k)
+                    self.change(tcode, sp + (k,))
+                continue
+            _cls, action, handler, vkind, dcode, tcode, _cite = entry
+            if not value_ok(vkind, v):
+                self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
+                continue
+            if action == "drop":
+                self.diag(dcode, sp + (k,), keyword=k)
+                self.change(tcode, sp + (k,))
+                continue
+            if action == "rewrite":
+                if handler == "const-to-enum":
+                    self.diag("openai/const-converted-to-enum", sp + (k,))
+                    self.change("converted-const-to-enum", sp + (k,))
+                    out["enum"] = [v]
+                elif handler == "one-of-to-any-of":
+                    # Reached only when anyOf is present too (else _normalize rewrote it):
+                    # both apply, and no single anyOf says that.
+                    self.diag("openai/unsupported-keyword", sp + (k,), keyword=k)
+                    self.change("dropped-unsupported-keyword", sp + (k,))
+                elif handler == "openapi-nullable":
+                    if v:
+                        nullable = True
+                        self.diag("openai/nullable-keyword-converted", sp + (k,))
+                        self.change("converted-nullable-to-type-union", sp + (k,))
+                    else:
+                        self.diag("openai/annotation-keyword-dropped", sp + (k,), keyword=k)
+                        self.change("dropped-annotation-keyword", sp + (k,))
+                elif handler in ("definitions-to-defs",):
+                    self.diag("openai/nested-definitions", sp + (k,), keyword=k)
+                    self.change("dropped-nested-definitions", sp + (k,))
+                # merge-all-of was applied by _normalize.
+                continue
+            # keep
+            if k in ("type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"):
+                continue  # structural: handled below
+            if k == "$defs":
+                self.diag("openai/nested-definitions", sp + (k,), keyword=k)
+                self.change("dropped-nested-definitions", sp + (k,))
+                continue
+            if handler == "format" and v not in r.formats:
+                self.diag("openai/unsupported-string-format", sp + (k,), format=v)
+                self.change("dropped-unsupported-format", sp + (k,), f"({v})")
+                continue
+            if k == "enum":
+                if not v:
+                    self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
+                    continue
+                self._count_enum(v, sp + (k,))
+            elif k == "const" and isinstance(v, str):
+                self.n_chars += len(v)
+            slot = r.slots.get(k)
+            if slot is not None:
+                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
+            else:
+                out[k] = v
+        if "$ref" in s:
+            return self._ref(s["$ref"], out, sp, ip)
+        if "anyOf" in s and r.keywords["anyOf"][1] != "drop":
+            any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
+        types = self._types(s, out, sp, any_of is not None)
+        if types is None:
+            return out
+        if "object" in types:
+            self._object(s, out, sp, ip, depth, nest, root)
+        if "array" in types:
+            self._array(s, out, sp, ip, depth, nest)
+        if any_of is not None:
+            if not any_of:
+                self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+            out["anyOf"] = any_of
+        if nullable:
+            out = with_null(out)
+        return self._ordered(out)
+
+    def _ordered(self, out: dict) -> dict:
+        idx = self.r.order_index
+        if len(out) < 2:
+            return out
+        keys = list(out)
+        ordered = sorted(keys, key=lambda k: idx.get(k, 1000))
+        if ordered == keys:
+            return out
+        return {k: out[k] for k in ordered}
+
+    def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
+        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings."""
+        r = self.r
+        kw = r.keywords
+        if "allOf" in s and kw.get("allOf", (None, "drop"))[1] == "rewrite" and isinstance(s.get("allOf"), list):
+            branches = s["allOf"]
+            merged = self._merge([{k: v for k, v in s.items() if k != "allOf"}] + list(branches), sp + ("allOf",))
+            if merged is None:
+                if self.refusals:
+                    return None
+            else:
+                self.diag("openai/all-of-merged", sp + ("allOf",))
+                self.change("merged-all-of", sp + ("allOf",))
+                s = merged
+        if "$ref" in s:
+            kept = [k for k in s if k != "$ref" and kw.get(k, r.unknown_keyword)[1] != "drop"]
+            if kept:
+                if all(k in ANNOTATIONS for k in kept):
+                    self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                    self.change("wrapped-ref-with-siblings", sp)
+                    wrapped = {k: v for k, v in s.items() if k != "$ref"}
+                    wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+                    return wrapped
+                target = self._resolve_raw(s["$ref"], sp + ("$ref",))
+                if target is MISSING:
+                    return None
+                merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
+                if merged is None:
+                    return None
+                self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                self.change("merged-ref-siblings", sp, f"({s['$ref']})")
+                return merged
+        if (
+            "oneOf" in s
+            and "anyOf" not in s
+            and kw.get("oneOf", (None, "drop"))[2] == "one-of-to-any-of"
+            and isinstance(s["oneOf"], list)
+            and s["oneOf"]
+        ):
+            why = exclusive(s["oneOf"], self)
+            if why:
+                self.diag("openai/one-of-exclusive-converted", sp + ("oneOf",), value=why)
+                self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
+            else:
+                self.diag("openai/one-of-converted-to-any-of", sp + ("oneOf",))
+                self.change("converted-one-of-to-any-of", sp + ("oneOf",))
+            s = {("anyOf" if k == "oneOf" else k): v for k, v in s.items()}
+        if "anyOf" in s and not root:
+            constraining = [
+                k for k in s
+                if k not in ("anyOf", "type") and k not in ANNOTATIONS and kw.get(k, r.unknown_keyword)[1] != "drop"
+            ]
+            if "type" in s:
+                constraining.insert(0, "type")
+            if constraining and isinstance(s["anyOf"], list):
+                # Push the siblings into every branch: {A, anyOf:[B, C]} == anyOf:[A∧B, A∧C].
+                common = {k: s[k] for k in constraining}
+                branches = []
+                for i, b in enumerate(s["anyOf"]):
+                    if b is False:
+                        branches.append(False)
+                        continue
+                    m = self._merge([common, b], sp + ("anyOf", i))
+                    if m is None:
+                        return None
+                    branches.append(m)
+                self.change("merged-all-of", sp + ("anyOf",), "(sibling keywords moved into each anyOf branch)")
+                s = {k: v for k, v in s.items() if k not in common}
+                s["anyOf"] = branches
+        return s
+
+    def _types(self, s: dict, out: dict, sp: tuple, has_any_of: bool) -> frozenset | None:
+        t = s.get("type", MISSING)
+        if t is not MISSING:
+            if not value_ok("type", t):
+                return None  # already reported as an invalid value
+            out["type"] = t
+            return frozenset([t]) if isinstance(t, str) else frozenset(t)
+        if has_any_of or "$ref" in s or "enum" in out or "const" in out:
+            return frozenset()
+        implied = [name for name, kws in IMPLIES if any(k in s for k in kws)]
+        if len(implied) == 1:
+            kind = implied[0]
+            trigger = next(k for k in dict(IMPLIES)[kind] if k in s)
+            self.diag("openai/type-inferred", sp, keyword=f"`{trigger}`", value=kind)
+            self.change("inferred-type", sp, f"({kind})")
+            out["type"] = kind
+            return frozenset([kind])
+        self.diag("openai/schema-missing-type", sp)
+        return None
+
+    def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
+        """Generic descent for a kept schema-valued keyword that has no structural rule."""
+        kind, step = slot
+        d = 1 if step == "reset" else depth + step
+        if kind == "map":
+            return {n: self.node(x, sp + (k, n), ip, d, nest + 1) for n, x in v.items()}
+        if kind == "list" or (kind == "schema-or-list" and isinstance(v, list)):
+            return [self.node(x, sp + (k, i), ip, d, nest + 1) for i, x in enumerate(v)]
+        return self.node(v, sp + (k,), ip, d, nest + 1)
+
+    def _count_enum(self, values: list, sp: tuple) -> None:
+        r = self.r
+        self.n_enum += len(values)
+        chars = 0
+        for x in values:
+            if isinstance(x, str):
+                chars += len(x)
+        self.n_chars += chars
+        if len(values) > r.limit("large_enum_threshold") and chars > r.limit("large_enum_chars"):
+            self.diag(r.limits["large_enum_chars"][1], sp, count=len(values), value=chars,
+                      threshold=r.limit("large_enum_threshold"), limit=r.limit("large_enum_chars"))
+
+    def _ref(self, ref: Any, out: dict, sp: tuple, ip: NullPath) -> dict:
+        name = self._target(ref, sp + ("$ref",))
+        if name is None:
+            return {}
+        self.bucket.refs.append((ip, name))
+        if name == "":
+            out["$ref"] = "#"
+        else:
+            self.queue.append(name)
+            self.defs_out.setdefault(name, None)
+            out["$ref"] = "#/$defs/" + name.replace("~", "~0").replace("/", "~1")
+        return self._ordered(out)
+
+    def _any_of(self, branches: list, sp: tuple, ip: NullPath, depth: int, nest: int) -> list:
+        out = []
+        for i, b in enumerate(branches):
+            if b is False:
+                self.diag("openai/boolean-subschema", sp + (i,), value="false")
+                self.change("removed-false-subschema", sp + (i,))
+                continue
+            out.append(self.node(b, sp + (i,), ip, depth, nest + 1))
+        return out
+
+    def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
+        props = s.get("properties")
+        if not isinstance(props, dict):
+            props = {}
+        ap = s.get("additionalProperties", MISSING)
+        required = s.get("required") if isinstance(s.get("required"), list) else []
+        if not props:
+            if ap is MISSING and root:
+                self.diag("openai/empty-parameters", sp)
+                self.change("closed-empty-parameters", sp)
+            elif ap is False:
+                if "properties" not in s:
+                    self.change("added-empty-properties", sp)
+            elif isinstance(ap, dict) and ap:
+                self.diag("openai/open-map", sp + ("additionalProperties",))
+                return
+            else:
+                self.diag("openai/free-form-object", sp)
+                return
+        elif ap is MISSING:
+            self.diag("openai/object-missing-additional-properties", sp)
+            self.change("added-additional-properties-false", sp)
+        elif ap is True or ap == {}:
+            self.diag("openai/additional-properties-true", sp + ("additionalProperties",))
+            self.diag("openai/extra-properties-no-longer-accepted", sp + ("additionalProperties",))
+            self.change("closed-open-object", sp + ("additionalProperties",))
+        elif isinstance(ap, dict):
+            self.diag("openai/additional-properties-schema", sp + ("additionalProperties",))
+            self.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
+        req = set(required)
+        for name in required:
+            if name not in props:
+                self.diag("openai/required-property-undefined", sp + ("required",), name=name)
+        out_props: dict = {}
+        bucket = self.bucket
+        for name, sub in props.items():
+            psp = sp + ("properties", name)
+            if sub is False:
+                self.diag("openai/boolean-subschema", psp, value="false")
+                if name in req:
+                    self.diag("openai/unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
+                else:
+                    self.change("removed-false-subschema", psp)
+                continue
+            self.n_props += 1
+            self.n_chars += len(name)
+            pip = ip + (name,)
+            # Decide before descending, so findings and null paths come parent first.
+            optional = name not in req
+            original_null = allows_null(sub, self)
+            if original_null:
+                bucket.legit.append(pip)
+            elif optional:
+                bucket.nulls.append(pip)
+            if optional:
+                self.diag("openai/strict-optional-property", psp, name=name)
+                if not original_null:
+                    self.diag("openai/nullable-instead-of-omitted", psp, name=name)
+                    self.change("converted-optional-property-to-nullable", psp)
+            child = self.node(sub, psp, pip, depth + 1, nest + 1)
+            if optional and not original_null:
+                child = with_null(child)
+            out_props[name] = child
+        out["properties"] = out_props
+        out["required"] = list(out_props)
+        out["additionalProperties"] = False
+
+    def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
+        items = s.get("items", MISSING)
+        if items is MISSING:
+            self.diag("openai/array-missing-items", sp)
+            return
+        if isinstance(items, list):
+            self.diag("openai/tuple-items", sp + ("items",))
+            return
+        if items is False:
+            self.diag("openai/false-subschema-unrepresentable", sp + ("items",))
+            return
+        out["items"] = self.node(items, sp + ("items",), ip + (ITEMS,), depth + 1, nest + 1)
+
+    # -- after the walk --------------------------------------------------------------------
+    def _check_limits(self) -> None:
+        r = self.r
+        if self.n_props > r.limit("max_properties"):
+            self.diag(r.limits["max_properties"][1], (), count=self.n_props, limit=r.limit("max_properties"))
+        if self.n_chars > r.limit("max_string_chars"):
+            self.diag(r.limits["max_string_chars"][1], (), count=self.n_chars, limit=r.limit("max_string_chars"))
+        if self.n_enum > r.limit("max_enum_values"):
+            self.diag(r.limits["max_enum_values"][1], (), count=self.n_enum, limit=r.limit("max_enum_values"))
+        depth, where = self.deepest
+        if depth > r.limit("max_depth"):
+            self.diag(r.limits["max_depth"][1], where, count=depth, limit=r.limit("max_depth"))
+
+    def _finish_null_paths(self) -> None:
+        buckets = self.buckets
+        # Definitions whose subtree has something to strip.
+        has = {name for name, b in buckets.items() if b.nulls}
+        changed = True
+        while changed:
+            changed = False
+            for name, b in buckets.items():
+                if name not in has and any(t in has for _, t in b.refs):
+                    has.add(name)
+                    changed = True
+        # A recursive definition that has something to strip makes the paths unbounded.
+        for name in sorted(has):
+            if self._reaches(name, name):
+                self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
+                          name=name or "#")
+                return
+        memo: dict[str, list[NullPath]] = {}
+
+        def expand(name: str, attr: str, stack: tuple) -> list[NullPath]:
+            key = name + "\0" + attr
+            if key in memo:
+                return memo[key]
+            b = buckets[name]
+            paths = list(getattr(b, attr))
+            for ip, target in b.refs:
+                if target in stack or target not in buckets:
+                    continue  # cycles only ever carry legit paths here; keep those bounded
+                if attr == "nulls" and target not in has:
+                    continue
+                paths.extend(ip + p for p in expand(target, attr, stack + (target,)))
+            memo[key] = paths
+            return paths
+
+        nulls = expand("", "nulls", ("",))
+        if nulls:
+            legit = set(expand("", "legit", ("",)))
+            for p in nulls:
+                if p in legit:
+                    self.diag("openai/ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
+                    return
+        seen: set = set()
+        unique = []
+        for p in nulls:
+            if p not in seen:
+                seen.add(p)
+                unique.append(p)
+        self.null_paths = tuple(unique)
+
+    def _reaches(self, start: str, goal: str) -> bool:
+        stack = [t for _, t in self.buckets[start].refs]
+        seen = set()
+        while stack:
+            n = stack.pop()
+            if n == goal:
+                return True
+            if n in seen or n not in self.buckets:
+                continue
+            seen.add(n)
+            stack.extend(t for _, t in self.buckets[n].refs)
+        return False
+
+    root_raw: Any = None
+
+
+def with_null(c: dict) -> dict:
+    """The compiled schema `c` also accepting null (type union, enum member, or anyOf branch)."""
+    if "$ref" in c or "const" in c:
+        keep = {k: v for k, v in c.items() if k in ANNOTATIONS}
+        inner = {k: v for k, v in c.items() if k not in ANNOTATIONS}
+        return {**keep, "anyOf": [inner, {"type": "null"}]}
+    if "anyOf" in c:
+        new = dict(c)
+        new["anyOf"] = list(c["anyOf"]) + [{"type": "null"}]
+        return new
+    new = dict(c)
+    t = c.get("type")
+    if isinstance(t, str):
+        new["type"] = [t, "null"] if t != "null" else t
+    elif isinstance(t, list) and "null" not in t:
+        new["type"] = t + ["null"]
+    if "enum" in c and None not in c["enum"]:
+        new["enum"] = list(c["enum"]) + [None]
+    return new
+
+
+def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
+    """Whether the *original* schema already accepts null (so null is a real value there)."""
+    if s is True:
+        return True
+    if not isinstance(s, dict):
+        return False
+    t = s.get("type")
+    if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t) or s.get("nullable") is True):
+        return False
+    if isinstance(s.get("enum"), list) and None not in s["enum"]:
+        return False
+    if "const" in s and s["const"] is not None:
+        return False
+    for kw in ("anyOf", "oneOf"):
+        branches = s.get(kw)
+        if isinstance(branches, list) and not any(allows_null(b, walk, _seen) for b in branches):
+            return False
+    branches = s.get("allOf")
+    if isinstance(branches, list) and not all(allows_null(b, walk, _seen) for b in branches):
+        return False
+    ref = s.get("$ref")
+    if isinstance(ref, str):
+        if ref in _seen:
+            return False
+        if ref == "#":
+            target = walk.root_raw
+        else:
+            name = None
+            for prefix in ("#/$defs/", "#/definitions/"):
+                if ref.startswith(prefix):
+                    name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
+            target = walk.defs_raw.get(name, False) if name is not None else False
+        if not allows_null(target, walk, _seen | {ref}):
+            return False
+    if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
+        # Typeless: the walk infers a type from the keywords (so null stops being accepted),
+        # or refuses the node; either way null is not a value to keep here.
+        return False
+    return True
+
+
+def _type_set(b: Any) -> frozenset | None:
+    if not isinstance(b, dict):
+        return None
+    t = b.get("type")
+    if isinstance(t, str):
+        t = [t]
+    if not isinstance(t, list):
+        return None
+    ts = set(t)
+    if "number" in ts:
+        ts.add("integer")  # integers are numbers: those two overlap
+    return frozenset(ts)
+
+
+def _values(b: Any) -> list | None:
+    if not isinstance(b, dict):
+        return None
+    if "const" in b:
+        return [b["const"]]
+    if isinstance(b.get("enum"), list):
+        return b["enum"]
+    return None
+
+
+def _canon(v: Any) -> str:
+    import json
+
+    return json.dumps(v, sort_keys=True)
+
+
+def exclusive(branches: list, walk: Walk) -> str:
+    """Why the oneOf branches can never both match ('' when that cannot be shown)."""
+    resolved = []
+    for b in branches:
+        if isinstance(b, dict) and isinstance(b.get("$ref"), str) and len(b) == 1:
+            name = None
+            for prefix in ("#/$defs/", "#/definitions/"):
+                if b["$ref"].startswith(prefix):
+                    name = b["$ref"][len(prefix):]
+            b = walk.defs_raw.get(name, b) if name else b
+        resolved.append(b)
+    n = len(resolved)
+    if n < 2:
+        return "a single branch" if n == 1 else ""
+    types = [_type_set(b) for b in resolved]
+    if all(t is not None for t in types):
+        if all(not (types[i] & types[j]) for i in range(n) for j in range(i + 1, n)):
+            return "their types differ"
+    values = [_values(b) for b in resolved]
+    if all(v is not None for v in values):
+        sets = [{_canon(x) for x in v} for v in values]
+        if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
+            return "their values differ"
+    # A discriminator: one required property whose const/enum values are disjoint per branch.
+    props = [b.get("properties") if isinstance(b, dict) else None for b in resolved]
+    reqs = [set(b.get("required", [])) if isinstance(b, dict) and isinstance(b.get("required"), list) else set() for b in resolved]
+    if all(isinstance(p, dict) for p in props):
+        common = set.intersection(*reqs) if reqs else set()
+        for key in sorted(common):
+            vals = [_values(p.get(key)) for p in props]
+            if all(v is not None for v in vals):
+                sets = [{_canon(x) for x in v} for v in vals]
+                if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
+                    return f"they differ in the required property {key!r}"
+    return ""

@@ -1,0 +1,90 @@
+"""Null paths at run time: strip the nulls strict mode forced, or fill them in (for testing)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from toolcast.model import ITEMS, NullPath
+
+
+def _trie(null_paths: Iterable[NullPath]) -> dict:
+    """Paths as a trie; the key None in a node marks "a path ends here"."""
+    root: dict = {}
+    for path in null_paths:
+        node = root
+        for step in path:
+            node = node.setdefault(ITEMS if step is None else step, {})
+        node[None] = True
+    return root
+
+
+def _strip(value: Any, trie: dict) -> Any:
+    if isinstance(value, dict):
+        out = None
+        for key, sub in trie.items():
+            if key is None or key is ITEMS or key not in value:
+                continue
+            current = value[key]
+            if current is None:
+                if None in sub:
+                    if out is None:
+                        out = dict(value)
+                    del out[key]
+                continue
+            new = _strip(current, sub)
+            if new is not current:
+                if out is None:
+                    out = dict(value)
+                out[key] = new
+        return value if out is None else out
+    if isinstance(value, list) and ITEMS in trie:
+        sub = trie[ITEMS]
+        out_list = None
+        for i, item in enumerate(value):
+            new = _strip(item, sub)
+            if new is not item:
+                if out_list is None:
+                    out_list = list(value)
+                out_list[i] = new
+        return value if out_list is None else out_list
+    return value
+
+
+def strip_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
+    """Remove exactly the `None` values found at the null paths, and nothing else.
+
+    A null path is a tuple of property names and `ITEMS` (every array element); JSON-style
+    lists with `None` for ITEMS are accepted too. The input is never mutated: unchanged parts
+    are shared, changed containers are copied.
+    """
+    trie = _trie(null_paths)
+    if not trie:
+        return args
+    return _strip(args, trie)
+
+
+def _fill(value: Any, trie: dict) -> Any:
+    if isinstance(value, dict):
+        out = dict(value)
+        for key, sub in trie.items():
+            if key is None or key is ITEMS:
+                continue
+            if key not in out:
+                if None in sub:
+                    out[key] = None
+            elif out[key] is not None:
+                out[key] = _fill(out[key], sub)
+        return out
+    if isinstance(value, list) and ITEMS in trie:
+        return [_fill(item, trie[ITEMS]) for item in value]
+    return value
+
+
+def fill_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
+    """The inverse of strip_nulls: put `None` where a property at a null path was omitted.
+
+    This is what a strict-mode model sends for arguments the original schema accepted; tests
+    and simulators use it.
+    """
+    return _fill(args, _trie(null_paths))

@@ -1,0 +1,54 @@
+"""OpenAI target: `strict_schema` here; the run-time loop (tools, tool_calls, tool_output) lazily."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.interpret import Walk
+from toolcast.model import NullPath, StrictSchemaError, pointer
+from toolcast.rules import Rules, get_rules
+
+__all__ = ["strict_schema", "tools", "tool_calls", "tool_output", "StrictSchemaError"]
+
+_RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport")
+
+
+def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, tuple[NullPath, ...]]:
+    """The strict form of a parameters schema and its null paths.
+
+    Raises StrictSchemaError (path, keyword_or_limit, code) when the schema cannot be made
+    strict without a refusal or a lossy change; its `diagnostics` lists every finding.
+    """
+    r = get_rules(rules)
+    walk = Walk(r)
+    out = walk.compile(schema)
+    blocking = [d for d in walk.diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
+    lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
+    if blocking or lossy:
+        code, base, tokens, params = blocking[0] if blocking else (lossy[0][0], lossy[0][1], lossy[0][2], ())
+        p = dict(params)
+        subject = p.get("keyword") or _limit_name(r, code) or (str(tokens[-1]) if tokens else "type")
+        message = r.diagnostics[code][2].format_map(_Default(p)) if code in r.diagnostics else r.transformations[code][1]
+        raise StrictSchemaError(pointer(base, tokens), subject, code, message, tuple(walk.diags))
+    return out, walk.null_paths
+
+
+def _limit_name(r: Rules, code: str) -> str | None:
+    for name, (_value, limit_code, _cite) in sorted(r.limits.items()):
+        if limit_code == code and name != "large_enum_threshold":
+            return name
+    return None
+
+
+class _Default(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def __getattr__(name: str) -> Any:
+    # The run-time loop lives in its own module so that compiling never imports it.
+    if name in _RUNTIME:
+        from toolcast import _openai_runtime
+
+        return getattr(_openai_runtime, name)
+    raise AttributeError(f"module 'toolcast.openai' has no attribute {name!r}")

@@ -1,0 +1,92 @@
+"""The rule-table registry: resolves `VERSION`, `openai@VERSION` or `latest` to generated tables."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from functools import lru_cache
+from types import ModuleType
+
+from toolcast import _tables
+from toolcast.model import UnknownRulesError
+
+PROVIDERS = tuple(sorted(_tables.VERSIONS))
+
+
+class Rules:
+    """One resolved rule version, with lookups precomputed for the interpreter."""
+
+    def __init__(self, module: ModuleType):
+        m = module
+        self.module = m
+        self.provider: str = m.PROVIDER
+        self.version: str = m.VERSION
+        self.id = f"{m.PROVIDER}@{m.VERSION}"
+        self.reviewed: str = m.REVIEWED
+        self.extends: str | None = m.EXTENDS
+        self.summary: str = m.SUMMARY
+        self.keywords: dict = m.KEYWORDS
+        self.unknown_keyword: tuple = m.UNKNOWN_KEYWORD
+        self.slots: dict = m.SLOTS
+        self.formats = frozenset(m.FORMATS)
+        self.limits: dict = m.LIMITS
+        self.diagnostics: dict = m.DIAGNOSTICS
+        self.transformations: dict = m.TRANSFORMATIONS
+        self.sources: dict = m.SOURCES
+        self.output_order: tuple = m.OUTPUT_ORDER
+        self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}
+        self.name_re = re.compile(m.NAME_PATTERN)
+        self.name_pattern: str = m.NAME_PATTERN
+        self.name_max_length: int = m.NAME_MAX_LENGTH
+        self.description_max_bytes: int = m.DESCRIPTION_MAX_BYTES
+        self.description_strip_re = re.compile(
+            "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in m.DESCRIPTION_STRIP_RANGES) + "]"
+        )
+        # Keywords whose class drops them, for quick "is this sibling kept?" questions.
+        self.kept = frozenset(k for k, e in m.KEYWORDS.items() if e[1] != "drop")
+
+    def limit(self, name: str) -> int:
+        return self.limits[name][0]
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.id}>"
+
+
+def available(provider: str = "openai") -> tuple[str, ...]:
+    return _tables.VERSIONS.get(provider, ())
+
+
+def default_version(provider: str = "openai") -> str:
+    return _tables.DEFAULTS[provider]
+
+
+def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
+    """(provider, version) for `None`, `latest`, `VERSION` or `provider@VERSION`."""
+    if spec is None or spec == "":
+        return provider, default_version(provider)
+    text = spec.strip()
+    if "@" in text:
+        provider, _, text = text.partition("@")
+    if provider not in _tables.VERSIONS:
+        raise UnknownRulesError(f"unknown provider {provider!r}; available: {', '.join(PROVIDERS)}")
+    versions = _tables.VERSIONS[provider]
+    if text == "latest":
+        return provider, versions[-1]
+    if text == "default":
+        return provider, default_version(provider)
+    if text not in versions:
+        listing = ", ".join(f"{provider}@{v}" for v in versions)
+        raise UnknownRulesError(f"unknown rule version {spec!r}; available: {listing} (or 'latest')")
+    return provider, text
+
+
+@lru_cache(maxsize=None)
+def _load(provider: str, version: str) -> Rules:
+    return Rules(importlib.import_module(f"toolcast._tables.{_tables.module_name(provider, version)}"))
+
+
+def get_rules(spec: str | Rules | None = None, provider: str = "openai") -> Rules:
+    """The Rules for a version spec (cached); a Rules instance passes through."""
+    if isinstance(spec, Rules):
+        return spec
+    return _load(*parse_spec(spec, provider))
