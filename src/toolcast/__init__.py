@@ -24,6 +24,8 @@ __all__ = [
     "Diagnostic",
     "InvalidToolError",
     "StrictSchemaError",
+    "ExposedTool",
+    "NamingReport",
     "ToolSet",
     "ToolcastError",
     "Transformation",
@@ -37,8 +39,8 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     # The run-time toolset is imported on first use so that `import toolcast` stays light.
-    if name == "ToolSet":
-        from toolcast.toolset import ToolSet
+    if name in ("ToolSet", "ExposedTool", "NamingReport"):
+        from toolcast import toolset
 
-        return ToolSet
+        return getattr(toolset, name)
     raise AttributeError(f"module 'toolcast' has no attribute {name!r}")

@@ -152,7 +152,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
             doc["out"] = {"dir": args.out, "files": written}
         out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     else:
-        render.render_text(out, results, errors, command=args.command, written=written, out_dir=args.out)
+        render.render_text(out, results, errors, command=args.command, written=written, out_dir=getattr(args, "out", None))
     if errors:
         return EXIT_USAGE
     if args.command == "compile":

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -23,6 +22,38 @@ ALWAYS_REFUSED = frozenset(
         "openai/root-schema-not-object",
     }
 )
+
+
+# Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
+MAX_COPY_DEPTH = 500
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data without recursion, refusing absurd nesting."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root: Any = {} if isinstance(value, dict) else []
+    stack = [(value, root, 1)]
+    while stack:
+        src, dst, depth = stack.pop()
+        if depth > MAX_COPY_DEPTH:
+            raise _TooDeep
+        items = src.items() if isinstance(src, dict) else enumerate(src)
+        for k, v in items:
+            if isinstance(v, (dict, list)):
+                child: Any = {} if isinstance(v, dict) else []
+                stack.append((v, child, depth + 1))
+            else:
+                child = v
+            if isinstance(dst, dict):
+                dst[k] = child
+            else:
+                dst.append(child)
+    return root
 
 
 class InvalidToolError(ToolcastError, ValueError):
@@ -179,7 +210,6 @@ def compile_tool(
         if not blocked:
             status = "strict"
             null_paths = walk.null_paths
-            rep.change("enabled-strict-mode", "#")
         elif any(d.code in ALWAYS_REFUSED for d in schema_diags):
             status = "refused"
         else:
@@ -196,13 +226,25 @@ def compile_tool(
                                                    dentries["openai/lossy-change-refused"]))
     if not name_ok:
         status = "refused"
+        null_paths = ()
+    if status == "strict":
+        rep.change("enabled-strict-mode", "#")
     tool_out = None
     if status != "refused":
         if status == "strict":
             params = compiled
         else:
-            params = copy.deepcopy(schema) if schema is not None else {"type": "object", "properties": {}}
-        tool_out = emit(name, description, params, status == "strict", api)
+            try:
+                params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+            except _TooDeep:
+                params = None
+                status = "refused"
+                schema_diags = [d for d in schema_diags if d.code != "openai/sent-non-strict"]
+                if not any(d.code == "openai/schema-too-deep" for d in schema_diags):
+                    rep.diag("openai/schema-too-deep", "#", count=f"more than {MAX_COPY_DEPTH}",
+                             limit=r.limit("max_depth"))
+        if params is not None:
+            tool_out = emit(name, description, params, status == "strict", api)
     diagnostics = tuple(_dedupe(rep.diags + schema_diags))
     transformations = tuple(_dedupe(rep.trans + schema_trans))
     return CompileResult(

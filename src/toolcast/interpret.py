@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 from toolcast.model import ITEMS, NullPath
@@ -355,6 +356,7 @@ class Walk:
     def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
         r = self.r
         if nest > NEST_GUARD:
+            self.guarded = True
             return self.refuse("openai/schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
         if s is True:
             self.diag("openai/boolean-subschema", sp, value="true")
@@ -364,8 +366,6 @@ class Walk:
             return self.refuse("openai/false-subschema-unrepresentable", sp)
         elif not isinstance(s, dict):
             return self.refuse("openai/non-schema-subschema", sp, value=describe(s))
-        if depth > self.deepest[0]:
-            self.deepest = (depth, sp)
         s = self._normalize(s, sp, root)
         if s is None:
             return {}
@@ -422,6 +422,8 @@ class Walk:
                 self.diag("openai/unsupported-string-format", sp + (k,), format=v)
                 self.change("dropped-unsupported-format", sp + (k,), f"({v})")
                 continue
+            if handler == "pattern" and not self._pattern(v, sp + (k,)):
+                continue
             if k == "enum":
                 if not v:
                     self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
@@ -441,10 +443,14 @@ class Walk:
         types = self._types(s, out, sp, any_of is not None)
         if types is None:
             return out
-        if "object" in types:
-            self._object(s, out, sp, ip, depth, nest, root)
-        if "array" in types:
-            self._array(s, out, sp, ip, depth, nest)
+        if "object" in types or "array" in types:
+            # Nesting counts containers only: a scalar leaf adds no level.
+            if depth > self.deepest[0]:
+                self.deepest = (depth, sp)
+            if "object" in types:
+                self._object(s, out, sp, ip, depth, nest, root)
+            if "array" in types:
+                self._array(s, out, sp, ip, depth, nest)
         if any_of is not None:
             if not any_of:
                 self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
@@ -452,6 +458,22 @@ class Walk:
         if nullable:
             out = with_null(out)
         return self._ordered(out)
+
+    def _pattern(self, pattern: str, sp: tuple) -> bool:
+        """Check a `pattern` against the rule version's regex features; False drops it."""
+        verdict = _pattern_verdict(self.r, pattern)
+        if verdict[0] == "invalid":
+            self.diag("openai/pattern-invalid", sp, value=describe(pattern), reason=verdict[1], position=verdict[2])
+            return False
+        keep, dropped = True, []
+        for feature, (action, dcode, tcode) in verdict[1]:
+            self.diag(dcode, sp, feature=feature, value=describe(pattern))
+            if action == "drop":
+                keep = False
+                dropped.append((tcode, feature))
+        if dropped:
+            self.change(dropped[0][0], sp, "(" + ", ".join(f for _, f in dropped) + ")")
+        return keep
 
     def _ordered(self, out: dict) -> dict:
         idx = self.r.order_index
@@ -689,7 +711,7 @@ class Walk:
         if self.n_enum > r.limit("max_enum_values"):
             self.diag(r.limits["max_enum_values"][1], (), count=self.n_enum, limit=r.limit("max_enum_values"))
         depth, where = self.deepest
-        if depth > r.limit("max_depth"):
+        if depth > r.limit("max_depth") and not self.guarded:
             self.diag(r.limits["max_depth"][1], where, count=depth, limit=r.limit("max_depth"))
 
     def _finish_null_paths(self) -> None:
@@ -755,6 +777,41 @@ class Walk:
         return False
 
     root_raw: Any = None
+    guarded = False
+
+
+_PATTERN_VERDICTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _pattern_verdict(r: Rules, pattern: str) -> tuple:
+    """("invalid", reason, column) or ("ok", ((feature, (action, diagnostic, transformation)), ...)).
+
+    Parsed as ECMA-262 with the `u` flag (what JSON Schema recommends), falling back to the
+    non-unicode grammar (which also accepts identity escapes such as `\\-` that many real
+    patterns use). lark loads only here, on the first pattern, never on import.
+    """
+    cache = _PATTERN_VERDICTS.setdefault(r, {})
+    verdict = cache.get(pattern)
+    if verdict is None:
+        from toolcast._regex import RegexSyntaxError, analyze
+
+        try:
+            try:
+                used = analyze(pattern, unicode=True)
+            except RegexSyntaxError as first:
+                try:
+                    used = analyze(pattern, unicode=False)
+                except RegexSyntaxError:
+                    raise first from None
+        except RegexSyntaxError as exc:
+            verdict = ("invalid", exc.message, exc.position + 1)
+        else:
+            table = getattr(r.module, "REGEX_FEATURES", {})
+            classes = getattr(r.module, "REGEX_FEATURE_CLASSES", {})
+            found = sorted(f for f in used if f in table)
+            verdict = ("ok", tuple((f, classes[table[f][0]]) for f in found))
+        cache[pattern] = verdict
+    return verdict
 
 
 def with_null(c: dict) -> dict:

@@ -10,7 +10,7 @@ from toolcast.rules import Rules, get_rules
 
 __all__ = ["strict_schema", "tools", "tool_calls", "tool_output", "StrictSchemaError"]
 
-_RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport")
+_RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 
 
 def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, tuple[NullPath, ...]]:

@@ -1,0 +1,354 @@
+"""A set of MCP tools from several servers, exposed under OpenAI-valid, collision-free names."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "SEPARATOR",
+    "DroppedTool",
+    "ExposedTool",
+    "NamingReport",
+    "Rename",
+    "ToolSet",
+    "freeze",
+    "sanitize",
+    "thaw",
+]
+
+#: OpenAI's function-name limit (both APIs): ``^[A-Za-z0-9_-]{1,64}$``.
+MAX_NAME_LENGTH = 64
+#: Joins the server prefix and the tool name in an exposed name.
+SEPARATOR = "__"
+
+_INVALID_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+_VALID_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_HASH_LENGTH = 8
+
+RenameReason = Literal["sanitized", "truncated", "collision"]
+
+
+def freeze(value: Any) -> Any:
+    """Return a deep read-only copy of JSON-like data: mappings become proxies, lists tuples."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Return a fresh mutable copy of data made by :func:`freeze` (or any JSON-like data)."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(v) for v in value]
+    return value
+
+
+def _tool_to_dict(tool: Any) -> dict[str, Any]:
+    """Turn an MCP tool (plain dict or the ``mcp`` SDK's pydantic ``Tool``) into a plain dict."""
+    if isinstance(tool, Mapping):
+        return dict(tool)
+    dump = getattr(tool, "model_dump", None)
+    if callable(dump):
+        # by_alias gives the wire names (inputSchema, not input_schema).
+        return dict(dump(by_alias=True, exclude_none=True, mode="json"))
+    name = getattr(tool, "name", None)
+    if name is None:
+        raise TypeError(f"not an MCP tool: {type(tool).__name__} has no name")
+    out: dict[str, Any] = {"name": name}
+    description = getattr(tool, "description", None)
+    if description is not None:
+        out["description"] = description
+    schema = getattr(tool, "inputSchema", None)
+    if schema is None:
+        schema = getattr(tool, "input_schema", None)
+    if schema is not None:
+        out["inputSchema"] = schema
+    return out
+
+
+def _tool_list(tools: Any) -> list[Any]:
+    """Accept a list of tools, a ``tools/list`` result dict, or the SDK's ``ListToolsResult``."""
+    if isinstance(tools, Mapping):
+        if "tools" in tools and "name" not in tools:
+            return list(tools["tools"])
+        raise TypeError("expected a list of tools or a tools/list result")
+    listed = getattr(tools, "tools", None)
+    if listed is not None and not isinstance(tools, (str, bytes)):
+        return list(listed)
+    if isinstance(tools, (str, bytes)):
+        raise TypeError("expected a list of tools, got a string")
+    return list(tools)
+
+
+def sanitize(text: str) -> str:
+    """Replace every character OpenAI does not allow in a function name with ``_``."""
+    return _INVALID_CHARS.sub("_", text)
+
+
+def _digest(server: str, tool: str, salt: int = 0) -> str:
+    # Hash the *original* names so two tools that sanitize alike still hash apart.
+    key = f"{server}/{tool}" if salt == 0 else f"{server}/{tool}#{salt}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:_HASH_LENGTH]
+
+
+def _with_hash(base: str, digest: str) -> str:
+    keep = MAX_NAME_LENGTH - _HASH_LENGTH - 1
+    return f"{base[:keep]}_{digest}"
+
+
+@dataclass(frozen=True)
+class ExposedTool:
+    """One tool as the model sees it (``name``) and as its server knows it (``server``, ``tool``)."""
+
+    name: str
+    server: str
+    tool: str
+    prefix: str
+    description: str | None
+    input_schema: Mapping[str, Any] = field(repr=False)
+    definition: Mapping[str, Any] = field(repr=False)
+
+    def to_tool(self) -> dict[str, Any]:
+        """A fresh, mutable MCP tool dict carrying the *exposed* name, ready for ``compile_tool``."""
+        out = thaw(self.definition)
+        out["name"] = self.name
+        return out
+
+    def original(self) -> dict[str, Any]:
+        """A fresh, mutable copy of the tool exactly as its server listed it."""
+        return thaw(self.definition)
+
+
+@dataclass(frozen=True)
+class Rename:
+    """An exposed name that differs from the plain ``<prefix>__<tool>`` join, and why."""
+
+    server: str
+    tool: str
+    requested: str
+    exposed: str
+    reasons: tuple[RenameReason, ...]
+
+
+@dataclass(frozen=True)
+class DroppedTool:
+    """A listed tool that could not be exposed at all."""
+
+    server: str
+    tool: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class NamingReport:
+    """Every rename made while building a :class:`ToolSet`, and every tool left out."""
+
+    renames: tuple[Rename, ...] = ()
+    dropped: tuple[DroppedTool, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.renames or self.dropped)
+
+    def lines(self) -> list[str]:
+        """One human-readable line per rename or drop, in the order of the report."""
+        out = [
+            f"{r.server}/{r.tool}: exposed as {r.exposed!r} ({', '.join(r.reasons)})"
+            for r in self.renames
+        ]
+        out += [f"{d.server}/{d.tool}: dropped ({d.reason})" for d in self.dropped]
+        return out
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    index: int
+    server: str
+    prefix: str
+    tool: str
+    definition: dict[str, Any]
+    requested: str
+    base: str
+    reasons: tuple[RenameReason, ...]
+
+
+class ToolSet(Mapping[str, ExposedTool]):
+    """An immutable, ordered mapping from exposed name to :class:`ExposedTool`.
+
+    Iteration yields exposed names in input order: servers in the order given, each
+    server's tools in its listing order (that order reaches the model).
+    """
+
+    __slots__ = ("_by_original", "_tools")
+
+    def __init__(self, tools: Iterable[ExposedTool] = ()) -> None:
+        ordered: dict[str, ExposedTool] = {}
+        by_original: dict[tuple[str, str], ExposedTool] = {}
+        for tool in tools:
+            if not _VALID_NAME.fullmatch(tool.name):
+                raise ValueError(f"invalid exposed name {tool.name!r}")
+            if tool.name in ordered:
+                raise ValueError(f"duplicate exposed name {tool.name!r}")
+            ordered[tool.name] = tool
+            by_original[(tool.server, tool.tool)] = tool
+        object.__setattr__(self, "_tools", MappingProxyType(ordered))
+        object.__setattr__(self, "_by_original", MappingProxyType(by_original))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("ToolSet is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("ToolSet is immutable")
+
+    def __getitem__(self, name: str) -> ExposedTool:
+        return self._tools[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tools)
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __repr__(self) -> str:
+        return f"ToolSet({list(self._tools)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ToolSet):
+            return list(self._tools.items()) == list(other._tools.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Exposed names, in order."""
+        return tuple(self._tools)
+
+    @property
+    def tools(self) -> tuple[ExposedTool, ...]:
+        """Exposed tools, in order."""
+        return tuple(self._tools.values())
+
+    @property
+    def servers(self) -> tuple[str, ...]:
+        """Server prefixes as given to :meth:`build`, in first-seen order."""
+        return tuple(dict.fromkeys(t.server for t in self._tools.values()))
+
+    def lookup(self, server: str, tool: str) -> ExposedTool | None:
+        """The exposed tool for a server's original tool name, if any."""
+        return self._by_original.get((server, tool))
+
+    @classmethod
+    def build(
+        cls, servers: Mapping[str, Any] | Iterable[tuple[str, Any]]
+    ) -> tuple[ToolSet, NamingReport]:
+        """Expose every server's tools as ``<prefix>__<tool>``, renaming where OpenAI requires.
+
+        ``servers`` maps a server prefix to its tools (a list of MCP tool dicts or SDK
+        ``Tool`` objects, or a ``tools/list`` result). An empty prefix exposes bare tool
+        names. The prefix given here is kept on each tool (``ExposedTool.server``) for
+        dispatch; the model sees the sanitized one.
+
+        Naming rules, in order:
+
+        1. invalid characters in prefix and tool name become ``_`` (``sanitized``);
+        2. a name longer than 64 characters keeps its first 55 characters, then ``_`` and
+           8 hex digits of sha256 of ``"<prefix>/<tool>"`` (``truncated``);
+        3. when two tools want the same name, the winner keeps it and every other one gets
+           the hash suffix of rule 2 (``collision``). Winners are decided in a fixed order
+           that does not depend on input order: tools whose name needed no change first,
+           then by (prefix, tool name) in code-point order.
+
+        A tool listed twice by the same server, or without a string name, is dropped and
+        reported, because a call could not say which one was meant.
+        """
+        pairs = list(servers.items()) if isinstance(servers, Mapping) else list(servers)
+        seen_servers: set[str] = set()
+        dropped: list[DroppedTool] = []
+        candidates: list[_Candidate] = []
+        for server, tools in pairs:
+            if not isinstance(server, str):
+                raise TypeError(f"server prefix must be a string, got {type(server).__name__}")
+            if server in seen_servers:
+                raise ValueError(f"server prefix {server!r} given twice")
+            seen_servers.add(server)
+            prefix = sanitize(server)
+            seen_tools: set[str] = set()
+            for raw in _tool_list(tools):
+                definition = _tool_to_dict(raw)
+                tool = definition.get("name")
+                if not isinstance(tool, str) or not tool:
+                    dropped.append(DroppedTool(server, None, "missing or empty tool name"))
+                    continue
+                if tool in seen_tools:
+                    dropped.append(DroppedTool(server, tool, "listed twice by the same server"))
+                    continue
+                seen_tools.add(tool)
+                requested = f"{server}{SEPARATOR}{tool}" if server else tool
+                reasons: list[RenameReason] = []
+                base = f"{prefix}{SEPARATOR}{sanitize(tool)}" if server else sanitize(tool)
+                if base != requested:
+                    reasons.append("sanitized")
+                if len(base) > MAX_NAME_LENGTH:
+                    reasons.append("truncated")
+                candidates.append(
+                    _Candidate(
+                        len(candidates),
+                        server,
+                        prefix,
+                        tool,
+                        definition,
+                        requested,
+                        base,
+                        tuple(reasons),
+                    )
+                )
+
+        # Decide names in an order independent of how servers listed their tools, so a
+        # server reordering its listing never moves a name from one tool to another.
+        decided: dict[int, tuple[str, tuple[RenameReason, ...]]] = {}
+        taken: set[str] = set()
+        for cand in sorted(candidates, key=lambda c: (bool(c.reasons), c.server, c.tool)):
+            reasons = cand.reasons
+            if "truncated" in reasons:
+                name = _with_hash(cand.base, _digest(cand.server, cand.tool))
+            else:
+                name = cand.base
+            salt = 0
+            while name in taken:
+                if "collision" not in reasons:
+                    reasons = (*reasons, "collision")
+                # The salt only matters when two hashes (or a literal name) coincide.
+                name = _with_hash(cand.base, _digest(cand.server, cand.tool, salt))
+                salt += 1
+            taken.add(name)
+            decided[cand.index] = (name, reasons)
+
+        exposed: list[ExposedTool] = []
+        renames: list[Rename] = []
+        for cand in candidates:
+            name, reasons = decided[cand.index]
+            description = cand.definition.get("description")
+            schema = cand.definition.get("inputSchema")
+            exposed.append(
+                ExposedTool(
+                    name=name,
+                    server=cand.server,
+                    tool=cand.tool,
+                    prefix=cand.prefix,
+                    description=description if isinstance(description, str) else None,
+                    input_schema=freeze(schema if isinstance(schema, Mapping) else {}),
+                    definition=freeze(cand.definition),
+                )
+            )
+            if reasons:
+                renames.append(Rename(cand.server, cand.tool, cand.requested, name, reasons))
+        return cls(exposed), NamingReport(tuple(renames), tuple(dropped))

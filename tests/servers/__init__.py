@@ -1,0 +1,1 @@
+"""Helper MCP servers started by the tests as subprocesses."""
