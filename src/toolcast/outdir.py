@@ -28,17 +28,24 @@ def dumps(value: Any) -> str:
 
 
 def file_names(names: Sequence[str]) -> list[str]:
-    """A safe, distinct file name for each tool name, stable whatever else is in the set."""
-    out = []
-    taken: set[str] = set()
+    """A safe, distinct file name for each tool name, deterministic for a given set of names.
+
+    A name that is plain (letters, digits, `_`, `-`), not reserved, and does not collide with
+    another name when case is ignored (as on macOS and Windows) is used as it is; any other
+    name gets a cleaned prefix plus a hash of the full name.
+    """
+    folded: dict[str, int] = {}
     for name in names:
-        stem = name if name and set(name) <= _SAFE and len(name) <= 64 else ""
-        if not stem or stem.lower() in _RESERVED or stem.lower() in taken or stem.startswith("-"):
-            digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-            cleaned = "".join(c if c in _SAFE else "_" for c in name)[:40].lstrip("-") or "tool"
-            stem = f"{cleaned}-{digest}"
-        taken.add(stem.lower())
-        out.append(stem + ".json")
+        folded[name.lower()] = folded.get(name.lower(), 0) + 1
+    out = []
+    for name in names:
+        plain = bool(name) and set(name) <= _SAFE and len(name) <= 64 and not name.startswith("-")
+        if plain and name.lower() not in _RESERVED and folded[name.lower()] == 1:
+            out.append(name + ".json")
+            continue
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        cleaned = "".join(c if c in _SAFE else "_" for c in name)[:40].lstrip("-") or "tool"
+        out.append(f"{cleaned}-{digest}.json")
     return out
 
 

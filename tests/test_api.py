@@ -1,0 +1,173 @@
+"""The Python API: shapes read, policy, purity, determinism, strict_schema errors, messages."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+import toolcast
+from toolcast import ITEMS, StrictSchemaError, compile_tool, compile_tools
+from toolcast.openai import strict_schema
+
+OPTIONAL = {"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}, "required": ["q"]}
+
+
+def test_conduit_doctest_d1() -> None:
+    schema, paths = strict_schema(OPTIONAL)
+    assert schema["properties"]["limit"] == {"type": ["integer", "null"]}
+    assert sorted(schema["required"]) == ["limit", "q"]
+    assert schema["additionalProperties"] is False
+    assert paths == (("limit",),)
+
+
+def test_conduit_doctest_d2_error_names_node_and_keyword() -> None:
+    with pytest.raises(StrictSchemaError) as info:
+        strict_schema({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 2}]}}})
+    err = info.value
+    assert err.path == "#/properties/v/oneOf"
+    assert err.keyword_or_limit == "oneOf"
+    assert err.code == "openai/one-of-converted-to-any-of"
+
+
+def test_strict_schema_error_for_a_limit_names_the_limit() -> None:
+    schema = {"type": "object", "properties": {"e": {"enum": list(range(1001))}}, "required": ["e"]}
+    with pytest.raises(StrictSchemaError) as info:
+        strict_schema(schema)
+    assert info.value.keyword_or_limit == "max_enum_values"
+    assert info.value.code == "openai/too-many-enum-values"
+
+
+@pytest.mark.parametrize(
+    "tool,api,expected_shape",
+    [
+        ({"name": "t", "inputSchema": OPTIONAL}, "responses", "flat"),
+        ({"name": "t", "input_schema": OPTIONAL}, "responses", "flat"),
+        ({"type": "function", "name": "t", "parameters": OPTIONAL}, "chat", "nested"),
+        ({"type": "function", "function": {"name": "t", "parameters": OPTIONAL}}, "responses", "flat"),
+    ],
+)
+def test_every_input_shape_in_every_api(tool: dict, api: str, expected_shape: str) -> None:
+    r = compile_tool(tool, api=api)
+    assert r.status == "strict"
+    if expected_shape == "flat":
+        assert set(r.tool) == {"type", "name", "parameters", "strict"}
+        assert r.tool["strict"] is True
+    else:
+        assert set(r.tool) == {"type", "function"}
+        assert r.tool["function"]["strict"] is True
+    assert r.null_paths == (("limit",),)
+
+
+def test_mcp_sdk_tool_object_is_read() -> None:
+    from mcp.types import Tool
+
+    r = compile_tool(Tool(name="t", description="d", inputSchema=OPTIONAL))
+    assert r.status == "strict" and r.tool["name"] == "t"
+
+
+def test_input_is_never_mutated() -> None:
+    tool = {"name": "t", "description": "d\u200b", "inputSchema": {**OPTIONAL, "$defs": {"A": {"type": "object"}}, "properties": {**OPTIONAL["properties"], "a": {"$ref": "#/$defs/A", "description": "x"}, "o": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}
+    before = copy.deepcopy(tool)
+    for strict in ("auto", True, False):
+        compile_tool(tool, strict=strict)
+    assert tool == before
+
+
+def test_output_is_byte_stable_and_shares_nothing_with_the_input() -> None:
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"z": {"type": "string"}, "a": {"type": "object", "properties": {"k": {"type": "string"}}}}}}
+    a = json.dumps(compile_tool(tool).to_dict())
+    b = json.dumps(compile_tool(copy.deepcopy(tool)).to_dict())
+    assert a == b
+    assert list(json.loads(a)["tool"]["parameters"]["properties"]) == ["z", "a"]  # author's order
+    # Non-strict output is a copy too.
+    r = compile_tool({"name": "t", "inputSchema": {"type": "object", "properties": {"m": {"type": "object"}}}})
+    assert r.status == "non-strict"
+    r.tool["parameters"]["properties"]["m"]["x"] = 1
+    assert compile_tool({"name": "t", "inputSchema": {"type": "object", "properties": {"m": {"type": "object"}}}}).tool["parameters"]["properties"]["m"] == {"type": "object"}
+
+
+def test_policy_matrix() -> None:
+    lossy = {"name": "f", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}, "required": ["u"]}}
+    refusing = {"name": "g", "inputSchema": {"type": "object", "properties": {"m": {"type": "object"}}, "required": ["m"]}}
+    expect = {
+        ("auto", False): ("non-strict", "non-strict"),
+        ("auto", True): ("strict", "non-strict"),
+        (True, False): ("refused", "refused"),
+        (True, True): ("strict", "refused"),
+        (False, False): ("non-strict", "non-strict"),
+        (False, True): ("non-strict", "non-strict"),
+    }
+    for (strict, allow), (want_lossy, want_refusing) in expect.items():
+        assert compile_tool(lossy, strict=strict, allow_lossy=allow).status == want_lossy, (strict, allow)
+        assert compile_tool(refusing, strict=strict, allow_lossy=allow).status == want_refusing, (strict, allow)
+    r = compile_tool(lossy)
+    assert r.tool["strict"] is False and r.tool["parameters"] == lossy["inputSchema"]
+    assert any(d.code == "openai/sent-non-strict" and "dropped-unsupported-format" in d.message for d in r.diagnostics)
+
+
+def test_invalid_names_are_refused_in_every_mode() -> None:
+    for strict in ("auto", True, False):
+        r = compile_tool({"name": "a.b", "inputSchema": {"type": "object"}}, strict=strict)
+        assert r.status == "refused" and r.tool is None
+
+
+def test_compile_tools_refuses_a_repeated_name() -> None:
+    rs = compile_tools([{"name": "x", "inputSchema": {}}, {"name": "x", "inputSchema": {}}, {"name": "y"}])
+    assert [r.status for r in rs] == ["strict", "refused", "strict"]
+    assert rs[1].diagnostics[-1].code == "openai/duplicate-tool-name"
+
+
+def test_not_a_tool_raises_a_clear_error() -> None:
+    with pytest.raises(toolcast.InvalidToolError, match="not a tool"):
+        compile_tool({"foo": 1})
+    with pytest.raises(toolcast.InvalidToolError):
+        compile_tool([1, 2])
+
+
+def test_rules_selection_and_unknown_versions() -> None:
+    assert compile_tool({"name": "t"}, rules="2026-08-20").rules == "openai@2026-08-20"
+    assert compile_tool({"name": "t"}, rules="openai@2026-10-17").rules == "openai@2026-10-17"
+    assert compile_tool({"name": "t"}, rules="latest").rules.startswith("openai@")
+    with pytest.raises(toolcast.UnknownRulesError, match="available: openai@"):
+        compile_tool({"name": "t"}, rules="1999-01-01")
+
+
+def test_messages_are_pinned_for_a_few_codes() -> None:
+    r = compile_tool({"name": "t", "inputSchema": {"type": "object", "properties": {"limit": {"type": "integer"}}}})
+    msgs = {d.code: d.message for d in r.diagnostics}
+    assert msgs["openai/strict-optional-property"] == "Property 'limit' is optional; strict mode requires every property to be listed in `required`."
+    assert msgs["openai/object-missing-additional-properties"] == "The object does not set `additionalProperties: false`, which strict mode requires."
+    r = compile_tool({"name": "bad name"})
+    assert r.diagnostics[0].message == "Tool name 'bad name' has characters OpenAI does not accept; names must match ^[A-Za-z0-9_-]{1,64}$."
+    assert r.diagnostics[0].docs_url.startswith("https://")
+
+
+def test_null_paths_in_json_use_null_for_items() -> None:
+    r = compile_tool({"name": "t", "inputSchema": {"type": "object", "properties": {"xs": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "string"}}}}}, "required": ["xs"]}})
+    assert r.null_paths == (("xs", ITEMS, "n"),)
+    assert r.to_dict()["null_paths"] == [["xs", None, "n"]]
+
+
+def test_description_cap_keeps_whole_characters() -> None:
+    r = compile_tool({"name": "t", "description": "€" * 2000})  # 3 bytes each
+    d = r.tool["description"]
+    assert len(d.encode()) <= 4096 and d == "€" * (4096 // 3)
+
+
+def _modules_after(code: str) -> set[str]:
+    probe = code + "; import sys; print(','.join(m for m in ('yaml', 'lark', 'jsonschema', 'mcp', 'openai', 'pydantic') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return set(filter(None, out.stdout.strip().split(",")))
+
+
+def test_import_and_compile_stay_light() -> None:
+    assert _modules_after("import toolcast") == set()
+    plain = "{'name': 't', 'inputSchema': {'type': 'object', 'properties': {'a': {'type': 'string'}}}}"
+    assert _modules_after(f"import toolcast; toolcast.compile_tool({plain})") == set()
+    # The regex grammar is loaded only when a pattern has to be analysed.
+    with_pattern = "{'name': 't', 'inputSchema': {'type': 'object', 'properties': {'a': {'type': 'string', 'pattern': '^a'}}}}"
+    assert _modules_after(f"import toolcast; toolcast.compile_tool({with_pattern})") <= {"lark"}

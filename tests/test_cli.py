@@ -1,0 +1,202 @@
+"""The command line: inputs, outputs, exit codes, errors with places, --out files and colour."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolcast.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+GOOD = [str(EXAMPLES / n) for n in ("refund_order.json", "mcp_tools_list.json", "pydantic_contact.json")]
+
+
+def run(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err, stdin=io.BytesIO(stdin) if stdin is not None else None)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> str:
+    p = tmp_path / name
+    p.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    return str(p)
+
+
+TOOL = {"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+
+
+def test_examples_compile_and_json_document() -> None:
+    code, out, _ = run("compile", *GOOD, "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["command"] == "compile" and doc["rules"] == "openai@2026-10-17"
+    assert doc["summary"]["tools"] == len(doc["results"]) == 6
+    by_name = {r["name"]: r for r in doc["results"]}
+    refund = by_name["refund_order"]
+    assert refund["status"] == "strict"
+    assert refund["null_paths"] == [["amount"], ["reason"], ["items"], ["items", None, "note"]]
+    assert refund["tool"]["strict"] is True and refund["tool"]["name"] == "refund_order"
+    assert {d["code"] for d in refund["diagnostics"]} >= {"openai/strict-optional-property"}
+    assert all(set(t) == {"code", "path", "detail", "lossy"} for t in refund["transformations"])
+    assert by_name["fetch_url"]["status"] == "non-strict" and by_name["fetch_url"]["tool"]["strict"] is False
+
+
+def test_refused_tool_exits_1_and_text_says_why() -> None:
+    code, out, _ = run("compile", str(EXAMPLES / "dotted_names.json"))
+    assert code == 1
+    assert "✗ git.status  refused" in out and "openai/tool-name-invalid-characters" in out
+    assert out.rstrip().endswith("2 tool(s): 0 strict, 0 non-strict, 2 refused")
+
+
+def test_check_fail_on_levels(tmp_path: Path) -> None:
+    strict_ready = write(tmp_path, "s.json", json.dumps({"name": "s", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}}))
+    warn_only = write(tmp_path, "w.json", json.dumps({"name": "w", "description": "d", "parameters": {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}, "required": ["a"], "additionalProperties": False}}))
+    assert run("check", strict_ready)[0] == 0
+    assert run("check", warn_only)[0] == 0
+    assert run("check", warn_only, "--fail-on", "warning")[0] == 1
+    assert run("check", *GOOD)[0] == 1
+    assert run("check", *GOOD, "--fail-on", "never")[0] == 0
+    code, out, _ = run("check", warn_only, "--format", "json")
+    assert "tool" not in json.loads(out)["results"][0]
+
+
+def test_stdin_json_lines_and_chat_api() -> None:
+    lines = (json.dumps(TOOL) + "\n" + json.dumps({**TOOL, "name": "u"}) + "\n").encode()
+    code, out, _ = run("compile", "-", "--api", "chat", "--format", "json", stdin=lines)
+    assert code == 0
+    doc = json.loads(out)
+    assert [r["tool"]["function"]["name"] for r in doc["results"]] == ["t", "u"]
+    assert doc["results"][0]["source"].startswith("<stdin>")
+
+
+def test_yaml_input(tmp_path: Path) -> None:
+    path = write(tmp_path, "tools.yaml", "tools:\n  - name: y\n    description: d\n    inputSchema:\n      type: object\n      properties:\n        a: {type: string}\n")
+    code, out, _ = run("compile", path, "--format", "json")
+    assert code == 0 and json.loads(out)["results"][0]["null_paths"] == [["a"]]
+
+
+@pytest.mark.parametrize(
+    "name,content,needle",
+    [
+        ("bad.json", '{"name": "t",\n  "inputSchema": {"type": "object",}\n}', "bad.json:2:"),
+        ("nan.json", '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": NaN}}}}', "NaN is not valid JSON"),
+        ("dup.json", '{"name": "t",\n "name": "u"}', "dup.json:2: invalid JSON: duplicate key 'name'"),
+        ("latin1.json", b'{"name": "caf\xe9"}', "not UTF-8 text"),
+        ("alias.yaml", "a: &x {type: object}\nb: *x\n", "YAML aliases"),
+        ("dupkey.yaml", "name: a\nname: b\n", "dupkey.yaml:2:1: invalid YAML: duplicate key 'name'"),
+        ("scalar.json", "42", "expected a tool"),
+        ("notatool.json", '{"foo": 1}', "not a tool"),
+    ],
+)
+def test_bad_inputs_exit_2_with_file_and_place(tmp_path: Path, name: str, content: str | bytes, needle: str) -> None:
+    path = write(tmp_path, name, content)
+    code, out, err = run("compile", path)
+    assert code == 2
+    assert needle in out + err
+    assert "Traceback" not in out + err
+
+
+def test_unreadable_paths(tmp_path: Path) -> None:
+    code, out, _ = run("compile", str(tmp_path / "missing.json"))
+    assert code == 2 and "missing.json: cannot read" in out
+    code, out, _ = run("compile", str(tmp_path))
+    assert code == 2 and "is a directory" in out
+
+
+def test_one_bad_tool_never_stops_the_others(tmp_path: Path) -> None:
+    path = write(tmp_path, "mixed.json", json.dumps({"tools": [TOOL, 5, {**TOOL, "name": "v"}]}))
+    code, out, _ = run("compile", path, "--format", "json")
+    doc = json.loads(out)
+    assert code == 2
+    assert [r["name"] for r in doc["results"]] == ["t", "v"]
+    assert doc["errors"][0]["source"].endswith("mixed.json#tools[1]")
+
+
+def test_usage_errors() -> None:
+    code, _, err = run("compile", "--rules", "2000-01-01", *GOOD)
+    assert code == 2 and "available: openai@" in err
+    code, _, err = run("compile")
+    assert code == 2 and "give at least one PATH" in err
+    code, _, err = run("compile", *GOOD, "--strict", "maybe")
+    assert code == 2 and "invalid choice" in err
+    assert run("frobnicate")[0] == 2
+
+
+def test_out_dir_files_manifest_and_byte_stability(tmp_path: Path) -> None:
+    tools = {"tools": [
+        {"name": "CON", "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "manifest", "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "ok_tool", "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "Ok_Tool", "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "plain-tool", "description": "d", "inputSchema": {"type": "object"}},
+        {"name": "../x", "description": "d", "inputSchema": {"type": "object"}},
+    ]}
+    src = write(tmp_path, "tools.json", json.dumps(tools))
+    out = tmp_path / "out"
+    code, _, _ = run("compile", src, "--out", str(out))
+    assert code == 1  # ../x is refused
+    files = sorted(p.name for p in out.iterdir())
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [t["name"] for t in manifest["tools"]] == ["CON", "Ok_Tool", "manifest", "ok_tool", "plain-tool"]
+    assert manifest["refused"] == ["../x"]
+    names = {t["name"]: t["file"] for t in manifest["tools"]}
+    assert names["plain-tool"] == "plain-tool.json"
+    assert names["CON"].startswith("CON-") and names["manifest"].startswith("manifest-")
+    # Names that differ only in case would clash on macOS and Windows: both get a hash.
+    assert names["Ok_Tool"].startswith("Ok_Tool-") and names["ok_tool"].startswith("ok_tool-")
+    assert len({n.lower() for n in names.values()}) == len(names)
+    assert set(files) == set(names.values()) | {"manifest.json"}
+    assert not list(tmp_path.glob("x*")) and not (tmp_path / "x.json").exists()
+    snapshot = {p.name: p.read_bytes() for p in out.iterdir()}
+    run("compile", src, "--out", str(out))
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == snapshot
+    # A tool that disappears takes its file with it; nothing else is touched.
+    (out / "notes.txt").write_text("mine")
+    tools["tools"] = tools["tools"][4:5]
+    write(tmp_path, "tools.json", json.dumps(tools))
+    run("compile", src, "--out", str(out))
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "notes.txt", "plain-tool.json"]
+    assert not list(out.glob(".toolcast-*"))
+
+
+def test_colour_only_on_a_tty(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    tty = Tty()
+    main(["compile", GOOD[0]], stdout=tty, stderr=io.StringIO())
+    assert "\x1b[" in tty.getvalue()
+    monkeypatch.setenv("NO_COLOR", "1")
+    tty = Tty()
+    main(["compile", GOOD[0]], stdout=tty, stderr=io.StringIO())
+    assert "\x1b[" not in tty.getvalue()
+    plain = io.StringIO()
+    monkeypatch.delenv("NO_COLOR")
+    main(["compile", GOOD[0]], stdout=plain, stderr=io.StringIO())
+    assert "\x1b[" not in plain.getvalue()
+
+
+def test_mcp_server_that_cannot_start_is_a_clear_input_error() -> None:
+    code, out, err = run("check", "--mcp", "toolcast-no-such-server-xyz", "--mcp-timeout", "10")
+    assert code == 2
+    assert "mcp:toolcast-no-such-server-xyz" in out and "Traceback" not in out + err
+
+
+def test_console_script_runs_in_a_fresh_process(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    res = subprocess.run(cmd + ["compile", GOOD[0], "--format", "json"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "NO_COLOR": "1"})
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["results"][0]["name"] == "refund_order"

@@ -1,0 +1,90 @@
+"""Spot checks of meaning: strict, non-lossy compiles accept what the original did, and no more.
+
+For golden cases and corpus tools that compile strict without loss: instances generated from the
+compiled schema are valid there; after strip_nulls they are valid under the original schema
+(nothing wider was sent); filling the nulls back in gives an instance the compiled schema
+accepts (the original's instance survives the round trip). The fuller property-based proof
+lives in test_fidelity.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import toolcast
+from golden_support import GOLDEN, TOPICS, case_tools, load_file
+from instances import Skip, generate
+from oracles.openai_strict import validate_instance
+from toolcast.compile import read_tool
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+
+
+def _golden_tools():
+    for topic in TOPICS:
+        if topic == "limits":
+            continue
+        for case in load_file(GOLDEN / "openai" / "2026-10-17" / f"{topic}.json")["cases"]:
+            opts = case.get("options", {})
+            if opts.get("strict") is False:
+                continue
+            for tool in case_tools(case):
+                yield pytest.param(tool, opts, id=f"{topic}:{case['description'][:50]}")
+
+
+def openapi_nullable(schema):
+    """The original as its author meant it: OpenAPI `nullable: true` admits null."""
+    if isinstance(schema, list):
+        return [openapi_nullable(x) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: openapi_nullable(v) for k, v in schema.items()}
+    if out.pop("nullable", None) is True:
+        t = out.get("type")
+        if isinstance(t, str):
+            out["type"] = [t, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = out["enum"] + [None]
+    return out
+
+
+def _check(tool: dict, opts: dict, samples: int = 12) -> int:
+    r = toolcast.compile_tool(tool, **{k: v for k, v in opts.items() if k != "api"})
+    if r.status != "strict" or r.lossy:
+        return 0
+    original = openapi_nullable(read_tool(tool)[2] or {"type": "object"})
+    compiled = r.tool["parameters"]
+    rng = random.Random(20261130)
+    checked = 0
+    for _ in range(samples):
+        try:
+            sent = generate(compiled, rng)
+        except Skip:
+            continue
+        assert validate_instance(compiled, sent), (sent, compiled)
+        received = toolcast.strip_nulls(sent, r.null_paths)
+        assert validate_instance(original, received), ("stripped instance rejected by the original", sent, received)
+        refilled = toolcast.fill_nulls(received, r.null_paths)
+        assert validate_instance(compiled, refilled), ("original instance not sendable", received, refilled)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("tool,opts", list(_golden_tools()))
+def test_golden_tools_keep_their_meaning(tool: dict, opts: dict) -> None:
+    _check(tool, opts)
+
+
+def test_corpus_tools_keep_their_meaning() -> None:
+    if not CORPUS.exists():
+        pytest.skip("shared corpus not present")
+    checked = 0
+    rng = random.Random(7)
+    lines = (CORPUS / "mcp.jsonl").read_text().splitlines() + rng.sample((CORPUS / "bfcl.jsonl").read_text().splitlines(), 400)
+    for line in lines:
+        checked += _check(json.loads(line), {}, samples=3)
+    assert checked > 800
