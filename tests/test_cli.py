@@ -200,3 +200,13 @@ def test_console_script_runs_in_a_fresh_process(tmp_path: Path) -> None:
                          env={**os.environ, "NO_COLOR": "1"})
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["results"][0]["name"] == "refund_order"
+
+
+def test_compile_tools_of_a_real_mcp_server() -> None:
+    code, out, err = run("compile", "--mcp", f"{sys.executable} -m mcp_server_time --local-timezone UTC", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    names = {r["name"]: r for r in doc["results"]}
+    assert set(names) == {"get_current_time", "convert_time"}
+    assert all(r["status"] == "strict" for r in names.values())
+    assert names["convert_time"]["source"].startswith("mcp:")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import speclib  # noqa: E402
+import speclib
 
 ROOT = speclib.ROOT
 DEFAULT_OUT = ROOT / "src" / "toolcast" / "_tables"
@@ -85,7 +85,14 @@ def render_version(rel_spec: str, r: dict) -> str:
         code: (t["lossy"], t["detail"], t.get("status", "active"))
         for code, t in sorted(r["transformations"].items())
     }
-    sources = {sid: (s["title"], s["url"], s["date"]) for sid, s in sorted(r["sources"].items())}
+    sources = {
+        sid: (s["title"], s["url"], s["date"], s.get("evidence")) for sid, s in sorted(r["sources"].items())
+    }
+    regex_classes = {
+        k: (v["action"], v["diagnostic"], v.get("transformation"))
+        for k, v in sorted(r["regex_feature_classes"].items())
+    }
+    regex_features = {k: (v["class"], tuple(v["cite"])) for k, v in sorted(r["regex_features"].items())}
     slots = {k: (v["kind"], v["depth"]) for k, v in sorted(r["slots"].items())}
     formats = {k: tuple(v) for k, v in sorted(r["formats"].items())}
     parts = [
@@ -104,6 +111,7 @@ def render_version(rel_spec: str, r: dict) -> str:
         f"NAME_MAX_LENGTH = {_lit(r['name']['max_length'])}",
         f"NAME_CITE = {_lit(tuple(r['name'].get('cite', ())))}",
         f"DESCRIPTION_MAX_BYTES = {_lit(r['description']['max_bytes'])}",
+        f"DESCRIPTION_MAX_CHARS = {_lit(r['description'].get('max_chars'))}",
         f"DESCRIPTION_STRIP_RANGES = {_lit(tuple(tuple(x) for x in r['description']['strip_ranges']))}",
         f"DESCRIPTION_CITE = {_lit(tuple(r['description'].get('cite', ())))}",
         "",
@@ -119,6 +127,12 @@ def render_version(rel_spec: str, r: dict) -> str:
         "",
         f"UNKNOWN_KEYWORD = {_lit((unknown['action'], unknown.get('diagnostic'), unknown.get('transformation')))}",
         "",
+        _block(
+            "KEYWORD_CLASSES",
+            {k: (v["action"], v.get("diagnostic"), v.get("transformation")) for k, v in sorted(classes.items())},
+            "keyword class: (action, diagnostic, transformation)",
+        ),
+        "",
         _block("SLOTS", slots, "schema-valued keyword: (kind, depth step)"),
         "",
         f"OUTPUT_ORDER = {_lit(tuple(r['output_order']))}",
@@ -131,7 +145,11 @@ def render_version(rel_spec: str, r: dict) -> str:
         "",
         _block("TRANSFORMATIONS", transformations, "code: (lossy, detail, status)"),
         "",
-        _block("SOURCES", sources, "citation id: (title, url, date)"),
+        _block("REGEX_FEATURE_CLASSES", regex_classes, "regex feature class: (action on the pattern, diagnostic, transformation)"),
+        "",
+        _block("REGEX_FEATURES", regex_features, "regex feature (toolcast._regex names): (class, citations)"),
+        "",
+        _block("SOURCES", sources, "citation id: (title, url, date, evidence tag)"),
         "# fmt: on",
         "",
     ]

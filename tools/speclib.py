@@ -16,7 +16,10 @@ SPEC_DIR = ROOT / "spec"
 
 # Placeholders a message template may use; the interpreter passes only these.
 MESSAGE_FIELDS = frozenset(
-    {"name", "pattern", "count", "limit", "value", "keyword", "format", "threshold", "expected"}
+    {
+        "name", "pattern", "count", "limit", "value", "keyword", "format", "threshold", "expected",
+        "feature", "reason", "position",
+    }
 )
 # How deeply each section merges when a version extends another: 1 replaces whole entries,
 # 2 merges the fields of each entry.
@@ -31,6 +34,8 @@ MERGE_DEPTH = {
     "limits": 2,
     "diagnostics": 2,
     "transformations": 2,
+    "regex_feature_classes": 1,
+    "regex_features": 1,
 }
 # Sections a standalone (non-extending) version must have after resolution.
 REQUIRED_SECTIONS = (
@@ -45,7 +50,11 @@ REQUIRED_SECTIONS = (
     "output_order",
     "diagnostics",
     "transformations",
+    "regex_feature_classes",
+    "regex_features",
 )
+# Handlers a kept (non-rewrite) keyword may name, and the one keyword each belongs to.
+KEEP_HANDLERS = {"format": "format", "pattern": "pattern"}
 
 
 class SpecError(Exception):
@@ -132,8 +141,12 @@ def load_yaml(file: Path) -> Document:
     return doc
 
 
-def load_meta_schema() -> dict:
-    return json.loads((SPEC_DIR / "spec.schema.json").read_text(encoding="utf-8"))
+def load_meta_schema(spec_dir: Path = SPEC_DIR) -> dict:
+    """The meta-schema of spec_dir (a copy of spec/ carries its own)."""
+    file = spec_dir / "spec.schema.json"
+    if not file.exists():
+        file = SPEC_DIR / "spec.schema.json"
+    return json.loads(file.read_text(encoding="utf-8"))
 
 
 def validate_document(doc: Document, meta: dict) -> None:
@@ -156,7 +169,7 @@ class Version:
 
 def discover(spec_dir: Path = SPEC_DIR) -> dict[str, dict[str, Version]]:
     """Every rule version under spec_dir, validated against the meta-schema, by provider."""
-    meta = load_meta_schema()
+    meta = load_meta_schema(spec_dir)
     found: dict[str, dict[str, Version]] = {}
     for file in sorted(spec_dir.glob("*/*.yaml")):
         doc = load_yaml(file)
@@ -269,8 +282,12 @@ def _check_semantics(v: Version, r: dict) -> None:
             raise fail(("keywords", kw, "class"), f"class {entry['class']!r} is not in keyword_classes")
         if entry["class"] == "rewrite" and "handler" not in entry:
             raise fail(("keywords", kw), "a rewrite keyword needs a handler")
-        if entry["class"] != "rewrite" and entry.get("handler") not in (None, "format"):
-            raise fail(("keywords", kw, "handler"), "only rewrite keywords take a rewrite handler")
+        handler = entry.get("handler")
+        if entry["class"] != "rewrite" and handler is not None:
+            if handler not in KEEP_HANDLERS:
+                raise fail(("keywords", kw, "handler"), "only rewrite keywords take a rewrite handler")
+            if KEEP_HANDLERS[handler] != kw:
+                raise fail(("keywords", kw, "handler"), f"handler {handler!r} belongs to keyword {KEEP_HANDLERS[handler]!r}")
         check_cites(("keywords", kw, "cite"), entry["cite"])
     for fmt, cites in r["formats"].items():
         check_cites(("formats", fmt), cites)
@@ -278,6 +295,7 @@ def _check_semantics(v: Version, r: dict) -> None:
         if limit["code"] not in diagnostics:
             raise fail(("limits", lname, "code"), f"unknown diagnostic code {limit['code']!r}")
         check_cites(("limits", lname, "cite"), limit["cite"])
+    _check_regex(r, fail, check_cites)
     check_cites(("name", "cite"), r["name"].get("cite", []))
     check_cites(("description", "cite"), r["description"].get("cite", []))
     for slot in r["slots"]:
@@ -290,3 +308,32 @@ def _check_semantics(v: Version, r: dict) -> None:
     for kw in order:
         if kw not in r["keywords"]:
             raise fail(("output_order",), f"output_order names {kw!r}, which is not a keyword")
+
+
+def _check_regex(r: dict, fail, check_cites) -> None:
+    """Regex feature classes name real codes; features are the analyzer's names and classed."""
+    from toolcast._regex import FEATURES  # the analyzer's public vocabulary (lark loads lazily)
+
+    diagnostics, transformations = r["diagnostics"], r["transformations"]
+    classes = r["regex_feature_classes"]
+    for cname, c in classes.items():
+        path = ("regex_feature_classes", cname)
+        if c["diagnostic"] not in diagnostics:
+            raise fail(path + ("diagnostic",), f"unknown diagnostic code {c['diagnostic']!r}")
+        t = c.get("transformation")
+        if c["action"] == "drop":
+            if t not in transformations:
+                raise fail(path + ("transformation",), f"a dropping class needs a known transformation, not {t!r}")
+            if not transformations[t]["lossy"]:
+                raise fail(path + ("transformation",), f"dropping a pattern is lossy, but {t!r} is not marked lossy")
+        elif t is not None:
+            raise fail(path + ("transformation",), "a class that keeps the pattern records no transformation")
+    for feature, entry in r["regex_features"].items():
+        path = ("regex_features", feature)
+        if feature not in FEATURES:
+            raise fail(path, f"unknown regex feature {feature!r}; known: {', '.join(sorted(FEATURES))}")
+        if entry["class"] not in classes:
+            raise fail(path + ("class",), f"class {entry['class']!r} is not in regex_feature_classes")
+        check_cites(path + ("cite",), entry["cite"])
+    if "openai/pattern-invalid" not in diagnostics and r["provider"] == "openai":
+        raise fail(("diagnostics",), "the catalogue needs openai/pattern-invalid (the interpreter emits it)")

@@ -55,8 +55,17 @@ def build_parser() -> argparse.ArgumentParser:
     rl = rsub.add_parser("list", help="providers and rule versions")
     rl.add_argument("--format", default="text", choices=["text", "json"])
     rs = rsub.add_parser("show", help="one rule version's resolved tables")
-    rs.add_argument("version", nargs="?", default=None)
+    rs.add_argument("version", nargs="?", default=None, metavar="VERSION", help="VERSION, openai@VERSION or latest (default: the reviewed default)")
     rs.add_argument("--format", default="text", choices=["text", "json"])
+    rd = rsub.add_parser("diff", help="what changes between two rule versions (and, with --impact, for your tools)")
+    rd.add_argument("old", metavar="A", help="VERSION, openai@VERSION or latest")
+    rd.add_argument("new", metavar="B", help="VERSION, openai@VERSION or latest")
+    rd.add_argument("--format", default="text", choices=["text", "json"])
+    rd.add_argument("--impact", nargs="+", default=None, metavar="PATH", help="recompile these tools under A and B and report what changes")
+    rd.add_argument("--api", default="responses", choices=["responses", "chat"])
+    rd.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
+    rd.add_argument("--allow-lossy", action="store_true")
+    rd.add_argument("--details", default="20", metavar="N|all", help="tools listed in text output (default 20)")
     return p
 
 
@@ -164,14 +173,21 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
     return EXIT_FINDINGS if hit else EXIT_OK
 
 
-def cmd_rules(args: argparse.Namespace, out: IO[str]) -> int:
+def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
     from toolcast import rules_cli
 
     if args.rules_command == "list":
         return rules_cli.list_versions(out, args.format)
     if args.rules_command == "show":
         return rules_cli.show(out, args.version, args.format)
-    raise UsageError("toolcast rules: choose list or show")
+    if args.rules_command == "diff":
+        if args.details != "all" and not args.details.isdigit():
+            raise UsageError("toolcast rules diff: --details takes a number or 'all'")
+        get_rules(args.old), get_rules(args.new)  # an unknown version is a usage error before any work
+        code = rules_cli.diff(out, args.old, args.new, args.format, args.impact, api=args.api,
+                              strict=args.strict, allow_lossy=args.allow_lossy, details=args.details, stdin=stdin)
+        return code
+    raise UsageError("toolcast rules: choose list, show or diff")
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:
@@ -183,7 +199,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
         if args.command in ("compile", "check"):
             return cmd_compile_or_check(args, out, stdin)
         if args.command == "rules":
-            return cmd_rules(args, out)
+            return cmd_rules(args, out, stdin)
         parser.print_help(out)
         return EXIT_USAGE
     except UsageError as exc:

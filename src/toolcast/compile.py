@@ -134,6 +134,12 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
     if removed:
         rep.diag("openai/description-invisible-characters", "description", count=removed)
         rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
+    # A character cap the provider enforced in some rule versions (data: description.max_chars).
+    max_chars = getattr(r.module, "DESCRIPTION_MAX_CHARS", None)
+    if max_chars is not None and len(cleaned) > max_chars:
+        rep.diag("openai/description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
+        rep.change("truncated-description-to-char-limit", "description", note=f"({len(cleaned)} -> {max_chars} characters)")
+        cleaned = cleaned[:max_chars]
     raw = cleaned.encode("utf-8")
     if len(raw) > r.description_max_bytes:
         # Cutting the bytes and dropping a partial trailing sequence keeps whole characters.

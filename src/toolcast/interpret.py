@@ -810,6 +810,8 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
             classes = getattr(r.module, "REGEX_FEATURE_CLASSES", {})
             found = sorted(f for f in used if f in table)
             verdict = ("ok", tuple((f, classes[table[f][0]]) for f in found))
+        if len(cache) >= 4096:  # bounded: a long-running process may see endless distinct patterns
+            cache.clear()
         cache[pattern] = verdict
     return verdict
 

@@ -4,7 +4,7 @@
 PROVIDER = 'openai'
 VERSION = '2026-08-20'
 REVIEWED = '2026-08-20'
-EXTENDS = None
+EXTENDS = '2025-11-30'
 DEFAULT = False
 SUMMARY = "Conservative reading of OpenAI's Structured Outputs guide: the documented keyword list only; minLength/maxLength and other unlisted constraint keywords are dropped (lossy)."
 
@@ -12,8 +12,9 @@ NAME_PATTERN = '^[A-Za-z0-9_-]{1,64}$'
 NAME_MAX_LENGTH = 64
 NAME_CITE = ('O-PY',)
 DESCRIPTION_MAX_BYTES = 4096
+DESCRIPTION_MAX_CHARS = None
 DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 8297), (65279, 65279), (917504, 917631))
-DESCRIPTION_CITE = ('E-DESC',)
+DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # limit name: (value, diagnostic code, citations)
 LIMITS = {
@@ -70,26 +71,26 @@ KEYWORDS = {
     'else': ('tier1', 'drop', None, 'schema', 'openai/unsupported-keyword', 'dropped-unsupported-keyword', ('O-SO',)),
     'enum': ('supported', 'keep', None, 'list', None, None, ('O-SO',)),
     'examples': ('annotation', 'drop', None, 'any', 'openai/annotation-keyword-dropped', 'dropped-annotation-keyword', ('O-SO',)),
-    'exclusiveMaximum': ('supported', 'keep', None, 'number', None, None, ('O-SO',)),
-    'exclusiveMinimum': ('supported', 'keep', None, 'number', None, None, ('O-SO',)),
-    'format': ('supported', 'keep', 'format', 'string', None, None, ('O-SO',)),
+    'exclusiveMaximum': ('supported', 'keep', None, 'number', None, None, ('O-WIDENING-2025', 'O-SO')),
+    'exclusiveMinimum': ('supported', 'keep', None, 'number', None, None, ('O-WIDENING-2025', 'O-SO')),
+    'format': ('supported', 'keep', 'format', 'string', None, None, ('O-WIDENING-2025', 'O-SO')),
     'if': ('tier1', 'drop', None, 'schema', 'openai/unsupported-keyword', 'dropped-unsupported-keyword', ('O-SO',)),
     'items': ('supported', 'keep', None, 'schema-or-list', None, None, ('O-SO',)),
     'maxContains': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
-    'maxItems': ('supported', 'keep', None, 'count', None, None, ('O-SO',)),
+    'maxItems': ('supported', 'keep', None, 'count', None, None, ('O-WIDENING-2025', 'O-SO')),
     'maxLength': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
     'maxProperties': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
-    'maximum': ('supported', 'keep', None, 'number', None, None, ('O-SO',)),
+    'maximum': ('supported', 'keep', None, 'number', None, None, ('O-WIDENING-2025', 'O-SO')),
     'minContains': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
-    'minItems': ('supported', 'keep', None, 'count', None, None, ('O-SO',)),
+    'minItems': ('supported', 'keep', None, 'count', None, None, ('O-WIDENING-2025', 'O-SO')),
     'minLength': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
     'minProperties': ('tier2', 'drop', None, 'count', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
-    'minimum': ('supported', 'keep', None, 'number', None, None, ('O-SO',)),
-    'multipleOf': ('supported', 'keep', None, 'positive-number', None, None, ('O-SO',)),
+    'minimum': ('supported', 'keep', None, 'number', None, None, ('O-WIDENING-2025', 'O-SO')),
+    'multipleOf': ('supported', 'keep', None, 'positive-number', None, None, ('O-WIDENING-2025', 'O-SO')),
     'not': ('tier1', 'drop', None, 'schema', 'openai/unsupported-keyword', 'dropped-unsupported-keyword', ('O-SO',)),
     'nullable': ('rewrite', 'rewrite', 'openapi-nullable', 'bool', None, None, ('O-SO',)),
     'oneOf': ('rewrite', 'rewrite', 'one-of-to-any-of', 'schema-list', None, None, ('O-NODE',)),
-    'pattern': ('supported', 'keep', None, 'string', None, None, ('O-SO',)),
+    'pattern': ('supported', 'keep', 'pattern', 'string', None, None, ('O-WIDENING-2025', 'O-SO')),
     'patternProperties': ('tier2', 'drop', None, 'schema-map', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
     'prefixItems': ('tier2', 'drop', None, 'schema-list', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('O-SO',)),
     'properties': ('supported', 'keep', None, 'schema-map', None, None, ('O-SO',)),
@@ -106,6 +107,17 @@ KEYWORDS = {
 }
 
 UNKNOWN_KEYWORD = ('drop', 'openai/unknown-keyword', 'dropped-unknown-keyword')
+
+# keyword class: (action, diagnostic, transformation)
+KEYWORD_CLASSES = {
+    'annotation': ('drop', 'openai/annotation-keyword-dropped', 'dropped-annotation-keyword'),
+    'default': ('drop', 'openai/default-keyword-dropped', 'dropped-default-keyword'),
+    'rewrite': ('rewrite', None, None),
+    'supported': ('keep', None, None),
+    'tier1': ('drop', 'openai/unsupported-keyword', 'dropped-unsupported-keyword'),
+    'tier2': ('drop', 'openai/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword'),
+    'unknown': ('drop', 'openai/unknown-keyword', 'dropped-unknown-keyword'),
+}
 
 # schema-valued keyword: (kind, depth step)
 SLOTS = {
@@ -147,6 +159,7 @@ DIAGNOSTICS = {
     'openai/const-converted-to-enum': ('info', 'fixes', '`const` was rewritten as a one-value `enum`.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-SO',), 'active'),
     'openai/default-keyword-dropped': ('warning', 'fixes', '`default` was dropped; the server applies its own default when the model sends null for an optional value.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('M-DEFAULT',), 'active'),
     'openai/description-invisible-characters': ('warning', 'fixes', 'The description held {count} invisible, bidi-control or tag character(s); they were removed.', 'https://developers.openai.com/api/docs/guides/function-calling', ('E-DESC',), 'active'),
+    'openai/description-over-char-limit': ('warning', 'fixes', 'The description is {count} characters; OpenAI rejected tool descriptions over {limit} characters at this time, so it was cut to {limit}.', 'https://developers.openai.com/api/docs/guides/function-calling', ('E-DESC-1024-A', 'E-DESC-1024-B'), 'reserved'),
     'openai/description-too-long': ('warning', 'fixes', 'The description is {count} bytes; it was cut to {limit} bytes on a character boundary.', 'https://developers.openai.com/api/docs/guides/function-calling', ('E-DESC',), 'active'),
     'openai/duplicate-tool-name': ('error', 'refuses', 'Another tool in the same request is already named {name!r}; OpenAI requires unique names.', 'https://developers.openai.com/api/docs/guides/function-calling', ('O-FC',), 'active'),
     'openai/empty-parameters': ('info', 'fixes', 'The tool takes no parameters; it is sent as an empty closed object.', 'https://developers.openai.com/api/docs/guides/function-calling', ('O-FC', 'E-MISSING-PROPS'), 'active'),
@@ -167,8 +180,11 @@ DIAGNOSTICS = {
     'openai/one-of-converted-to-any-of': ('error', 'lossy', '`oneOf` is not supported; as `anyOf` it also accepts values that match more than one branch.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-NODE',), 'active'),
     'openai/one-of-exclusive-converted': ('info', 'fixes', '`oneOf` was rewritten to `anyOf`; its branches are mutually exclusive ({value}), so nothing more is accepted.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-NODE',), 'active'),
     'openai/open-map': ('error', 'refuses', 'The object is a map with arbitrary keys (`additionalProperties` is a schema and no properties are declared); strict mode cannot express it.', 'https://developers.openai.com/api/docs/guides/structured-outputs#additionalproperties-false-must-always-be-set-in-objects', ('O-SO',), 'active'),
+    'openai/pattern-invalid': ('error', 'refuses', '`pattern` {value} is not a valid ECMA-262 regular expression ({reason} at column {position}); what it should accept is unclear.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-properties', ('O-SO',), 'active'),
     'openai/ref-sibling-conflict': ('error', 'refuses', '`{keyword}` is given both beside a `$ref` and in its target (or in two `allOf` branches) with different values; they cannot be merged without changing what is accepted.', 'https://developers.openai.com/api/docs/guides/structured-outputs#definitions-are-supported', ('O-PY',), 'active'),
     'openai/ref-with-siblings': ('warning', 'fixes', '`$ref` has sibling keywords ({value}); strict mode does not accept them beside `$ref`, so the schema was rewritten with the same meaning.', 'https://developers.openai.com/api/docs/guides/structured-outputs#definitions-are-supported', ('O-PY', 'O-JAVA'), 'active'),
+    'openai/regex-feature-unconfirmed': ('warning', 'reports', '`pattern` {value} uses {feature}; OpenAI does not document its regex dialect, so support for it is unconfirmed. The pattern was kept.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-properties', ('O-SO',), 'active'),
+    'openai/regex-feature-unsupported': ('error', 'lossy', '`pattern` {value} uses {feature}, which OpenAI does not support in this rule version; dropping the pattern accepts strings the original rejects.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-properties', ('O-SO',), 'active'),
     'openai/required-property-undefined': ('error', 'refuses', '`required` names {name!r}, which is not in `properties`; a closed object could never satisfy it.', 'https://developers.openai.com/api/docs/guides/structured-outputs#all-fields-must-be-required', ('O-SO',), 'active'),
     'openai/root-schema-anyof': ('error', 'refuses', 'The parameters schema uses `{keyword}` at the root; OpenAI requires a plain object there.', 'https://developers.openai.com/api/docs/guides/structured-outputs#root-objects-must-not-be-anyof-and-must-be-an-object', ('O-SO',), 'active'),
     'openai/root-schema-not-object': ('error', 'refuses', 'The parameters schema must be exactly `type: object`; found {value}.', 'https://developers.openai.com/api/docs/guides/structured-outputs#root-objects-must-not-be-anyof-and-must-be-an-object', ('O-SO',), 'active'),
@@ -212,6 +228,7 @@ TRANSFORMATIONS = {
     'dropped-conflicting-definitions': (True, 'Dropped `definitions` that clash with `$defs`.', 'reserved'),
     'dropped-default-keyword': (False, 'Dropped `default`.', 'active'),
     'dropped-nested-definitions': (False, 'Left out definitions below the root.', 'active'),
+    'dropped-pattern-with-unsupported-regex': (True, 'Dropped a `pattern` that uses a regex feature OpenAI does not support.', 'active'),
     'dropped-undocumented-constraint-keyword': (True, 'Dropped a constraint keyword OpenAI does not list.', 'active'),
     'dropped-unknown-keyword': (False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active'),
     'dropped-unsupported-format': (True, 'Dropped an unsupported `format`.', 'active'),
@@ -228,22 +245,51 @@ TRANSFORMATIONS = {
     'rewrote-definitions-reference': (False, 'Repointed a `#/definitions/` reference to `#/$defs/`.', 'active'),
     'stripped-description-characters': (False, 'Removed invisible, bidi-control or tag characters from the description.', 'active'),
     'truncated-description': (False, 'Cut the description to the byte limit on a character boundary.', 'active'),
+    'truncated-description-to-char-limit': (False, "Cut the description to the provider's character limit.", 'reserved'),
     'widened-false-subschema': (True, 'Rewrote a `false` subschema as `{}`.', 'reserved'),
     'widened-invalid-subschema': (True, 'Rewrote a non-schema value as `{}`.', 'reserved'),
     'wrapped-ref-with-siblings': (False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'active'),
 }
 
-# citation id: (title, url, date)
+# regex feature class: (action on the pattern, diagnostic, transformation)
+REGEX_FEATURE_CLASSES = {
+    'unconfirmed': ('keep', 'openai/regex-feature-unconfirmed', None),
+    'unsupported': ('drop', 'openai/regex-feature-unsupported', 'dropped-pattern-with-unsupported-regex'),
+}
+
+# regex feature (toolcast._regex names): (class, citations)
+REGEX_FEATURES = {
+    'annex-b': ('unconfirmed', ('O-SO',)),
+    'backreference': ('unconfirmed', ('O-SO', 'A-SO')),
+    'duplicate-named-group': ('unconfirmed', ('O-SO',)),
+    'large-bounded-quantifier': ('unconfirmed', ('O-SO', 'A-SO')),
+    'lookahead': ('unsupported', ('E-LOOKAROUND',)),
+    'lookbehind': ('unsupported', ('E-LOOKAROUND',)),
+    'modifiers': ('unconfirmed', ('O-SO',)),
+    'named-group': ('unconfirmed', ('O-SO',)),
+    'unicode-property-escape': ('unconfirmed', ('O-SO',)),
+    'word-boundary': ('unconfirmed', ('O-SO', 'A-SO')),
+}
+
+# citation id: (title, url, date, evidence tag)
 SOURCES = {
-    'E-DESC': ('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01'),
-    'E-MISSING-PROPS': ("User reports of 400 'object schema missing properties' (tailcallhq/forgecode#1359, everruns/everruns#984)", 'https://github.com/tailcallhq/forgecode/issues/1359', '2026-03-20'),
-    'E-URI': ('User reports of 400 "\'uri\' is not a valid format" (cyanheads/git-mcp-server#47)', 'https://github.com/cyanheads/git-mcp-server/issues/47', '2026-01-01'),
-    'M-DEFAULT': ('openai/openai-agents-python#4390 — maintainer probe: `default` tolerated on api.openai.com, rejected on Azure', 'https://github.com/openai/openai-agents-python/issues/4390', '2026-08-13'),
-    'M-PREFIX': ('openai/openai-agents-python#4753 — maintainer: fixed-length tuples (prefixItems) are rejected', 'https://github.com/openai/openai-agents-python/issues/4753', '2026-08-30'),
-    'O-FC': ('OpenAI — Function calling guide', 'https://developers.openai.com/api/docs/guides/function-calling', '2026-07-01'),
-    'O-JAVA': ('openai/openai-java v4.52.0 — JsonSchemaValidator.kt (keyword allowlist)', 'https://github.com/openai/openai-java/blob/5f499c32/openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt', '2026-08-17'),
-    'O-NODE': ('openai/openai-node v7.5.0 — src/lib/transform.ts (unsupported keyword set, line 52)', 'https://github.com/openai/openai-node/blob/7b7d6ca7/src/lib/transform.ts', '2026-08-21'),
-    'O-PY': ('openai/openai-python v3.3.1 — types/shared_params/function_definition.py, lib/_pydantic.py', 'https://github.com/openai/openai-python/blob/e43b4224/src/openai/types/shared_params/function_definition.py', '2026-08-21'),
-    'O-SO': ("OpenAI — Structured model outputs guide, 'Supported schemas'", 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', '2025-11-30'),
+    'A-SO': ("Anthropic — Structured outputs: its constrained decoding rejects backreferences, lookaround, \\b/\\B and large {n,m} (another provider's engine; corroboration only)", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', '2026', 'T'),
+    'E-DESC': ('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
+    'E-DESC-1024-A': ('All-Hands-AI/OpenHands#4838 — 400 string_above_max_length, "Expected a string with maximum length 1024" for a tool description', 'https://github.com/All-Hands-AI/OpenHands/issues/4838', '2024-11', 'E'),
+    'E-DESC-1024-B': ('getsentry/sentry-mcp#106 — tool description over 1,024 characters rejected on Chat Completions (gpt-4o, o3-mini, Azure)', 'https://github.com/getsentry/sentry-mcp/issues/106', '2025-04-25', 'E'),
+    'E-LOOKAROUND': ('tombii/better-ccflare#359 — strips regex lookaround from tool schemas sent to OpenAI, which rejects them (Anthropic-bound schemas keep it)', 'https://github.com/tombii/better-ccflare/pull/359', '2026-07-30', 'E'),
+    'E-MISSING-PROPS': ("User reports of 400 'object schema missing properties' (tailcallhq/forgecode#1359, everruns/everruns#984)", 'https://github.com/tailcallhq/forgecode/issues/1359', '2026-03-20', 'E'),
+    'E-NOT-PERMITTED': ('jina-ai/node-DeepResearch#79 — 400 "maxLength is not permitted" under strict mode (before the May 2025 widening)', 'https://github.com/jina-ai/node-DeepResearch/issues/79', '2025-03-09', 'E'),
+    'E-URI': ('User reports of 400 "\'uri\' is not a valid format" (cyanheads/git-mcp-server#47)', 'https://github.com/cyanheads/git-mcp-server/issues/47', '2026-01-01', 'E'),
+    'M-DEFAULT': ('openai/openai-agents-python#4390 — maintainer probe: `default` tolerated on api.openai.com, rejected on Azure', 'https://github.com/openai/openai-agents-python/issues/4390', '2026-08-13', 'M'),
+    'M-PREFIX': ('openai/openai-agents-python#4753 — maintainer: fixed-length tuples (prefixItems) are rejected', 'https://github.com/openai/openai-agents-python/issues/4753', '2026-08-30', 'M'),
+    'O-FC': ('OpenAI — Function calling guide', 'https://developers.openai.com/api/docs/guides/function-calling', '2026-07-01', 'D'),
+    'O-JAVA': ('openai/openai-java v4.52.0 — JsonSchemaValidator.kt (keyword allowlist)', 'https://github.com/openai/openai-java/blob/5f499c32/openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt', '2026-08-17', 'S'),
+    'O-LAUNCH-ENUM': ('OpenAI community forum t/974416 — "Expected at most 500 enum values in total within a single schema"', 'https://community.openai.com/t/974416', '2024', 'E'),
+    'O-LAUNCH-LIMITS': ('OpenAI community forum t/918388 — the launch limits: 100 object properties, 5 levels of nesting', 'https://community.openai.com/t/918388', '2024-08', 'E'),
+    'O-NODE': ('openai/openai-node v7.5.0 — src/lib/transform.ts (unsupported keyword set, line 52)', 'https://github.com/openai/openai-node/blob/7b7d6ca7/src/lib/transform.ts', '2026-08-21', 'S'),
+    'O-PY': ('openai/openai-python v3.3.1 — types/shared_params/function_definition.py, lib/_pydantic.py', 'https://github.com/openai/openai-python/blob/e43b4224/src/openai/types/shared_params/function_definition.py', '2026-08-21', 'S'),
+    'O-SO': ("OpenAI — Structured model outputs guide, 'Supported schemas'", 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', '2025-11-30', 'D'),
+    'O-WIDENING-2025': ('run-llama/llama_index#18799 — relays the @OpenAIDevs post (about 2025-05-20) announcing pattern, format, numeric bounds and minItems/maxItems in Structured Outputs', 'https://github.com/run-llama/llama_index/issues/18799', '2025-05-21', 'T'),
 }
 # fmt: on

@@ -1,0 +1,275 @@
+"""Rule changes are data only: edit YAML in a copy of spec/, regenerate there, observe the change."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolcast import rules_cli
+from toolcast.compile import compile_tool
+from toolcast.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import gen_tables  # noqa: E402
+import new_rules_version  # noqa: E402
+
+
+class Copy:
+    """A temporary spec/ copy with its own generated tables, loaded without touching toolcast._tables."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.spec = tmp / "spec"
+        shutil.copytree(ROOT / "spec", self.spec)
+        self.python_before = sorted(p.relative_to(ROOT) for p in (ROOT / "src").rglob("*.py"))
+
+    def file(self, version: str) -> Path:
+        return self.spec / "openai" / f"{version}.yaml"
+
+    def append(self, version: str, text: str) -> None:
+        with self.file(version).open("a", encoding="utf-8") as fh:
+            fh.write("\n" + text.strip("\n") + "\n")
+
+    def new_version(self, version: str, text: str = "", default: bool = False) -> None:
+        new_rules_version.scaffold(self.spec, "openai", version, make_default=default)
+        if text:
+            self.append(version, text)
+
+    def regenerate(self) -> dict[str, Rules]:
+        out = self.tmp / "tables"
+        code = gen_tables.main(["--spec", str(self.spec), "--out", str(out), "--docs", str(self.tmp / "codes.md")])
+        assert code == 0
+        index = _load(out / "__init__.py", f"tc_idx_{id(self)}_{len(list(out.glob('*')))}")
+        rules = {}
+        for v in index.VERSIONS["openai"]:
+            name = index.module_name("openai", v)
+            rules[v] = Rules(_load(out / f"{name}.py", f"tc_{id(self)}_{name}"))
+        return rules
+
+
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def copy(tmp_path):
+    c = Copy(tmp_path)
+    yield c
+    # Nothing under src/ was added or removed by the edit-and-regenerate cycle.
+    assert sorted(p.relative_to(ROOT) for p in (ROOT / "src").rglob("*.py")) == c.python_before
+
+
+def tool(**props) -> dict:
+    return {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "properties": props, "required": list(props), "additionalProperties": False}}
+
+
+def codes(res) -> set[tuple[str, str]]:
+    return {(d.code, d.path) for d in res.diagnostics}
+
+
+def diff_json(a: Rules, b: Rules, impact: list[str] | None = None) -> dict:
+    out = io.StringIO()
+    rules_cli.diff(out, a.id, b.id, "json", impact, rules_a=a, rules_b=b)
+    return json.loads(out.getvalue())
+
+
+def test_unchanged_copy_generates_the_checked_in_tables(copy):
+    out = copy.tmp / "tables"
+    gen_tables.main(["--spec", str(copy.spec), "--out", str(out), "--docs", str(copy.tmp / "codes.md")])
+    for generated in sorted(out.glob("*.py")):
+        checked_in = ROOT / "src" / "toolcast" / "_tables" / generated.name
+        # The header names the spec file relative to the spec's parent, identical in the copy.
+        assert generated.read_text() == checked_in.read_text(), generated.name
+
+
+def test_move_a_keyword_from_tier2_to_supported(copy):
+    t = tool(code={"type": "string", "maxLength": 8})
+    before = copy.regenerate()["2026-08-20"]
+    res = compile_tool(t, rules=before)
+    assert res.status == "non-strict"
+    assert ("openai/undocumented-constraint-keyword", "#/properties/code/maxLength") in codes(res)
+
+    copy.append("2026-08-20", "keywords:\n  maxLength: {class: supported, value: count, cite: [O-SO]}")
+    rules = copy.regenerate()
+    res = compile_tool(t, rules=rules["2026-08-20"])
+    assert res.status == "strict"
+    assert res.tool["parameters"]["properties"]["code"]["maxLength"] == 8
+    d = diff_json(rules["2025-11-30"], rules["2026-08-20"])
+    moved = {k["keyword"]: k for k in d["keywords"]}
+    assert moved["maxLength"]["from"]["class"] == "tier2"
+    assert moved["maxLength"]["to"]["class"] == "supported"
+    assert moved["maxLength"]["cite"] == ["O-SO"]
+
+
+def test_add_a_format(copy):
+    t = tool(home={"type": "string", "format": "uri"})
+    res = compile_tool(t, rules=copy.regenerate()["2026-10-17"])
+    assert ("openai/unsupported-string-format", "#/properties/home/format") in codes(res)
+
+    copy.new_version("2026-12-01", """
+sources:
+  NEW-URI:
+    title: "A test source saying uri is accepted"
+    url: "https://example.invalid/uri"
+    date: "2026-12"
+formats:
+  uri: [NEW-URI]
+""")
+    rules = copy.regenerate()
+    res = compile_tool(t, rules=rules["2026-12-01"])
+    assert res.status == "strict"
+    assert res.tool["parameters"]["properties"]["home"]["format"] == "uri"
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert d["formats"]["added"] == [{"format": "uri", "cite": ["NEW-URI"]}]
+    assert d["citations"]["NEW-URI"]["url"] == "https://example.invalid/uri"
+    assert d["sources"]["added"] == ["NEW-URI"]
+
+
+def test_change_a_limit(copy):
+    t = tool(a={"type": "string"}, b={"type": "string"}, c={"type": "string"}, d={"type": "string"})
+    assert compile_tool(t, rules=copy.regenerate()["2026-10-17"]).status == "strict"
+    copy.new_version("2026-12-01", "limits:\n  max_properties: {value: 3, code: openai/too-many-properties, cite: [O-SO]}")
+    rules = copy.regenerate()
+    res = compile_tool(t, rules=rules["2026-12-01"], strict=True)
+    assert res.status == "refused"
+    (diag,) = [x for x in res.diagnostics if x.code == "openai/too-many-properties"]
+    assert "4 properties" in diag.message and "at most 3" in diag.message
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert d["limits"] == [{"limit": "max_properties", "from": 5000, "to": 3, "code": "openai/too-many-properties",
+                            "cite": ["O-SO"]}]
+
+
+def test_change_a_message(copy):
+    t = tool(a={"type": "string", "x-vendor": 1})
+    copy.new_version("2026-12-01", 'diagnostics:\n  openai/unknown-keyword: {message: "Vendor key {keyword} ignored."}')
+    rules = copy.regenerate()
+    (diag,) = [x for x in compile_tool(t, rules=rules["2026-12-01"]).diagnostics if x.code == "openai/unknown-keyword"]
+    assert diag.message == "Vendor key x-vendor ignored."
+    assert diag.severity == "warning"  # the other fields are inherited
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    (change,) = d["diagnostics"]
+    assert change["code"] == "openai/unknown-keyword" and change["change"] == "changed"
+    assert change["fields"]["message"][1] == "Vendor key {keyword} ignored."
+
+
+def test_change_severity_and_outcome_shows_in_diff_and_compile(copy):
+    t = tool(a={"type": "string", "x-vendor": 1})
+    copy.new_version("2026-12-01", "diagnostics:\n  openai/unknown-keyword: {severity: error, outcome: refuses}")
+    rules = copy.regenerate()
+    assert compile_tool(t, rules=rules["2026-10-17"]).status == "strict"
+    assert compile_tool(t, rules=rules["2026-12-01"]).status == "non-strict"
+    (change,) = diff_json(rules["2026-10-17"], rules["2026-12-01"])["diagnostics"]
+    assert change["fields"] == {"severity": ["warning", "error"], "outcome": ["fixes", "refuses"]}
+
+
+def test_add_a_regex_feature_to_unsupported(copy):
+    t = tool(pair={"type": "string", "pattern": r"^(a+)-\1$"})
+    res = compile_tool(t, rules=copy.regenerate()["2026-10-17"])
+    assert res.status == "strict"
+    assert ("openai/regex-feature-unconfirmed", "#/properties/pair/pattern") in codes(res)
+
+    copy.new_version("2026-12-01", "regex_features:\n  backreference: {class: unsupported, cite: [O-SO]}")
+    rules = copy.regenerate()
+    res = compile_tool(t, rules=rules["2026-12-01"], strict=True, allow_lossy=True)
+    assert ("openai/regex-feature-unsupported", "#/properties/pair/pattern") in codes(res)
+    assert "pattern" not in res.tool["parameters"]["properties"]["pair"]
+    assert compile_tool(t, rules=rules["2026-12-01"]).status == "non-strict"
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert d["regex_features"] == [{"feature": "backreference", "from": "unconfirmed", "to": "unsupported", "cite": ["O-SO"]}]
+
+
+def test_add_a_new_default_version_with_impact(copy, tmp_path):
+    order = ", ".join(Rules(__import__("toolcast._tables.openai_2026_10_17", fromlist=["x"])).output_order)
+    copy.new_version("2026-12-01", f"""
+keywords:
+  uniqueItems: {{class: supported, value: bool, cite: [O-SO]}}
+output_order: [{order}, uniqueItems]
+""", default=True)
+    spec_text = copy.file("2026-12-01").read_text()
+    assert 'extends: "2026-10-17"' in spec_text and "default: true" in spec_text
+    assert "default: true" not in copy.file("2026-10-17").read_text()
+    rules = copy.regenerate()
+    index = _load(copy.tmp / "tables" / "__init__.py", "tc_idx_default_check")
+    assert index.DEFAULTS == {"openai": "2026-12-01"}
+    assert index.VERSIONS["openai"][-1] == "2026-12-01"
+    assert rules["2026-12-01"].output_order[-1] == "uniqueItems"
+    tools = tmp_path / "tools.jsonl"
+    tools.write_text(json.dumps(tool(tags={"type": "array", "items": {"type": "string"}, "uniqueItems": True})) + "\n")
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"], [str(tools)])
+    assert d["impact"]["counts"]["outcome_changed"] == 1
+    assert d["impact"]["outcomes"] == [{"from": "non-strict", "to": "strict", "tools": 1}]
+    (detail,) = d["impact"]["tools"]
+    assert {"code": "openai/unsupported-keyword", "path": "#/properties/tags/uniqueItems"} in detail["diagnostics_removed"]
+
+
+def test_scaffolded_version_is_valid_at_once_and_changes_nothing(copy):
+    copy.new_version("2026-12-01")
+    rules = copy.regenerate()
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert not any(d[k] for k in ("keywords", "limits", "regex_features", "diagnostics", "transformations"))
+    assert d["formats"] == {"added": [], "removed": []}
+
+
+def test_scaffold_refuses_an_older_or_existing_version(copy):
+    with pytest.raises(SystemExit, match="already exists"):
+        new_rules_version.scaffold(copy.spec, "openai", "2026-10-17")
+    with pytest.raises(SystemExit, match="must be newer"):
+        new_rules_version.scaffold(copy.spec, "openai", "2026-01-01")
+    with pytest.raises(SystemExit, match="not a real date"):
+        new_rules_version.scaffold(copy.spec, "openai", "2026-13-01")
+    assert sorted(p.name for p in (copy.spec / "openai").glob("*.yaml")) == sorted(
+        p.name for p in (ROOT / "spec" / "openai").glob("*.yaml"))
+
+
+def test_scaffold_cli_runs_on_a_copy(copy):
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "new_rules_version.py"), "openai", "2026-12-01", "--spec", str(copy.spec)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "openai@2026-10-17 openai@2026-12-01" in proc.stdout
+    assert "2026-12-01" in copy.regenerate()
+
+
+def test_a_bad_edit_is_reported_with_file_and_line(copy, capsys):
+    copy.new_version("2026-12-01", "keywords:\n  maxProperties: {class: supported, value: count, cite: [NOPE]}")
+    code = gen_tables.main(["--spec", str(copy.spec), "--out", str(copy.tmp / "t"), "--docs", str(copy.tmp / "c.md")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "2026-12-01.yaml:" in err and "NOPE" in err
+
+
+def test_add_a_code_to_the_catalogue(copy):
+    copy.new_version("2026-12-01", """
+diagnostics:
+  openai/example-new-code:
+    severity: info
+    outcome: reports
+    message: "A new finding about {keyword}."
+    docs: "https://developers.openai.com/api/docs/guides/function-calling"
+    cite: [O-FC]
+transformations:
+  example-new-change: {lossy: false, detail: "A new change."}
+""")
+    rules = copy.regenerate()
+    assert rules["2026-12-01"].diagnostics["openai/example-new-code"][:2] == ("info", "reports")
+    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert d["diagnostics"] == [{"code": "openai/example-new-code", "change": "added", "severity": "info",
+                                 "outcome": "reports", "cite": ["O-FC"]}]
+    assert d["transformations"] == [{"code": "example-new-change", "change": "added", "lossy": False}]
+    back = diff_json(rules["2026-12-01"], rules["2026-10-17"])
+    assert back["diagnostics"][0]["change"] == "removed"

@@ -1,0 +1,184 @@
+"""The rule spec: OpenAI's history as versions, citations, and the loader's checks with file:line errors."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolcast import _tables
+from toolcast.rules import get_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import gen_tables  # noqa: E402
+import speclib  # noqa: E402
+
+HISTORY = ("2024-08-06", "2025-05-20", "2025-11-30", "2026-08-20", "2026-10-17")
+LIMIT_NAMES = ("max_properties", "max_depth", "max_string_chars", "max_enum_values", "large_enum_threshold",
+               "large_enum_chars")
+
+
+def limits(version: str) -> tuple:
+    r = get_rules(version)
+    return tuple(r.limit(n) for n in LIMIT_NAMES)
+
+
+def test_generated_tables_are_fresh(capsys):
+    assert gen_tables.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def test_history_is_one_chain_from_the_launch():
+    assert _tables.VERSIONS["openai"] == HISTORY
+    assert _tables.DEFAULTS["openai"] == "2026-10-17"
+    assert get_rules("2024-08-06").extends is None
+    for older, newer in itertools.pairwise(HISTORY):
+        assert get_rules(newer).extends == older
+    # Extending files state only what changed: none repeats the catalogue or the slots.
+    for v in HISTORY[1:]:
+        doc = speclib.load_yaml(ROOT / "spec" / "openai" / f"{v}.yaml").data
+        for section in ("diagnostics", "transformations", "keywords"):
+            assert len(doc.get(section, {})) < 25, (v, section)
+        assert "slots" not in doc and "output_order" not in doc, v
+
+
+def test_launch_limits_and_when_they_changed():
+    assert limits("2024-08-06") == (100, 5, 15000, 500, 250, 7500)
+    assert limits("2025-05-20") == (100, 5, 15000, 500, 250, 7500)  # raised later, not at the widening
+    assert limits("2025-11-30") == (5000, 10, 120000, 1000, 250, 15000)
+    assert limits("2026-10-17") == limits("2025-11-30")
+    assert get_rules("2024-08-06").limits["max_properties"][2] == ("O-LAUNCH-LIMITS",)
+    assert get_rules("2024-08-06").limits["max_enum_values"][2] == ("O-LAUNCH-ENUM",)
+
+
+WIDENED = ("pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+           "minItems", "maxItems")
+
+
+def test_keywords_not_yet_allowed_at_launch():
+    launch, widened = get_rules("2024-08-06"), get_rules("2025-05-20")
+    for kw in WIDENED:
+        assert launch.keywords[kw][0] == "tier1", kw
+        assert widened.keywords[kw][0] == "supported", kw
+        assert "O-WIDENING-2025" in widened.keywords[kw][6], kw
+    assert launch.formats == frozenset()
+    assert widened.formats == {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+    assert launch.keywords["maxLength"][0] == "tier1" and launch.keywords["maxLength"][6] == ("E-NOT-PERMITTED",)
+    assert widened.keywords["maxLength"][0] == "tier2"
+    assert get_rules("2026-10-17").keywords["maxLength"][0] == "supported"
+
+
+def test_description_character_cap_is_dated_by_its_evidence():
+    assert get_rules("2024-08-06").module.DESCRIPTION_MAX_CHARS == 1024
+    assert get_rules("2025-11-30").module.DESCRIPTION_MAX_CHARS == 1024
+    assert get_rules("2026-08-20").module.DESCRIPTION_MAX_CHARS is None  # `null` removed the inherited cap
+    assert get_rules("2026-08-20").description_max_bytes == 4096
+    from toolcast.compile import compile_tool
+
+    t = {"name": "t", "description": "é" * 1100, "parameters": {"type": "object", "properties": {}}}
+    old = compile_tool(t, rules="2025-05-20")
+    assert len(old.tool["description"]) == 1024
+    assert [d.code for d in old.diagnostics if d.code.startswith("openai/description")] == [
+        "openai/description-over-char-limit"]
+    new = compile_tool(t, rules="2026-08-20")
+    assert len(new.tool["description"]) == 1100
+    assert not [d for d in new.diagnostics if d.code.startswith("openai/description")]
+
+
+def test_lookaround_becomes_unsupported_with_evidence():
+    assert get_rules("2025-05-20").module.REGEX_FEATURES["lookahead"][0] == "unconfirmed"
+    assert get_rules("2026-08-20").module.REGEX_FEATURES["lookahead"] == ("unsupported", ("E-LOOKAROUND",))
+    assert get_rules("2026-10-17").module.REGEX_FEATURES["lookbehind"][0] == "unsupported"
+    assert get_rules("2024-08-06").module.REGEX_FEATURES == {}
+
+
+def test_every_citation_resolves_and_every_source_has_an_address():
+    for v in HISTORY:
+        r = get_rules(v)
+        cited = set(r.module.NAME_CITE) | set(r.module.DESCRIPTION_CITE)
+        for e in r.keywords.values():
+            cited |= set(e[6])
+        for lim in r.limits.values():
+            cited |= set(lim[2])
+        for c in r.module.FORMATS.values():
+            cited |= set(c)
+        for d in r.diagnostics.values():
+            cited |= set(d[4])
+        for f in r.module.REGEX_FEATURES.values():
+            cited |= set(f[1])
+        assert cited <= set(r.sources), (v, cited - set(r.sources))
+        for sid, s in r.sources.items():
+            assert s[1].startswith("https://"), sid
+
+
+# -- the loader's checks on a copy -------------------------------------------------------------
+@pytest.fixture
+def spec(tmp_path) -> Path:
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d)
+    return d
+
+
+def write(spec: Path, version: str, body: str) -> Path:
+    f = spec / "openai" / f"{version}.yaml"
+    f.write_text(f'provider: openai\nversion: "{version}"\nreviewed: "{version}"\nextends: "2026-10-17"\n'
+                 f"summary: test\n{body}", encoding="utf-8")
+    return f
+
+
+def build_error(spec: Path) -> speclib.SpecError:
+    with pytest.raises(speclib.SpecError) as info:
+        gen_tables.build(spec)
+    return info.value
+
+
+def test_duplicate_key_points_at_its_line(spec):
+    write(spec, "2026-12-01", "formats:\n  uri: [O-SO]\n  uri: [O-SO]\n")
+    err = build_error(spec)
+    assert err.file.endswith("2026-12-01.yaml") and err.line == 8 and "duplicate key 'uri'" in err.message
+
+
+def test_unknown_citation(spec):
+    write(spec, "2026-12-01", "formats:\n  uri: [NOPE]\n")
+    err = build_error(spec)
+    assert err.path == "formats.uri[0]" and "NOPE" in err.message and err.line == 7
+
+
+def test_unknown_regex_feature_lists_the_known_ones(spec):
+    write(spec, "2026-12-01", "regex_features:\n  look-around: {class: unsupported, cite: [O-SO]}\n")
+    err = build_error(spec)
+    assert "unknown regex feature 'look-around'" in err.message and "lookahead" in err.message
+
+
+def test_a_dropping_regex_class_must_be_lossy(spec):
+    write(spec, "2026-12-01", "regex_feature_classes:\n  unsupported: {action: drop, diagnostic: "
+                              "openai/regex-feature-unsupported, transformation: truncated-description}\n")
+    assert "not marked lossy" in build_error(spec).message
+
+
+def test_pattern_handler_belongs_to_pattern(spec):
+    write(spec, "2026-12-01", "keywords:\n  maxLength: {class: supported, value: count, handler: pattern, cite: [O-SO]}\n")
+    assert "belongs to keyword 'pattern'" in build_error(spec).message
+
+
+def test_message_placeholders_are_checked(spec):
+    write(spec, "2026-12-01", 'diagnostics:\n  openai/unknown-keyword: {message: "bad {nonsense}"}\n')
+    err = build_error(spec)
+    assert "nonsense" in err.message and err.path == "diagnostics.openai/unknown-keyword.message"
+
+
+def test_extending_an_unknown_version_lists_the_known(spec):
+    f = write(spec, "2026-12-01", "")
+    f.write_text(f.read_text().replace('extends: "2026-10-17"', 'extends: "2026-10-18"'))
+    err = build_error(spec)
+    assert "2026-10-18" in err.message and "2024-08-06" in err.message
+
+
+def test_meta_schema_rejects_unknown_fields(spec):
+    write(spec, "2026-12-01", "regex_features:\n  lookahead: {class: unsupported, cite: [O-SO], note: x}\n")
+    err = build_error(spec)
+    assert err.path.startswith("regex_features.lookahead") and err.line == 7
