@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from jsonschema import Draft202012Validator
-
 from golden_support import GOLDEN, TOPICS, actual, load_file, write_file
+from jsonschema import Draft202012Validator
 from oracles.openai_strict import tool_violations
+
 from toolcast.rules import available, default_version, get_rules
 
 VERSIONS = available("openai")

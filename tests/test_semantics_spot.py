@@ -14,11 +14,11 @@ import random
 from pathlib import Path
 
 import pytest
-
-import toolcast
 from golden_support import GOLDEN, TOPICS, case_tools, load_file
 from instances import Skip, generate
 from oracles.openai_strict import validate_instance
+
+import toolcast
 from toolcast.compile import read_tool
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"

@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
 
-import toolcast  # noqa: E402
 from oracles.openai_strict import tool_violations  # noqa: E402
+
+import toolcast  # noqa: E402
 
 # Every shipped rule version, newest first; the oracle's stricter 2026-08-20 reading checks
 # the versions before 2026-10-17.
@@ -71,7 +72,7 @@ def compile_all(tools: list[dict], rules: str, api: str = "responses") -> dict:
     for i, tool in enumerate(tools):
         try:
             res = toolcast.compile_tool(tool, rules=rules, api=api)
-        except Exception as exc:  # noqa: BLE001 - counted, never expected
+        except Exception as exc:
             crashes.append(f"#{i} {tool.get('name')!r}: {type(exc).__name__}: {exc}")
             outcomes["crash"] += 1
             continue

@@ -207,7 +207,12 @@ def compile_tool(
         status = "non-strict"
     else:
         walk = Walk(r)
-        compiled = walk.compile(schema)
+        try:
+            compiled = walk.compile(schema)
+        except RecursionError:
+            # Merging recursive definitions can unfold deeper than any guard foresaw.
+            compiled = {}
+            walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
         dentries, tentries = r.diagnostics, r.transformations
         schema_diags = [Diagnostic(c, b, t, p, dentries[c]) for c, b, t, p in walk.diags]
         schema_trans = [Transformation(c, b, t, n, tentries[c]) for c, b, t, n in walk.trans]

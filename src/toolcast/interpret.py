@@ -12,7 +12,7 @@ from toolcast.rules import Rules
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
 # could be reached; the provider's depth limit (data nesting) is far below it.
-NEST_GUARD = 96
+NEST_GUARD = 48
 # Kept keywords that only annotate: they may stay beside `$ref`/`anyOf` without merging.
 ANNOTATIONS = frozenset({"description", "title"})
 # Keywords that imply a type when `type` is missing (used to infer it, reported).
@@ -39,6 +39,13 @@ def describe(value: Any) -> str:
     if isinstance(value, dict):
         return f"an object with {len(value)} key(s)"
     return type(value).__name__
+
+
+def _scalar(v: Any) -> bool:
+    """A JSON scalar (finite numbers only): what strict mode takes as an enum or const value."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return v is None or isinstance(v, (str, int, bool))
 
 
 def _is_number(v: Any) -> bool:
@@ -94,7 +101,7 @@ EXPECTED = {
 class _Bucket:
     """Null-path facts of one walk root (the schema root or one definition)."""
 
-    __slots__ = ("nulls", "legit", "refs")
+    __slots__ = ("legit", "nulls", "refs")
 
     def __init__(self) -> None:
         self.nulls: list[NullPath] = []  # optional, made nullable: strip here
@@ -121,6 +128,7 @@ class Walk:
         self.n_enum = 0
         self.deepest = (0, ())
         self.null_paths: tuple[NullPath, ...] = ()
+        self._merging: set[str] = set()  # $refs being inlined now (a schema defined as itself)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
@@ -188,6 +196,7 @@ class Walk:
                 self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
                 self.change("dropped-unused-definition", (self.defs_src[name], name))
         self._check_limits()
+        self._check_finite(out)
         self._finish_null_paths()
         return out
 
@@ -299,6 +308,8 @@ class Walk:
     def _merge(self, parts: list, sp: tuple) -> dict | None:
         """allOf semantics as one schema, when no keyword is given two different values."""
         out: dict = {}
+        closed: list[set] = []  # property names each closed part allows
+        open_schema = None
         for part in parts:
             if part is True:
                 continue
@@ -309,11 +320,20 @@ class Walk:
                     self.diag("openai/non-schema-subschema", sp, value=describe(part))
                 return None
             if "$ref" in part:
-                target = self._resolve_raw(part["$ref"], sp + ("$ref",))
+                ref = part["$ref"]
+                if ref in self._merging:
+                    # A schema that is defined as itself (plus more) has no meaning to merge.
+                    self.diag("openai/unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
+                    return None
+                target = self._resolve_raw(ref, sp + ("$ref",))
                 if target is MISSING:
                     return None
                 rest = {k: v for k, v in part.items() if k != "$ref"}
-                part = self._merge([target, rest], sp)
+                self._merging.add(ref)
+                try:
+                    part = self._merge([target, rest], sp)
+                finally:
+                    self._merging.discard(ref)
                 if part is None:
                     return None
             if "allOf" in part and isinstance(part["allOf"], list):
@@ -323,13 +343,26 @@ class Walk:
                 part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp)
                 if part is None:
                     return None
+            ap = part.get("additionalProperties", MISSING)
+            if ap is False:
+                props = part.get("properties")
+                closed.append(set(props) if isinstance(props, dict) else set())
+            elif isinstance(ap, dict) and ap:
+                if open_schema is not None and open_schema != ap:
+                    self.diag("openai/ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                    return None
+                open_schema = ap
             for k, v in part.items():
+                if k == "additionalProperties":
+                    continue  # decided below, from every part at once
                 if k not in out:
                     out[k] = v
                 elif out[k] == v:
                     continue
                 elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
                     out[k] = out[k] + [x for x in v if x not in out[k]]
+                elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
+                    out[k] = [x for x in out[k] if any(json_equal(x, y) for y in v)]
                 elif k in ANNOTATIONS or self.r.keywords.get(k, self.r.unknown_keyword)[1] == "drop":
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
@@ -350,6 +383,19 @@ class Walk:
                 else:
                     self.diag("openai/ref-sibling-conflict", sp + (k,), keyword=k)
                     return None
+        if closed:
+            # A part that closes the object forbids every property it does not declare,
+            # whatever the other parts declare: keep only what every closed part allows.
+            allowed = set.intersection(*closed)
+            if open_schema is not None and any(isinstance(p, dict) and "properties" in p for p in parts):
+                self.diag("openai/ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                return None
+            props = out.get("properties")
+            if isinstance(props, dict):
+                out["properties"] = {k: v for k, v in props.items() if k in allowed}
+            out["additionalProperties"] = False
+        elif open_schema is not None:
+            out["additionalProperties"] = open_schema
         return out
 
     # -- the walk --------------------------------------------------------------------------
@@ -388,6 +434,14 @@ class Walk:
                 self.diag(dcode, sp + (k,), keyword=k)
                 self.change(tcode, sp + (k,))
                 continue
+            if k in ("enum", "const"):
+                bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
+                if bad is not MISSING:
+                    if isinstance(bad, float):
+                        self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(bad), expected="finite JSON numbers")
+                    else:
+                        self.diag("openai/enum-value-not-scalar", sp + (k,), keyword=k, value=describe(bad))
+                    continue
             if action == "rewrite":
                 if handler == "const-to-enum":
                     self.diag("openai/const-converted-to-enum", sp + (k,))
@@ -424,13 +478,14 @@ class Walk:
                 continue
             if handler == "pattern" and not self._pattern(v, sp + (k,)):
                 continue
-            if k == "enum":
-                if not v:
-                    self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
-                    continue
-                self._count_enum(v, sp + (k,))
-            elif k == "const" and isinstance(v, str):
-                self.n_chars += len(v)
+            if k in ("enum", "const"):
+                if k == "enum":
+                    if not v:
+                        self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
+                        continue
+                    self._count_enum(v, sp + (k,))
+                elif isinstance(v, str):
+                    self.n_chars += len(v)
             slot = r.slots.get(k)
             if slot is not None:
                 out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
@@ -499,6 +554,12 @@ class Walk:
                 self.diag("openai/all-of-merged", sp + ("allOf",))
                 self.change("merged-all-of", sp + ("allOf",))
                 s = merged
+        if "const" in s and isinstance(s.get("enum"), list):
+            # Both apply: the only values left are the enum's members equal to the const.
+            const = s["const"]
+            s = {k: v for k, v in s.items() if k != "const"}
+            s["enum"] = [x for x in s["enum"] if json_equal(x, const)]
+            self.change("merged-all-of", sp + ("const",), "(const and enum both apply)")
         if "$ref" in s:
             kept = [k for k in s if k != "$ref" and kw.get(k, r.unknown_keyword)[1] != "drop"]
             if kept:
@@ -627,6 +688,7 @@ class Walk:
             props = {}
         ap = s.get("additionalProperties", MISSING)
         required = s.get("required") if isinstance(s.get("required"), list) else []
+        required = [x for x in required if isinstance(x, str)]  # others were reported as invalid
         if not props:
             if ap is MISSING and root:
                 self.diag("openai/empty-parameters", sp)
@@ -702,6 +764,35 @@ class Walk:
         out["items"] = self.node(items, sp + ("items",), ip + (ITEMS,), depth + 1, nest + 1)
 
     # -- after the walk --------------------------------------------------------------------
+    def _check_finite(self, out: dict) -> None:
+        """Refuse what no finite value satisfies: required recursion, bare `$ref` cycles."""
+        defs = {name: d for name, d in self.defs_out.items() if isinstance(d, dict)}
+        for name, d in defs.items():
+            seen = {name}
+            cur = d
+            while set(cur) == {"$ref"} and cur["$ref"].startswith("#/$defs/"):
+                nxt = cur["$ref"][len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
+                if nxt in seen:
+                    self.diag("openai/unsatisfiable-schema", (self.defs_src.get(name, "$defs"), name),
+                              value="a cycle of $refs with no schema in it")
+                    return
+                seen.add(nxt)
+                cur = defs.get(nxt, {})
+        if self.refusals:
+            return
+        # Least fixed point: a definition is finite once some finite value satisfies it.
+        finite: dict[str, bool] = {name: False for name in defs}
+        finite[""] = False
+        changed = True
+        while changed:
+            changed = False
+            for name, d in [("", out), *defs.items()]:
+                if not finite[name] and _finite(d, finite):
+                    finite[name] = True
+                    changed = True
+        if not finite[""]:
+            self.diag("openai/unsatisfiable-schema", (), value="no finite value satisfies it: a required property recurses without end")
+
     def _check_limits(self) -> None:
         r = self.r
         if self.n_props > r.limit("max_properties"):
@@ -816,6 +907,32 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
     return verdict
 
 
+def _finite(c: Any, finite: dict) -> bool:
+    """Whether some finite instance satisfies compiled schema `c`, given what is known of defs."""
+    if not isinstance(c, dict):
+        return False
+    if "$ref" in c:
+        ref = c["$ref"]
+        name = "" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
+        return finite.get(name, False)
+    if "anyOf" in c:
+        return any(_finite(b, finite) for b in c["anyOf"])
+    if "enum" in c or "const" in c:
+        return bool(c.get("enum", [None]))
+    t = c.get("type")
+    types = [t] if isinstance(t, str) else list(t or [])
+    for ty in types:
+        if ty in ("string", "number", "integer", "boolean", "null"):
+            return True
+        if ty == "object":
+            props = c.get("properties", {})
+            if all(_finite(props.get(k), finite) for k in c.get("required", [])):
+                return True
+        if ty == "array" and (not c.get("minItems") or _finite(c.get("items"), finite)):
+            return True
+    return False
+
+
 def with_null(c: dict) -> dict:
     """The compiled schema `c` also accepting null (type union, enum member, or anyOf branch)."""
     if "$ref" in c or "const" in c:
@@ -900,6 +1017,19 @@ def _values(b: Any) -> list | None:
     if isinstance(b.get("enum"), list):
         return b["enum"]
     return None
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema means it: 1 == 1.0, but true is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
 
 
 def _canon(v: Any) -> str:

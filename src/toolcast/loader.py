@@ -122,7 +122,7 @@ def parse_yaml(text: str, source: str) -> Any:
             return super().construct_mapping(node, deep=deep)
 
     try:
-        docs = list(yaml.load_all(text, Loader=Loader))  # noqa: S506 - SafeLoader subclass
+        docs = list(yaml.load_all(text, Loader=Loader))
     except _ParseError:
         raise
     except yaml.YAMLError as exc:

@@ -55,7 +55,7 @@ async def _run_one(
         )
     except asyncio.CancelledError:
         raise
-    except Exception as exc:  # noqa: BLE001 (one failing server must not lose the other calls' results)
+    except Exception as exc:
         detail = " ".join(str(exc).split()) or type(exc).__name__
         return failed(f"tool {call.tool!r} on server {call.server!r} failed: {detail}")
     try:
@@ -222,7 +222,7 @@ async def list_tools_stdio(
                 f"MCP server {shown!r} did not answer within {timeout:g} s"
                 + (f" (stderr: {tail})" if tail else "")
             ) from None
-        except (Exception, BaseExceptionGroup) as exc:  # noqa: BLE001 (every failure becomes one line)
+        except (Exception, BaseExceptionGroup) as exc:
             inner = _innermost(exc)
             if isinstance(inner, McpServerError):
                 raise McpServerError(str(inner)) from None

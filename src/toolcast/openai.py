@@ -8,7 +8,7 @@ from toolcast.interpret import Walk
 from toolcast.model import NullPath, StrictSchemaError, pointer
 from toolcast.rules import Rules, get_rules
 
-__all__ = ["strict_schema", "tools", "tool_calls", "tool_output", "StrictSchemaError"]
+__all__ = ["StrictSchemaError", "strict_schema", "tool_calls", "tool_output", "tools"]
 
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from functools import lru_cache
+from functools import cache
 from types import ModuleType
 
 from toolcast import _tables
@@ -80,7 +80,7 @@ def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
     return provider, text
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(provider: str, version: str) -> Rules:
     return Rules(importlib.import_module(f"toolcast._tables.{_tables.module_name(provider, version)}"))
 

@@ -633,7 +633,7 @@ def _unterminated(pattern: str) -> tuple[int, str] | None:
 
 def _from_lark_error(pattern: str, exc: Exception) -> RegexSyntaxError:
     token = getattr(exc, "token", None)
-    if token is not None and token.type == "$END" or type(exc).__name__ == "UnexpectedEOF":
+    if (token is not None and token.type == "$END") or type(exc).__name__ == "UnexpectedEOF":
         found = _unterminated(pattern)
         if found is not None:
             return RegexSyntaxError(pattern, found[0], found[1])

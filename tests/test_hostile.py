@@ -1,0 +1,384 @@
+"""Hostile input: each gets a clear error or a correct result, in bounded time and memory, with no
+traceback, no network access and no file written outside ``--out``.
+
+CLI cases run `python -m toolcast.cli` in a subprocess with a wall-clock timeout and an
+address-space limit (``resource.RLIMIT_AS``); big fixtures are generated into tmp_path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import toolcast
+from toolcast import outdir
+
+PY = sys.executable
+MEM_LIMIT = 1536 * 1024 * 1024  # 1.5 GiB of address space for one CLI run
+
+
+def _limits():
+    resource.setrlimit(resource.RLIMIT_AS, (MEM_LIMIT, MEM_LIMIT))
+
+
+def cli(*args, cwd, stdin=None, timeout=60):
+    env = {k: v for k, v in os.environ.items() if k != "TOOLCAST_DEBUG"}
+    t0 = time.monotonic()
+    p = subprocess.run([PY, "-m", "toolcast.cli", *map(str, args)], cwd=cwd, input=stdin, capture_output=True,
+                       timeout=timeout, preexec_fn=_limits, env=env)
+    p.elapsed = time.monotonic() - t0
+    return p
+
+
+def no_traceback(p):
+    err = p.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "internal error" not in err, err[-2000:]
+    return err
+
+
+def tool_json(params, name="t", description="d"):
+    return json.dumps({"name": name, "description": description, "inputSchema": params})
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+
+
+def files_under(path: Path) -> set[str]:
+    return {str(p.relative_to(path)) for p in path.rglob("*")}
+
+
+# -- nesting ---------------------------------------------------------------------------------------
+
+
+def _deep_json(n: int) -> str:
+    return '{"type":"object","properties":{"a":' * n + '{"type":"string"}' + "}}" * n
+
+
+def test_100k_nesting_file_is_a_clear_input_error(tmp_path):
+    f = tmp_path / "deep.json"
+    f.write_text('{"name":"t","description":"d","inputSchema":' + _deep_json(100_000) + "}")
+    p = cli("compile", f, "--format", "json", cwd=tmp_path)
+    err = no_traceback(p)
+    assert p.returncode == 2
+    out = json.loads(p.stdout)
+    assert out["results"] == [] and out["errors"], out
+    assert "nested too deeply" in json.dumps(out["errors"]) or "deep" in err
+    assert p.elapsed < 30
+
+
+def test_100k_nesting_yaml_is_a_clear_input_error(tmp_path):
+    f = tmp_path / "deep.yaml"
+    f.write_text("name: t\ninputSchema: " + "[" * 100_000 + "]" * 100_000 + "\n")
+    p = cli("compile", f, cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2
+
+
+def test_100k_nesting_via_the_api_is_refused_without_recursion_error():
+    node = {"type": "string"}
+    for _ in range(100_000):
+        node = {"type": "object", "properties": {"a": node}}
+    for strict in ("auto", True, False):
+        res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": node}, strict=strict)
+        assert res.status in ("refused", "non-strict")
+        assert "openai/schema-too-deep" in {d.code for d in res.diagnostics}
+
+
+def test_deeply_nested_enum_value_via_the_api_does_not_crash():
+    v: list = []
+    for _ in range(100_000):
+        v = [v]
+    res = toolcast.compile_tool({"name": "t", "description": "d",
+                                 "parameters": {"type": "object", "properties": {"a": {"enum": ["x", v]}}, "required": ["a"]}})
+    assert res.status in ("strict", "non-strict", "refused")
+
+
+# -- size ----------------------------------------------------------------------------------------
+
+
+def test_50mb_file_is_handled_in_bounded_time_and_memory(tmp_path):
+    f = tmp_path / "big.jsonl"
+    line = tool_json({"type": "object", "properties": {"q": {"type": "string", "description": "x" * 1000}}}) + "\n"
+    with f.open("w") as fh:
+        fh.write(line * (50 * 1024 * 1024 // len(line) + 1))
+    assert f.stat().st_size >= 50 * 1024 * 1024
+    p = cli("check", f, "--fail-on", "never", cwd=tmp_path, timeout=240)
+    no_traceback(p)
+    # Every line is the same tool name: all but the first are duplicates, which is reported, not a crash.
+    assert p.returncode in (0, 1)
+    assert p.elapsed < 240
+
+
+def test_file_over_the_size_cap_is_refused_unread(tmp_path):
+    f = tmp_path / "huge.json"
+    with f.open("wb") as fh:
+        fh.truncate(65 * 1024 * 1024)  # sparse: costs no disk
+    p = cli("compile", f, cwd=tmp_path)
+    err = no_traceback(p)
+    assert p.returncode == 2 and "MiB" in (err + p.stdout.decode())
+
+
+def test_million_value_enum_is_refused_quickly():
+    t0 = time.monotonic()
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"a": {"type": "integer", "enum": list(range(1_000_000))}}, "required": ["a"]}})
+    assert time.monotonic() - t0 < 20
+    assert res.status == "non-strict"
+    assert "openai/too-many-enum-values" in {d.code for d in res.diagnostics}
+
+
+def test_million_value_enum_through_the_cli(tmp_path):
+    f = tmp_path / "enum.json"
+    f.write_text(tool_json({"type": "object", "properties": {"a": {"type": "string", "enum": [str(i) for i in range(1_000_000)]}}}))
+    p = cli("compile", f, "--strict", "true", "--format", "json", cwd=tmp_path, timeout=120)
+    no_traceback(p)
+    assert p.returncode == 1
+    codes = {d["code"] for d in json.loads(p.stdout)["results"][0]["diagnostics"]}
+    assert "openai/too-many-enum-values" in codes
+
+
+# -- references ------------------------------------------------------------------------------------
+
+
+def test_http_ref_is_refused_and_never_fetched(no_network):
+    for ref in ("http://127.0.0.1:9/x.json", "https://example.com/s.json#/$defs/A", "//example.com/a"):
+        res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+            "type": "object", "properties": {"x": {"$ref": ref, "minimum": 1}}, "required": ["x"]}})
+        assert res.status == "non-strict", ref
+        assert {"openai/external-ref", "openai/unsupported-ref-target"} & {d.code for d in res.diagnostics}
+    with pytest.raises(toolcast.StrictSchemaError):
+        from toolcast.openai import strict_schema
+
+        strict_schema({"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/x.json"}}, "required": ["x"]})
+
+
+def test_http_ref_via_cli_makes_no_connection(tmp_path):
+    # A socket-blocking sitecustomize makes any connection attempt fail loudly.
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import socket\n"
+        "def _no(*a, **k):\n    raise SystemExit('NETWORK ACCESS ATTEMPTED')\n"
+        "socket.socket.connect = _no\nsocket.create_connection = _no\nsocket.getaddrinfo = _no\n"
+    )
+    f = tmp_path / "ref.json"
+    f.write_text(tool_json({"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/x.json"}}, "required": ["x"]}))
+    env = dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([PY, "-m", "toolcast.cli", "compile", str(f), "--format", "json"], capture_output=True, timeout=60, env=env)
+    assert b"NETWORK" not in p.stderr + p.stdout
+    assert json.loads(p.stdout)["results"][0]["status"] == "non-strict"
+
+
+def test_ref_to_root_cycle_is_reported():
+    """`$ref: "#"` at a property: recursion through the root is allowed when bounded."""
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"self": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}, "required": ["self"]}})
+    assert res.status == "strict"
+
+
+SELF_REF_CASES = {
+    "root-ref-hash": {"$ref": "#"},
+    "root-ref-hash-with-type": {"$ref": "#", "type": "object"},
+    "all-of-self": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}},
+    "ref-sibling-self": {"type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/A", "type": "object"}}},
+    "ref-annotation-self": {"$ref": "#/$defs/D0", "$defs": {"D0": {"$ref": "#/$defs/D0", "default": 1}}},
+    "all-of-root-self": {"allOf": [{"$ref": "#"}], "type": "object"},
+}
+
+
+@pytest.mark.parametrize("schema", list(SELF_REF_CASES.values()), ids=list(SELF_REF_CASES))
+def test_self_reference_is_reported_not_raised(schema):
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    assert res.status in ("non-strict", "refused")
+
+
+@pytest.mark.parametrize("defs", [{"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}, {"A": {"$ref": "#/$defs/A"}}],
+                         ids=["two", "self"])
+def test_pure_ref_cycle_is_refused(defs):
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}, "required": ["x"], "$defs": defs}})
+    assert res.status != "strict"
+
+
+def test_self_reference_via_cli_is_a_clear_error(tmp_path):
+    f = tmp_path / "self.json"
+    f.write_text(tool_json({"$ref": "#"}))
+    p = cli("compile", f, cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode in (0, 1)
+    out = p.stdout.decode()
+    assert "openai/unsatisfiable-schema" in out and "refers to itself" in out
+
+
+# -- encoding and parsing -----------------------------------------------------------------------------
+
+
+def test_invalid_utf8_is_a_usage_error_with_a_place(tmp_path):
+    f = tmp_path / "bad.json"
+    f.write_bytes(b'{"name": "t", "description": "caf\xe9", "inputSchema": {"type": "object"}}')
+    p = cli("compile", f, cwd=tmp_path)
+    err = no_traceback(p)
+    assert p.returncode == 2
+    assert "UTF-8" in err + p.stdout.decode() and "0xe9" in err + p.stdout.decode()
+
+
+def test_invalid_utf8_on_stdin(tmp_path):
+    p = cli("check", "-", cwd=tmp_path, stdin=b"\xff\xfe{")
+    no_traceback(p)
+    assert p.returncode == 2
+
+
+def test_yaml_alias_bomb_is_rejected_quickly(tmp_path):
+    lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]']
+    for i in range(1, 10):
+        lines.append(f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]")
+    lines.append("name: t\ninputSchema: {type: object, properties: {b: {enum: *a9}}}")
+    f = tmp_path / "bomb.yaml"
+    f.write_text("\n".join(lines) + "\n")
+    p = cli("compile", f, cwd=tmp_path, timeout=30)
+    err = no_traceback(p)
+    assert p.returncode == 2 and "alias" in (err + p.stdout.decode()).lower()
+    assert p.elapsed < 20
+
+
+@pytest.mark.parametrize("suffix, text, line", [
+    (".json", '{\n"name": "t",\n"name": "u",\n"inputSchema": {}}', 3),
+    (".yaml", "name: t\ninputSchema: {}\nname: u\n", 3),
+    (".json", '{"name": "t", "inputSchema": {"type": "object",\n "properties": {"a": {}, "a": {}}}}', 2),
+])
+def test_duplicate_keys_are_rejected_with_a_line(tmp_path, suffix, text, line):
+    f = tmp_path / f"dup{suffix}"
+    f.write_text(text)
+    p = cli("compile", f, "--format", "json", cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2
+    errors = json.loads(p.stdout)["errors"]
+    assert errors and "duplicate" in errors[0]["message"] and errors[0]["line"] == line
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "number", "minimum": NaN}}}}',
+    '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"enum": [Infinity]}}}}',
+    '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"const": -Infinity}}}}',
+])
+def test_nan_and_infinity_are_rejected_on_input(tmp_path, text):
+    f = tmp_path / "nan.json"
+    f.write_text(text)
+    p = cli("compile", f, "--format", "json", cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2 and "not valid JSON" in p.stdout.decode()
+
+
+def test_nan_in_yaml_is_rejected(tmp_path):
+    f = tmp_path / "nan.yaml"
+    f.write_text("name: t\ninputSchema: {type: object, properties: {a: {enum: [.nan]}}}\n")
+    p = cli("compile", f, cwd=tmp_path)
+    no_traceback(p)
+    assert p.returncode == 2
+
+
+def test_nan_minimum_via_the_api_is_an_invalid_value():
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"a": {"type": "number", "minimum": float("nan")}}, "required": ["a"]}})
+    assert res.status == "non-strict"
+    assert "openai/invalid-keyword-value" in {d.code for d in res.diagnostics}
+
+
+# -- --out -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["../x", "..", "/etc/passwd", "a/b", "a\\b", "CON", "con", "NUL", "LPT1", "manifest",
+                                  "-rf", ".hidden", "x" * 300, "tool\x00", "ünï"])
+def test_hostile_tool_names_never_escape_out(tmp_path, name):
+    out = tmp_path / "work" / "out"
+    (tmp_path / "work").mkdir()
+    f = tmp_path / "work" / "tools.json"
+    f.write_text(json.dumps([{"name": name, "description": "d", "inputSchema": {"type": "object"}},
+                             {"name": "ok", "description": "d", "inputSchema": {"type": "object"}}]))
+    before = files_under(tmp_path)
+    p = cli("compile", f, "--out", out, "--strict", "false", cwd=tmp_path / "work")
+    no_traceback(p)
+    created = files_under(tmp_path) - before
+    assert created and all(c.startswith(os.path.join("work", "out")) for c in created), created
+    for c in created:
+        path = tmp_path / c
+        if path.is_file():
+            assert path.parent == out
+            stem = path.stem
+            assert stem.lower() not in ("con", "nul", "lpt1", "prn", "aux") and not stem.startswith((".", "-"))
+            assert all(ch.isalnum() or ch in "_-" for ch in stem), stem
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert "ok" in {t["name"] for t in manifest["tools"]}
+
+
+def test_reserved_names_get_distinct_safe_files():
+    names = ["CON", "con", "Con", "manifest", "ok", "OK"]
+    files = outdir.file_names(names)
+    assert len({f.lower() for f in files}) == len(files)
+    assert all(f.endswith(".json") and f.split(".")[0].lower() not in ("con", "manifest") for f in files)
+
+
+def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "t.json").write_text("OLD\n")
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {"type": "object"}})
+    real_replace = os.replace
+
+    def boom(src, dst):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(KeyboardInterrupt):
+        outdir.write(out, [("src", res)], {"toolcast": "test"})
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert sorted(p.name for p in out.iterdir()) == ["t.json"]
+    assert (out / "t.json").read_text() == "OLD\n"
+
+
+def test_killed_cli_leaves_only_whole_files(tmp_path):
+    """SIGKILL a compile of many tools mid-way: every file present is complete JSON."""
+    f = tmp_path / "many.jsonl"
+    with f.open("w") as fh:
+        for i in range(3000):
+            fh.write(tool_json({"type": "object", "properties": {"q": {"type": "string"}}}, name=f"t{i}") + "\n")
+    out = tmp_path / "out"
+    proc = subprocess.Popen([PY, "-m", "toolcast.cli", "compile", str(f), "--out", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, preexec_fn=_limits)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (out.is_dir() and len(list(out.iterdir())) > 50):
+        if proc.poll() is not None:
+            break
+        time.sleep(0.005)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    for p in out.iterdir() if out.is_dir() else []:
+        if p.name.startswith(".toolcast-"):
+            continue  # a temp file of the interrupted write: never a tool file
+        json.loads(p.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("params", [{"required": [[]]},
+                                    {"type": "object", "properties": {"a": {"type": "string"}}, "required": [{}]}],
+                         ids=["root-list", "dict-entry"])
+def test_non_string_required_entry_is_reported(params):
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": params})
+    assert res.status == "non-strict"
+    assert "openai/invalid-keyword-value" in {d.code for d in res.diagnostics}
