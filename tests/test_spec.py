@@ -182,3 +182,31 @@ def test_meta_schema_rejects_unknown_fields(spec):
     write(spec, "2026-12-01", "regex_features:\n  lookahead: {class: unsupported, cite: [O-SO], note: x}\n")
     err = build_error(spec)
     assert err.path.startswith("regex_features.lookahead") and err.line == 7
+
+
+def test_meta_schema_is_a_valid_draft_2020_12_schema():
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    meta = json.loads((ROOT / "spec" / "spec.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(meta)
+    assert meta["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert meta["additionalProperties"] is False
+
+
+def test_every_code_the_code_emits_is_in_every_catalogue():
+    """A code string in src/ that a rule version lacks would crash compiles under that version."""
+    import re
+
+    from toolcast.rules import available, get_rules
+
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "toolcast").glob("*.py"))
+    diag_codes = set(re.findall(r'"(openai/[a-z0-9-]+)"', src))
+    change_codes = set(re.findall(r'self\.change\("([a-z0-9-]+)"|rep\.change\("([a-z0-9-]+)"', src))
+    change_codes = {a or b for a, b in change_codes}
+    assert len(diag_codes) > 30 and len(change_codes) > 15
+    for version in available("openai"):
+        r = get_rules(f"openai@{version}")
+        assert diag_codes <= set(r.diagnostics), (version, sorted(diag_codes - set(r.diagnostics)))
+        assert change_codes <= set(r.transformations), (version, sorted(change_codes - set(r.transformations)))
