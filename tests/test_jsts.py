@@ -142,6 +142,7 @@ def test_jsts_coverage_floor():
                 used[rules] += 1
     assert len(GROUPS) >= 380
     for rules in RULES:
-        # The launch rules (2024-08-06) take far fewer keywords, so fewer groups compile.
-        floor = 40 if rules.endswith("2024-08-06") else 80
+        # Most suite schemas are not objects at the root (refused for a tool); the launch
+        # rules (2024-08-06) take far fewer keywords still.
+        floor = 25 if rules.endswith("2024-08-06") else 60
         assert used[rules] >= floor, (rules, used[rules])

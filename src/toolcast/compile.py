@@ -72,7 +72,7 @@ def strict_mode(value: Any) -> StrictMode:
 
 def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
     """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
-    if hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
+    if type(tool) is not dict and hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
         # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
         tool = tool.model_dump(by_alias=True, exclude_none=True)
     if not isinstance(tool, Mapping):
@@ -271,13 +271,34 @@ def compile_tool(
 
 
 def _dedupe(items: list) -> list:
-    seen = set()
-    out = []
-    for item in items:
-        if item not in seen:
-            seen.add(item)
-            out.append(item)
-    return out
+    """The items without repeats (first wins), compared as Diagnostic/Transformation equality does.
+
+    Keyed on the raw fields, so no JSON pointer is formatted just to compare: (base, tokens)
+    determines the path. Unhashable parameters fall back to the objects' own equality.
+    """
+    if len(items) < 2:
+        return items
+    try:
+        if isinstance(items[0], Diagnostic):
+            keys = [(d.code, d.base, d.tokens, d.params) for d in items]
+        else:
+            keys = [(t.code, t.base, t.tokens, t.note) for t in items]
+        if len(set(keys)) == len(keys):
+            return items  # the common case: nothing repeats
+        seen: set = set()
+        out = []
+        for key, item in zip(keys, items, strict=True):
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+    except TypeError:
+        seen, out = set(), []
+        for item in items:
+            if item not in seen:
+                seen.add(item)
+                out.append(item)
+        return out
 
 
 def compile_tools(

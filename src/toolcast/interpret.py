@@ -82,6 +82,90 @@ def value_ok(kind: str, v: Any) -> bool:
     return False
 
 
+def _ok_type(v: Any) -> bool:
+    if isinstance(v, str):
+        return v in JSON_TYPES
+    return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
+
+
+def _ok_count(v: Any) -> bool:
+    return _is_number(v) and v >= 0 and float(v).is_integer()
+
+
+# value_ok as a table: kind -> check (None: anything goes), so the walk calls one function.
+VALUE_CHECKS = {
+    "any": None,
+    "type": _ok_type,
+    "string": lambda v: isinstance(v, str),
+    "string-list": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "list": lambda v: isinstance(v, list),
+    "bool": lambda v: isinstance(v, bool),
+    "number": _is_number,
+    "positive-number": lambda v: _is_number(v) and v > 0,
+    "count": _ok_count,
+    "schema": lambda v: isinstance(v, (dict, bool)),
+    "schema-or-list": lambda v: isinstance(v, (dict, bool, list)),
+    "schema-map": lambda v: isinstance(v, dict),
+    "schema-list": lambda v: isinstance(v, list) and bool(v),
+}
+
+def _never(v: Any) -> bool:
+    return False  # a value kind the walk does not know: value_ok rejects every value
+
+
+# What the walk does with a keyword once its value is valid (decided once per rule version).
+(OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
+ OP_CONST) = range(10)
+STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
+
+
+def keyword_plan(r: Rules) -> dict:
+    """keyword -> (op, value check, value kind, handler, diagnostic code, transformation code, slot).
+
+    Built from the rule tables once per Rules and cached on it; the walk reads only this.
+    """
+    plan = r.__dict__.get("_keyword_plan")
+    if plan is not None:
+        return plan
+    plan = {}
+    for k, (_cls, action, handler, vkind, dcode, tcode, _cite) in r.keywords.items():
+        slot = r.slots.get(k)
+        if action == "drop":
+            op = OP_DROP
+        elif action == "rewrite":
+            op = OP_REWRITE
+        elif k in STRUCTURAL:
+            op = OP_STRUCTURAL
+        elif k == "$defs":
+            op = OP_DEFS
+        elif handler == "format":
+            op = OP_FORMAT
+        elif handler == "pattern":
+            op = OP_PATTERN
+        elif k == "enum":
+            op = OP_ENUM
+        elif k == "const":
+            op = OP_CONST
+        else:
+            op = OP_PLAIN if slot is None else OP_SLOT
+        check = VALUE_CHECKS.get(vkind, _never)
+        plan[k] = (op, check, vkind, handler, dcode, tcode, slot)
+    r.__dict__["_keyword_plan"] = plan
+    r.__dict__["_rank"] = _Rank(r.order_index)
+    r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
+    return plan
+
+
+_TYPE_SETS = {t: frozenset([t]) for t in JSON_TYPES}
+
+
+class _Rank(dict):
+    """keyword -> place in the output order; keywords the table does not list go last."""
+
+    def __missing__(self, key: str) -> int:
+        return 1000
+
+
 EXPECTED = {
     "type": "a JSON type name or a list of distinct ones",
     "string": "a string",
@@ -114,6 +198,9 @@ class Walk:
 
     def __init__(self, rules: Rules):
         self.r = rules
+        self.plan = keyword_plan(rules)
+        self.refusing = rules.__dict__["_refusing_codes"]
+        self.rank = rules.__dict__["_rank"]
         self.diags: list[tuple] = []  # (code, base, tokens, params)
         self.trans: list[tuple] = []  # (code, base, tokens, note)
         self.refusals = 0
@@ -129,12 +216,19 @@ class Walk:
         self.deepest = (0, ())
         self.null_paths: tuple[NullPath, ...] = ()
         self._merging: set[str] = set()  # $refs being inlined now (a schema defined as itself)
+        self.ref_nulls: dict[str, bool] = {}  # allows_null of each $ref target (see there)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
-        if self.r.diagnostics[code][1] == "refuses":
+        if code in self.refusing:
             self.refusals += 1
         self.diags.append((code, "#", sp, tuple(params.items())))
+
+    def _record(self, code: str, sp: tuple, params: tuple) -> None:
+        """diag() with its parameters already as pairs (the per-property findings)."""
+        if code in self.refusing:
+            self.refusals += 1
+        self.diags.append((code, "#", sp, params))
 
     def change(self, code: str, sp: tuple, note: str = "") -> None:
         self.trans.append((code, "#", sp, note))
@@ -177,6 +271,9 @@ class Walk:
                 self.change("closed-empty-parameters", ())
                 root = {k: v for k, v in root.items() if k not in r.kept or k in ANNOTATIONS}
                 root.update(type="object", properties={}, additionalProperties=False)
+            elif "enum" in root or "const" in root:
+                # A root that lists its values is not an object schema (arguments are objects).
+                self.diag("openai/root-schema-not-object", (), value="an enum or const without `type: object`")
             else:
                 self.change("inferred-type", ("type",), "(object, at the root)")
                 root["type"] = "object"
@@ -415,26 +512,39 @@ class Walk:
         s = self._normalize(s, sp, root)
         if s is None:
             return {}
-        out: dict = {}
+        # `type` goes first in the output order: reserve its place so that most nodes come out
+        # ordered without a re-sort (_types fills it in, or takes it out again).
+        out: dict = {"type": None} if "type" in s and "$ref" not in s else {}
         nullable = False
         any_of: list | None = None
+        plan = self.plan
         for k, v in s.items():
-            entry = r.keywords.get(k)
-            if entry is None:
+            p = plan.get(k)
+            if p is None:
                 action, dcode, tcode = r.unknown_keyword
                 if action == "drop":
-                    self.diag(dcode, sp + (k,), keyword=k)
-                    self.change(tcode, sp + (k,))
+                    ksp = sp + (k,)
+                    self.diag(dcode, ksp, keyword=k)
+                    self.change(tcode, ksp)
                 continue
-            _cls, action, handler, vkind, dcode, tcode, _cite = entry
-            if not value_ok(vkind, v):
+            op, check, vkind, handler, dcode, tcode, slot = p
+            if check is not None and not check(v):
                 self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue
-            if action == "drop":
-                self.diag(dcode, sp + (k,), keyword=k)
-                self.change(tcode, sp + (k,))
+            if op == OP_PLAIN:
+                out[k] = v
                 continue
-            if k in ("enum", "const"):
+            if op == OP_STRUCTURAL:
+                continue  # structural: handled below
+            if op == OP_SLOT:
+                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
+                continue
+            if op == OP_DROP:
+                ksp = sp + (k,)
+                self.diag(dcode, ksp, keyword=k)
+                self.change(tcode, ksp)
+                continue
+            if k == "enum" or k == "const":
                 bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
                 if bad is not MISSING:
                     if isinstance(bad, float):
@@ -442,51 +552,52 @@ class Walk:
                     else:
                         self.diag("openai/enum-value-not-scalar", sp + (k,), keyword=k, value=describe(bad))
                     continue
-            if action == "rewrite":
+            if op == OP_REWRITE:
+                ksp = sp + (k,)
                 if handler == "const-to-enum":
-                    self.diag("openai/const-converted-to-enum", sp + (k,))
-                    self.change("converted-const-to-enum", sp + (k,))
+                    self.diag("openai/const-converted-to-enum", ksp)
+                    self.change("converted-const-to-enum", ksp)
                     out["enum"] = [v]
                 elif handler == "one-of-to-any-of":
                     # Reached only when anyOf is present too (else _normalize rewrote it):
                     # both apply, and no single anyOf says that.
-                    self.diag("openai/unsupported-keyword", sp + (k,), keyword=k)
-                    self.change("dropped-unsupported-keyword", sp + (k,))
+                    self.diag("openai/unsupported-keyword", ksp, keyword=k)
+                    self.change("dropped-unsupported-keyword", ksp)
                 elif handler == "openapi-nullable":
                     if v:
                         nullable = True
-                        self.diag("openai/nullable-keyword-converted", sp + (k,))
-                        self.change("converted-nullable-to-type-union", sp + (k,))
+                        self.diag("openai/nullable-keyword-converted", ksp)
+                        self.change("converted-nullable-to-type-union", ksp)
                     else:
-                        self.diag("openai/annotation-keyword-dropped", sp + (k,), keyword=k)
-                        self.change("dropped-annotation-keyword", sp + (k,))
+                        self.diag("openai/annotation-keyword-dropped", ksp, keyword=k)
+                        self.change("dropped-annotation-keyword", ksp)
                 elif handler in ("definitions-to-defs",):
-                    self.diag("openai/nested-definitions", sp + (k,), keyword=k)
-                    self.change("dropped-nested-definitions", sp + (k,))
+                    self.diag("openai/nested-definitions", ksp, keyword=k)
+                    self.change("dropped-nested-definitions", ksp)
                 # merge-all-of was applied by _normalize.
                 continue
-            # keep
-            if k in ("type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"):
-                continue  # structural: handled below
-            if k == "$defs":
-                self.diag("openai/nested-definitions", sp + (k,), keyword=k)
-                self.change("dropped-nested-definitions", sp + (k,))
+            # kept, with a rule of its own
+            if op == OP_DEFS:
+                ksp = sp + (k,)
+                self.diag("openai/nested-definitions", ksp, keyword=k)
+                self.change("dropped-nested-definitions", ksp)
                 continue
-            if handler == "format" and v not in r.formats:
-                self.diag("openai/unsupported-string-format", sp + (k,), format=v)
-                self.change("dropped-unsupported-format", sp + (k,), f"({v})")
-                continue
-            if handler == "pattern" and not self._pattern(v, sp + (k,)):
-                continue
-            if k in ("enum", "const"):
-                if k == "enum":
-                    if not v:
-                        self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
-                        continue
-                    self._count_enum(v, sp + (k,))
-                elif isinstance(v, str):
-                    self.n_chars += len(v)
-            slot = r.slots.get(k)
+            if op == OP_FORMAT:
+                if v not in r.formats:
+                    ksp = sp + (k,)
+                    self.diag("openai/unsupported-string-format", ksp, format=v)
+                    self.change("dropped-unsupported-format", ksp, f"({v})")
+                    continue
+            elif op == OP_PATTERN:
+                if not self._pattern(v, sp + (k,)):
+                    continue
+            elif op == OP_ENUM:
+                if not v:
+                    self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
+                    continue
+                self._count_enum(v, sp + (k,))
+            elif op == OP_CONST and isinstance(v, str):
+                self.n_chars += len(v)
             if slot is not None:
                 out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
             else:
@@ -495,9 +606,14 @@ class Walk:
             return self._ref(s["$ref"], out, sp, ip)
         if "anyOf" in s and r.keywords["anyOf"][1] != "drop":
             any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
-        types = self._types(s, out, sp, any_of is not None)
-        if types is None:
-            return out
+        t = s.get("type")
+        if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
+            out["type"] = t
+            types = _TYPE_SETS[t]
+        else:
+            types = self._types(s, out, sp, any_of is not None)
+            if types is None:
+                return out
         if "object" in types or "array" in types:
             # Nesting counts containers only: a scalar leaf adds no level.
             if depth > self.deepest[0]:
@@ -511,7 +627,7 @@ class Walk:
                 self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
             out["anyOf"] = any_of
         if nullable:
-            out = with_null(out)
+            out = _with_null_own(out)
         return self._ordered(out)
 
     def _pattern(self, pattern: str, sp: tuple) -> bool:
@@ -531,14 +647,19 @@ class Walk:
         return keep
 
     def _ordered(self, out: dict) -> dict:
-        idx = self.r.order_index
+        """`out` with its keywords in the table's output order (unknown ones last, stable)."""
         if len(out) < 2:
             return out
-        keys = list(out)
-        ordered = sorted(keys, key=lambda k: idx.get(k, 1000))
-        if ordered == keys:
-            return out
-        return {k: out[k] for k in ordered}
+        rank = self.rank
+        prev = -1
+        for k in out:
+            i = rank[k]
+            if i < prev:
+                break
+            prev = i
+        else:
+            return out  # already in order: the common case, no sort and no copy
+        return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
 
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
         """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings."""
@@ -620,10 +741,11 @@ class Walk:
     def _types(self, s: dict, out: dict, sp: tuple, has_any_of: bool) -> frozenset | None:
         t = s.get("type", MISSING)
         if t is not MISSING:
-            if not value_ok("type", t):
+            if not _ok_type(t):
+                del out["type"]  # the place node() reserved
                 return None  # already reported as an invalid value
             out["type"] = t
-            return frozenset([t]) if isinstance(t, str) else frozenset(t)
+            return _TYPE_SETS[t] if isinstance(t, str) else frozenset(t)
         if has_any_of or "$ref" in s or "enum" in out or "const" in out:
             return frozenset()
         implied = [name for name, kws in IMPLIES if any(k in s for k in kws)]
@@ -718,6 +840,8 @@ class Walk:
                 self.diag("openai/required-property-undefined", sp + ("required",), name=name)
         out_props: dict = {}
         bucket = self.bucket
+        n_props = n_chars = 0
+        record, change, node = self._record, self.change, self.node
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if sub is False:
@@ -727,25 +851,31 @@ class Walk:
                 else:
                     self.change("removed-false-subschema", psp)
                 continue
-            self.n_props += 1
-            self.n_chars += len(name)
+            n_props += 1
+            n_chars += len(name)
             pip = ip + (name,)
             # Decide before descending, so findings and null paths come parent first.
             optional = name not in req
-            original_null = allows_null(sub, self)
+            if isinstance(sub, dict) and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
+                original_null = False  # allows_null's first test, inline: one plain type
+            else:
+                original_null = allows_null(sub, self)
             if original_null:
                 bucket.legit.append(pip)
             elif optional:
                 bucket.nulls.append(pip)
             if optional:
-                self.diag("openai/strict-optional-property", psp, name=name)
+                named = (("name", name),)  # one parameter tuple for both findings
+                record("openai/strict-optional-property", psp, named)
                 if not original_null:
-                    self.diag("openai/nullable-instead-of-omitted", psp, name=name)
-                    self.change("converted-optional-property-to-nullable", psp)
-            child = self.node(sub, psp, pip, depth + 1, nest + 1)
+                    record("openai/nullable-instead-of-omitted", psp, named)
+                    change("converted-optional-property-to-nullable", psp)
+            child = node(sub, psp, pip, depth + 1, nest + 1)
             if optional and not original_null:
-                child = with_null(child)
+                child = _with_null_own(child)
             out_props[name] = child
+        self.n_props += n_props
+        self.n_chars += n_chars
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
@@ -770,7 +900,7 @@ class Walk:
         for name, d in defs.items():
             seen = {name}
             cur = d
-            while set(cur) == {"$ref"} and cur["$ref"].startswith("#/$defs/"):
+            while len(cur) == 1 and "$ref" in cur and cur["$ref"].startswith("#/$defs/"):
                 nxt = cur["$ref"][len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
                 if nxt in seen:
                     self.diag("openai/unsatisfiable-schema", (self.defs_src.get(name, "$defs"), name),
@@ -780,21 +910,37 @@ class Walk:
                 cur = defs.get(nxt, {})
         if self.refusals:
             return
-        # Least fixed point: a definition is finite once some finite value satisfies it.
+        # Least fixed point: a definition is finite once some finite value satisfies it. A
+        # worklist: a schema is looked at again only when a definition it refers to turned
+        # finite (repeated sweeps would be quadratic in a chain of definitions).
         finite: dict[str, bool] = {name: False for name in defs}
         finite[""] = False
-        changed = True
-        while changed:
-            changed = False
-            for name, d in [("", out), *defs.items()]:
-                if not finite[name] and _finite(d, finite):
-                    finite[name] = True
-                    changed = True
+        schemas = {"": out, **defs}
+        referrers: dict[str, list[str]] = {}
+        for name in schemas:
+            bucket = self.buckets.get(name)
+            targets = {t for _, t in bucket.refs} if bucket is not None else _refs_in(schemas[name])
+            for t in targets:
+                referrers.setdefault(t, []).append(name)
+        todo = list(schemas)
+        while todo:
+            name = todo.pop()
+            if not finite[name] and _finite(schemas[name], finite):
+                finite[name] = True
+                todo.extend(n for n in referrers.get(name, ()) if not finite[n])
         if not finite[""]:
             self.diag("openai/unsatisfiable-schema", (), value="no finite value satisfies it: a required property recurses without end")
 
     def _check_limits(self) -> None:
         r = self.r
+        limits = r.limits
+        if (
+            self.n_props <= limits["max_properties"][0]
+            and self.n_chars <= limits["max_string_chars"][0]
+            and self.n_enum <= limits["max_enum_values"][0]
+            and self.deepest[0] <= limits["max_depth"][0]
+        ):
+            return  # within every limit: the common case
         if self.n_props > r.limit("max_properties"):
             self.diag(r.limits["max_properties"][1], (), count=self.n_props, limit=r.limit("max_properties"))
         if self.n_chars > r.limit("max_string_chars"):
@@ -807,65 +953,136 @@ class Walk:
 
     def _finish_null_paths(self) -> None:
         buckets = self.buckets
-        # Definitions whose subtree has something to strip.
-        has = {name for name, b in buckets.items() if b.nulls}
-        changed = True
-        while changed:
-            changed = False
-            for name, b in buckets.items():
-                if name not in has and any(t in has for _, t in b.refs):
-                    has.add(name)
-                    changed = True
-        # A recursive definition that has something to strip makes the paths unbounded.
-        for name in sorted(has):
-            if self._reaches(name, name):
-                self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
-                          name=name or "#")
+        root = buckets[""]
+        if len(buckets) == 1 and not root.refs:
+            # No definitions: the root's own paths, nothing to expand (most tools).
+            nulls = root.nulls
+            if not nulls:
                 return
-        memo: dict[str, list[NullPath]] = {}
-
-        def expand(name: str, attr: str, stack: tuple) -> list[NullPath]:
-            key = name + "\0" + attr
-            if key in memo:
-                return memo[key]
-            b = buckets[name]
-            paths = list(getattr(b, attr))
-            for ip, target in b.refs:
-                if target in stack or target not in buckets:
-                    continue  # cycles only ever carry legit paths here; keep those bounded
-                if attr == "nulls" and target not in has:
-                    continue
-                paths.extend(ip + p for p in expand(target, attr, stack + (target,)))
-            memo[key] = paths
-            return paths
-
-        nulls = expand("", "nulls", ("",))
-        if nulls:
-            legit = set(expand("", "legit", ("",)))
-            for p in nulls:
-                if p in legit:
-                    self.diag("openai/ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
-                    return
-        seen: set = set()
-        unique = []
+            legit = set(root.legit) if root.legit else ()
+        else:
+            nulls, legit = self._expand_null_paths()
+            if nulls is None:
+                return
         for p in nulls:
-            if p not in seen:
-                seen.add(p)
-                unique.append(p)
-        self.null_paths = tuple(unique)
+            if p in legit:
+                self.diag("openai/ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
+                return
+        self.null_paths = tuple(dict.fromkeys(nulls))
 
-    def _reaches(self, start: str, goal: str) -> bool:
-        stack = [t for _, t in self.buckets[start].refs]
-        seen = set()
-        while stack:
-            n = stack.pop()
-            if n == goal:
-                return True
-            if n in seen or n not in self.buckets:
+    def _expand_null_paths(self) -> tuple[list[NullPath] | None, Any]:
+        """Null paths (and legit null paths) of the root with every $ref expanded, in walk order.
+
+        Linear in the reference graph plus the paths produced: no per-definition graph search,
+        no recursion (a chain of definitions may be far longer than Python's stack).
+        """
+        buckets = self.buckets
+        # Definitions whose subtree has something to strip: those reaching a bucket with nulls.
+        referrers: dict[str, list[str]] = {}
+        for name, b in buckets.items():
+            for _, t in b.refs:
+                referrers.setdefault(t, []).append(name)
+        has = {name for name, b in buckets.items() if b.nulls}
+        todo = list(has)
+        while todo:
+            for name in referrers.get(todo.pop(), ()):
+                if name not in has:
+                    has.add(name)
+                    todo.append(name)
+        # A recursive definition that has something to strip makes the paths unbounded.
+        if has:
+            cyclic = self._cyclic()
+            for name in sorted(has):
+                if name in cyclic:
+                    self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
+                              name=name or "#")
+                    return None, ()
+        memo: dict[tuple[str, str], list[NullPath]] = {}
+
+        def expand(attr: str) -> list[NullPath]:
+            # Depth-first from the root; a definition already on the path is skipped (cycles
+            # only ever carry legit paths here), a finished one is reused from the memo.
+            frames = [["", list(getattr(buckets[""], attr)), 0]]
+            on_path = {""}
+            done: list[NullPath] | None = None
+            while frames:
+                frame = frames[-1]
+                name, paths = frame[0], frame[1]
+                refs = buckets[name].refs
+                if done is not None:
+                    ip = refs[frame[2] - 1][0]
+                    paths.extend(_Join(ip, p) for p in done)
+                    done = None
+                while frame[2] < len(refs):
+                    ip, target = refs[frame[2]]
+                    frame[2] += 1
+                    if target in on_path or target not in buckets:
+                        continue
+                    if attr == "nulls" and target not in has:
+                        continue
+                    sub = memo.get((target, attr))
+                    if sub is not None:
+                        paths.extend(_Join(ip, p) for p in sub)
+                        continue
+                    frames.append([target, list(getattr(buckets[target], attr)), 0])
+                    on_path.add(target)
+                    break
+                else:
+                    memo[(name, attr)] = paths
+                    frames.pop()
+                    on_path.discard(name)
+                    done = paths
+            # Joined only here, once per path: a prefix per level would copy a path through a
+            # chain of n definitions n times.
+            return [_flat(p) for p in done] if done else []
+
+        nulls = expand("nulls")
+        return nulls, (set(expand("legit")) if nulls else ())
+
+    def _cyclic(self) -> set[str]:
+        """Definitions that reach themselves through $refs (Tarjan's strongly connected components)."""
+        buckets = self.buckets
+        edges = {name: list(dict.fromkeys(t for _, t in b.refs if t in buckets)) for name, b in buckets.items()}
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        cyclic: set[str] = set()
+        for start in buckets:
+            if start in index:
                 continue
-            seen.add(n)
-            stack.extend(t for _, t in self.buckets[n].refs)
-        return False
+            work = [(start, 0)]
+            while work:
+                node, i = work.pop()
+                if i == 0:
+                    index[node] = low[node] = len(index)
+                    stack.append(node)
+                    on_stack.add(node)
+                succ = edges[node]
+                if i < len(succ):
+                    work.append((node, i + 1))
+                    t = succ[i]
+                    if t == node:
+                        cyclic.add(node)
+                    if t not in index:
+                        work.append((t, 0))
+                    elif t in on_stack:
+                        low[node] = min(low[node], index[t])
+                    continue
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == node:
+                            break
+                    if len(component) > 1:
+                        cyclic.update(component)
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+        return cyclic
 
     root_raw: Any = None
     guarded = False
@@ -907,6 +1124,42 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
     return verdict
 
 
+class _Join:
+    """A null path not yet joined: `head` (an instance path) followed by `tail` (a path or a _Join)."""
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self, head: NullPath, tail: Any) -> None:
+        self.head, self.tail = head, tail
+
+
+def _flat(p: Any) -> NullPath:
+    if type(p) is not _Join:
+        return p
+    parts = []
+    while type(p) is _Join:
+        parts.append(p.head)
+        p = p.tail
+    parts.append(p)
+    return tuple(step for part in parts for step in part)
+
+
+def _refs_in(c: Any) -> set[str]:
+    """Names of the definitions a compiled schema refers to ("" for the root)."""
+    found: set[str] = set()
+    stack = [c]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            ref = x.get("$ref")
+            if isinstance(ref, str):
+                found.add("" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~"))
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return found
+
+
 def _finite(c: Any, finite: dict) -> bool:
     """Whether some finite instance satisfies compiled schema `c`, given what is known of defs."""
     if not isinstance(c, dict):
@@ -920,13 +1173,21 @@ def _finite(c: Any, finite: dict) -> bool:
     if "enum" in c or "const" in c:
         return bool(c.get("enum", [None]))
     t = c.get("type")
-    types = [t] if isinstance(t, str) else list(t or [])
+    if isinstance(t, str):
+        if t in ("string", "number", "integer", "boolean", "null"):
+            return True  # a scalar: the common leaf, decided at once
+        types: Any = (t,)
+    else:
+        types = list(t or [])
     for ty in types:
         if ty in ("string", "number", "integer", "boolean", "null"):
             return True
         if ty == "object":
             props = c.get("properties", {})
-            if all(_finite(props.get(k), finite) for k in c.get("required", [])):
+            for k in c.get("required", []):
+                if not _finite(props.get(k), finite):
+                    break
+            else:
                 return True
         if ty == "array" and (not c.get("minItems") or _finite(c.get("items"), finite)):
             return True
@@ -954,6 +1215,21 @@ def with_null(c: dict) -> dict:
     return new
 
 
+def _with_null_own(c: dict) -> dict:
+    """with_null for a dict the walk has just built and nobody else holds: updated in place."""
+    if "$ref" in c or "const" in c or "anyOf" in c:
+        return with_null(c)
+    t = c.get("type")
+    if isinstance(t, str):
+        if t != "null":
+            c["type"] = [t, "null"]
+    elif isinstance(t, list) and "null" not in t:
+        c["type"] = t + ["null"]
+    if "enum" in c and None not in c["enum"]:
+        c["enum"] = list(c["enum"]) + [None]
+    return c
+
+
 def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
     """Whether the *original* schema already accepts null (so null is a real value there)."""
     if s is True:
@@ -978,21 +1254,33 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
     if isinstance(ref, str):
         if ref in _seen:
             return False
-        if ref == "#":
-            target = walk.root_raw
-        else:
-            name = None
-            for prefix in ("#/$defs/", "#/definitions/"):
-                if ref.startswith(prefix):
-                    name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
-            target = walk.defs_raw.get(name, False) if name is not None else False
-        if not allows_null(target, walk, _seen | {ref}):
+        if not _seen:
+            # Seen from outside any $ref chain, a target's answer depends on the ref alone:
+            # remember it for this walk (a definition is often referred to from many places).
+            known = walk.ref_nulls.get(ref)
+            if known is None:
+                known = walk.ref_nulls[ref] = _ref_allows_null(ref, walk, frozenset((ref,)))
+            if not known:
+                return False
+        elif not _ref_allows_null(ref, walk, _seen | {ref}):
             return False
     if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
         # Typeless: the walk infers a type from the keywords (so null stops being accepted),
         # or refuses the node; either way null is not a value to keep here.
         return False
     return True
+
+
+def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
+    if ref == "#":
+        target = walk.root_raw
+    else:
+        name = None
+        for prefix in ("#/$defs/", "#/definitions/"):
+            if ref.startswith(prefix):
+                name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
+        target = walk.defs_raw.get(name, False) if name is not None else False
+    return allows_null(target, walk, seen)
 
 
 def _type_set(b: Any) -> frozenset | None:

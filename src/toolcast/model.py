@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Literal, Union
 
 Status = Literal["strict", "non-strict", "refused"]
@@ -36,6 +35,27 @@ class _Items:
 ITEMS = _Items()
 PathStep = Union[str, _Items]
 NullPath = tuple[PathStep, ...]
+
+
+class cached_property:
+    """functools.cached_property without its per-instance lock (Python 3.11 takes one per read).
+
+    Computed on first read and stored in the instance: paths and messages cost nothing unread.
+    """
+
+    def __init__(self, fn: Any) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 def pointer(base: str, tokens: tuple) -> str:
