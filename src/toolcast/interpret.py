@@ -8,13 +8,20 @@ from typing import Any
 
 from toolcast.model import ITEMS, NullPath
 from toolcast.rules import Rules
+from toolcast.schema_ops import (
+    ANNOTATIONS,
+    _finite,
+    _refs_in,
+    _with_null_own,
+    allows_null,
+    exclusive,
+    json_equal,
+)
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
 # could be reached; the provider's depth limit (data nesting) is far below it.
 NEST_GUARD = 48
-# Kept keywords that only annotate: they may stay beside `$ref`/`anyOf` without merging.
-ANNOTATIONS = frozenset({"description", "title"})
 # Keywords that imply a type when `type` is missing (used to infer it, reported).
 IMPLIES = (
     ("object", ("properties", "required", "additionalProperties", "minProperties", "maxProperties",
@@ -1142,222 +1149,3 @@ def _flat(p: Any) -> NullPath:
         p = p.tail
     parts.append(p)
     return tuple(step for part in parts for step in part)
-
-
-def _refs_in(c: Any) -> set[str]:
-    """Names of the definitions a compiled schema refers to ("" for the root)."""
-    found: set[str] = set()
-    stack = [c]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            ref = x.get("$ref")
-            if isinstance(ref, str):
-                found.add("" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~"))
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    return found
-
-
-def _finite(c: Any, finite: dict) -> bool:
-    """Whether some finite instance satisfies compiled schema `c`, given what is known of defs."""
-    if not isinstance(c, dict):
-        return False
-    if "$ref" in c:
-        ref = c["$ref"]
-        name = "" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
-        return finite.get(name, False)
-    if "anyOf" in c:
-        return any(_finite(b, finite) for b in c["anyOf"])
-    if "enum" in c or "const" in c:
-        return bool(c.get("enum", [None]))
-    t = c.get("type")
-    if isinstance(t, str):
-        if t in ("string", "number", "integer", "boolean", "null"):
-            return True  # a scalar: the common leaf, decided at once
-        types: Any = (t,)
-    else:
-        types = list(t or [])
-    for ty in types:
-        if ty in ("string", "number", "integer", "boolean", "null"):
-            return True
-        if ty == "object":
-            props = c.get("properties", {})
-            for k in c.get("required", []):
-                if not _finite(props.get(k), finite):
-                    break
-            else:
-                return True
-        if ty == "array" and (not c.get("minItems") or _finite(c.get("items"), finite)):
-            return True
-    return False
-
-
-def with_null(c: dict) -> dict:
-    """The compiled schema `c` also accepting null (type union, enum member, or anyOf branch)."""
-    if "$ref" in c or "const" in c:
-        keep = {k: v for k, v in c.items() if k in ANNOTATIONS}
-        inner = {k: v for k, v in c.items() if k not in ANNOTATIONS}
-        return {**keep, "anyOf": [inner, {"type": "null"}]}
-    if "anyOf" in c:
-        new = dict(c)
-        new["anyOf"] = list(c["anyOf"]) + [{"type": "null"}]
-        return new
-    new = dict(c)
-    t = c.get("type")
-    if isinstance(t, str):
-        new["type"] = [t, "null"] if t != "null" else t
-    elif isinstance(t, list) and "null" not in t:
-        new["type"] = t + ["null"]
-    if "enum" in c and None not in c["enum"]:
-        new["enum"] = list(c["enum"]) + [None]
-    return new
-
-
-def _with_null_own(c: dict) -> dict:
-    """with_null for a dict the walk has just built and nobody else holds: updated in place."""
-    if "$ref" in c or "const" in c or "anyOf" in c:
-        return with_null(c)
-    t = c.get("type")
-    if isinstance(t, str):
-        if t != "null":
-            c["type"] = [t, "null"]
-    elif isinstance(t, list) and "null" not in t:
-        c["type"] = t + ["null"]
-    if "enum" in c and None not in c["enum"]:
-        c["enum"] = list(c["enum"]) + [None]
-    return c
-
-
-def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
-    """Whether the *original* schema already accepts null (so null is a real value there)."""
-    if s is True:
-        return True
-    if not isinstance(s, dict):
-        return False
-    t = s.get("type")
-    if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t) or s.get("nullable") is True):
-        return False
-    if isinstance(s.get("enum"), list) and None not in s["enum"]:
-        return False
-    if "const" in s and s["const"] is not None:
-        return False
-    for kw in ("anyOf", "oneOf"):
-        branches = s.get(kw)
-        if isinstance(branches, list) and not any(allows_null(b, walk, _seen) for b in branches):
-            return False
-    branches = s.get("allOf")
-    if isinstance(branches, list) and not all(allows_null(b, walk, _seen) for b in branches):
-        return False
-    ref = s.get("$ref")
-    if isinstance(ref, str):
-        if ref in _seen:
-            return False
-        if not _seen:
-            # Seen from outside any $ref chain, a target's answer depends on the ref alone:
-            # remember it for this walk (a definition is often referred to from many places).
-            known = walk.ref_nulls.get(ref)
-            if known is None:
-                known = walk.ref_nulls[ref] = _ref_allows_null(ref, walk, frozenset((ref,)))
-            if not known:
-                return False
-        elif not _ref_allows_null(ref, walk, _seen | {ref}):
-            return False
-    if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
-        # Typeless: the walk infers a type from the keywords (so null stops being accepted),
-        # or refuses the node; either way null is not a value to keep here.
-        return False
-    return True
-
-
-def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
-    if ref == "#":
-        target = walk.root_raw
-    else:
-        name = None
-        for prefix in ("#/$defs/", "#/definitions/"):
-            if ref.startswith(prefix):
-                name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
-        target = walk.defs_raw.get(name, False) if name is not None else False
-    return allows_null(target, walk, seen)
-
-
-def _type_set(b: Any) -> frozenset | None:
-    if not isinstance(b, dict):
-        return None
-    t = b.get("type")
-    if isinstance(t, str):
-        t = [t]
-    if not isinstance(t, list):
-        return None
-    ts = set(t)
-    if "number" in ts:
-        ts.add("integer")  # integers are numbers: those two overlap
-    return frozenset(ts)
-
-
-def _values(b: Any) -> list | None:
-    if not isinstance(b, dict):
-        return None
-    if "const" in b:
-        return [b["const"]]
-    if isinstance(b.get("enum"), list):
-        return b["enum"]
-    return None
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON Schema means it: 1 == 1.0, but true is not 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
-
-
-def _canon(v: Any) -> str:
-    import json
-
-    return json.dumps(v, sort_keys=True)
-
-
-def exclusive(branches: list, walk: Walk) -> str:
-    """Why the oneOf branches can never both match ('' when that cannot be shown)."""
-    resolved = []
-    for b in branches:
-        if isinstance(b, dict) and isinstance(b.get("$ref"), str) and len(b) == 1:
-            name = None
-            for prefix in ("#/$defs/", "#/definitions/"):
-                if b["$ref"].startswith(prefix):
-                    name = b["$ref"][len(prefix):]
-            b = walk.defs_raw.get(name, b) if name else b
-        resolved.append(b)
-    n = len(resolved)
-    if n < 2:
-        return "a single branch" if n == 1 else ""
-    types = [_type_set(b) for b in resolved]
-    if all(t is not None for t in types):
-        if all(not (types[i] & types[j]) for i in range(n) for j in range(i + 1, n)):
-            return "their types differ"
-    values = [_values(b) for b in resolved]
-    if all(v is not None for v in values):
-        sets = [{_canon(x) for x in v} for v in values]
-        if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
-            return "their values differ"
-    # A discriminator: one required property whose const/enum values are disjoint per branch.
-    props = [b.get("properties") if isinstance(b, dict) else None for b in resolved]
-    reqs = [set(b.get("required", [])) if isinstance(b, dict) and isinstance(b.get("required"), list) else set() for b in resolved]
-    if all(isinstance(p, dict) for p in props):
-        common = set.intersection(*reqs) if reqs else set()
-        for key in sorted(common):
-            vals = [_values(p.get(key)) for p in props]
-            if all(v is not None for v in vals):
-                sets = [{_canon(x) for x in v} for v in vals]
-                if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
-                    return f"they differ in the required property {key!r}"
-    return ""

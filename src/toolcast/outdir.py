@@ -74,7 +74,7 @@ def write(out: Path, results: Sequence[tuple[str, CompileResult]], meta: dict) -
     names = file_names([r.name for _, r in sent])
     entries = []
     written = []
-    for (source, result), fname in zip(sent, names):
+    for (source, result), fname in zip(sent, names, strict=True):
         _write_atomic(out / fname, dumps(result.tool))
         written.append(fname)
         entries.append(
