@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
-from toolcast.compile import InvalidToolError, compile_tool
+from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name
 from toolcast.loader import InputError, Item, load
-from toolcast.model import CompileResult, Diagnostic, ToolcastError, UnknownRulesError
+from toolcast.model import CompileResult, ToolcastError, UnknownRulesError
 from toolcast.rules import get_rules
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -103,7 +103,7 @@ def _load_mcp(command: str, timeout: float) -> tuple[list[Item], list[InputError
 def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError]) -> list[tuple[str, CompileResult]]:
     rules = get_rules(args.rules)
     results: list[tuple[str, CompileResult]] = []
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for item in items:
         try:
             res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy)
@@ -118,13 +118,7 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
                 raise
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
-        if res.name and res.status != "refused":
-            if res.name in seen:
-                dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),), rules.diagnostics["openai/duplicate-tool-name"])
-                res = CompileResult(res.name, "refused", None, (), res.diagnostics + (dup,), res.transformations, res.rules, res.api)
-            else:
-                seen[res.name] = item.source
-        results.append((item.source, res))
+        results.append((item.source, refuse_repeated_name(res, seen, rules)))
     return results
 
 

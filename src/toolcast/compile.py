@@ -301,6 +301,19 @@ def _dedupe(items: list) -> list:
         return out
 
 
+def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> CompileResult:
+    """`res` as part of one request in which the names in `seen` came first (`seen` is updated)."""
+    if not res.name or res.status == "refused":
+        return res
+    if res.name not in seen:
+        seen.add(res.name)
+        return res
+    dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),),
+                     rules.diagnostics["openai/duplicate-tool-name"])
+    kept = tuple(t for t in res.transformations if t.code != "enabled-strict-mode")
+    return CompileResult(res.name, "refused", None, (), (*res.diagnostics, dup), kept, res.rules, res.api)
+
+
 def compile_tools(
     tools: Iterable[Any],
     *,
@@ -316,12 +329,5 @@ def compile_tools(
     seen: set[str] = set()
     for tool in tools:
         res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy)
-        if res.name and res.status != "refused":
-            if res.name in seen:
-                dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),),
-                                 r.diagnostics["openai/duplicate-tool-name"])
-                res = CompileResult(res.name, "refused", None, (), res.diagnostics + (dup,),
-                                    res.transformations, res.rules, res.api)
-            seen.add(res.name)
-        results.append(res)
+        results.append(refuse_repeated_name(res, seen, r))
     return tuple(results)
