@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 Status = Literal["strict", "non-strict", "refused"]
 
@@ -33,7 +33,7 @@ class _Items:
 
 
 ITEMS = _Items()
-PathStep = Union[str, _Items]
+PathStep = str | _Items
 NullPath = tuple[PathStep, ...]
 
 
