@@ -65,6 +65,7 @@ def test_check_fail_on_levels(tmp_path: Path) -> None:
     assert run("check", *GOOD)[0] == 1
     assert run("check", *GOOD, "--fail-on", "never")[0] == 0
     code, out, _ = run("check", warn_only, "--format", "json")
+    assert code == 0
     assert "tool" not in json.loads(out)["results"][0]
 
 

@@ -106,6 +106,7 @@ def jsts_summary(jsts: Path, rules: str) -> tuple[int, int, Counter, list[str]]:
 
 
 def block_reason(result) -> str:
+    """Why a suite group is left out: the first refusing code, else the first lossy change."""
     if result.status == "strict" and not result.lossy:
         return ""
     for d in result.diagnostics:

@@ -161,15 +161,16 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     return {"type": "function", **fn}
 
 
-def _reason(walk: Walk, schema_diags: list[Diagnostic], lossy: list[Transformation]) -> tuple[str, str]:
+def _reason(schema_diags: list[Diagnostic], lossy: list[Transformation]) -> str:
+    """Why a tool cannot go strict: its first refusal, else its first lossy change."""
     refusing = [d for d in schema_diags if d.outcome == "refuses"]
     if refusing:
         first = refusing[0]
         more = f" and {len(refusing) - 1} more" if len(refusing) > 1 else ""
-        return f"refuse it ({first.code} at {first.path}{more})", first.code
+        return f"refuse it ({first.code} at {first.path}{more})"
     first_t = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
-    return f"accept values the original rejects ({first_t.code} at {first_t.path}{more})", first_t.code
+    return f"accept values the original rejects ({first_t.code} at {first_t.path}{more})"
 
 
 def compile_tool(
@@ -224,7 +225,7 @@ def compile_tool(
         elif any(d.code in ALWAYS_REFUSED for d in schema_diags):
             status = "refused"
         else:
-            reason, _code = _reason(walk, schema_diags, lossy)
+            reason = _reason(schema_diags, lossy)
             if mode == "auto":
                 status = "non-strict"
                 schema_diags.append(Diagnostic("openai/sent-non-strict", "#", (), (("value", reason),),
