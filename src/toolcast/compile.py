@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from toolcast.interpret import Walk
-from toolcast.model import CompileResult, Diagnostic, ToolcastError, Transformation
+from toolcast.model import CompileResult, Diagnostic, ToolcastError, pointer
 from toolcast.rules import Rules, get_rules
 
 Api = Literal["responses", "chat"]
@@ -72,6 +72,8 @@ def strict_mode(value: Any) -> StrictMode:
 
 def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
     """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
+    if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # the common case: MCP
+        return tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     if type(tool) is not dict and hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
         # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
         tool = tool.model_dump(by_alias=True, exclude_none=True)
@@ -94,18 +96,18 @@ def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
 
 
 class _Report:
-    """Collects tool-level findings in the same shape the walk does."""
+    """Collects tool-level findings as the walk does: (code, base, tokens, params|note) records."""
 
     def __init__(self, rules: Rules):
         self.r = rules
-        self.diags: list[Diagnostic] = []
-        self.trans: list[Transformation] = []
+        self.diags: list[tuple] = []
+        self.trans: list[tuple] = []
 
     def diag(self, code: str, base: str, tokens: tuple = (), **params: Any) -> None:
-        self.diags.append(Diagnostic(code, base, tokens, tuple(params.items()), self.r.diagnostics[code]))
+        self.diags.append((code, base, tokens, tuple(params.items())))
 
     def change(self, code: str, base: str, tokens: tuple = (), note: str = "") -> None:
-        self.trans.append(Transformation(code, base, tokens, note, self.r.transformations[code]))
+        self.trans.append((code, base, tokens, note))
 
 
 def check_name(name: Any, rep: _Report) -> bool:
@@ -125,17 +127,21 @@ def check_name(name: Any, rep: _Report) -> bool:
 
 def clean_description(desc: Any, rep: _Report) -> str | None:
     r = rep.r
-    if desc is None or (isinstance(desc, str) and not desc.strip()):
+    if desc is None or (isinstance(desc, str) and (not desc or desc.isspace())):
         rep.diag("openai/missing-tool-description", "description")
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
         raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
+    if r.description_strip_re.search(desc) is None and len(desc) * 4 <= r.description_max_bytes and (
+        r.description_max_chars is None or len(desc) <= r.description_max_chars
+    ):
+        return desc  # nothing to strip and within every cap, whatever its encoding
     cleaned, removed = r.description_strip_re.subn("", desc)
     if removed:
         rep.diag("openai/description-invisible-characters", "description", count=removed)
         rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
     # A character cap the provider enforced in some rule versions (data: description.max_chars).
-    max_chars = getattr(r.module, "DESCRIPTION_MAX_CHARS", None)
+    max_chars = r.description_max_chars
     if max_chars is not None and len(cleaned) > max_chars:
         rep.diag("openai/description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
         rep.change("truncated-description-to-char-limit", "description", note=f"({len(cleaned)} -> {max_chars} characters)")
@@ -161,16 +167,16 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     return {"type": "function", **fn}
 
 
-def _reason(schema_diags: list[Diagnostic], lossy: list[Transformation]) -> str:
-    """Why a tool cannot go strict: its first refusal, else its first lossy change."""
-    refusing = [d for d in schema_diags if d.outcome == "refuses"]
-    if refusing:
-        first = refusing[0]
-        more = f" and {len(refusing) - 1} more" if len(refusing) > 1 else ""
-        return f"refuse it ({first.code} at {first.path}{more})"
-    first_t = lossy[0]
+def _reason(diags: list[tuple], lossy: list[tuple], refusing: frozenset) -> str:
+    """Why a tool cannot go strict: its first refusal, else its first lossy change (records)."""
+    refusing_diags = [d for d in diags if d[0] in refusing]
+    if refusing_diags:
+        code, base, tokens, _ = refusing_diags[0]
+        more = f" and {len(refusing_diags) - 1} more" if len(refusing_diags) > 1 else ""
+        return f"refuse it ({code} at {pointer(base, tokens)}{more})"
+    code, base, tokens, _ = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
-    return f"accept values the original rejects ({first_t.code} at {first_t.path}{more})"
+    return f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"
 
 
 def compile_tool(
@@ -200,8 +206,8 @@ def compile_tool(
     if shape in ("mcp", "anthropic"):
         rep.change("renamed-input-schema-to-parameters", "#")
     null_paths: tuple = ()
-    schema_diags: list[Diagnostic] = []
-    schema_trans: list[Transformation] = []
+    schema_diags: list[tuple] = []
+    schema_trans: list[tuple] = []
     compiled: Any = None
     if mode is False:
         rep.diag("openai/strict-disabled", "#")
@@ -214,28 +220,25 @@ def compile_tool(
             # Merging recursive definitions can unfold deeper than any guard foresaw.
             compiled = {}
             walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
-        dentries, tentries = r.diagnostics, r.transformations
-        schema_diags = [Diagnostic(c, b, t, p, dentries[c]) for c, b, t, p in walk.diags]
-        schema_trans = [Transformation(c, b, t, n, tentries[c]) for c, b, t, n in walk.trans]
-        lossy = [t for t in schema_trans if t.lossy]
+        schema_diags, schema_trans = walk.diags, walk.trans
+        lossy_codes = walk.lossy_codes
+        lossy = [t for t in schema_trans if t[0] in lossy_codes] if schema_trans else []
         blocked = walk.refusals > 0 or (lossy and not allow_lossy)
         if not blocked:
             status = "strict"
             null_paths = walk.null_paths
-        elif any(d.code in ALWAYS_REFUSED for d in schema_diags):
+        elif any(d[0] in ALWAYS_REFUSED for d in schema_diags):
             status = "refused"
         else:
-            reason = _reason(schema_diags, lossy)
+            reason = _reason(schema_diags, lossy, walk.refusing)
             if mode == "auto":
                 status = "non-strict"
-                schema_diags.append(Diagnostic("openai/sent-non-strict", "#", (), (("value", reason),),
-                                               dentries["openai/sent-non-strict"]))
+                schema_diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
             else:
                 status = "refused"
                 if walk.refusals == 0:
-                    codes = ", ".join(sorted({t.code for t in lossy}))
-                    schema_diags.append(Diagnostic("openai/lossy-change-refused", "#", (), (("value", codes),),
-                                                   dentries["openai/lossy-change-refused"]))
+                    codes = ", ".join(sorted({t[0] for t in lossy}))
+                    schema_diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
     if not name_ok:
         status = "refused"
         null_paths = ()
@@ -251,55 +254,18 @@ def compile_tool(
             except _TooDeep:
                 params = None
                 status = "refused"
-                schema_diags = [d for d in schema_diags if d.code != "openai/sent-non-strict"]
-                if not any(d.code == "openai/schema-too-deep" for d in schema_diags):
+                schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
+                if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
                     rep.diag("openai/schema-too-deep", "#", count=f"more than {MAX_COPY_DEPTH}",
                              limit=r.limit("max_depth"))
         if params is not None:
             tool_out = emit(name, description, params, status == "strict", api)
-    diagnostics = tuple(_dedupe(rep.diags + schema_diags))
-    transformations = tuple(_dedupe(rep.trans + schema_trans))
-    return CompileResult(
-        name=name if isinstance(name, str) else "",
-        status=status,
-        tool=tool_out,
-        null_paths=null_paths,
-        diagnostics=diagnostics,
-        transformations=transformations,
-        rules=r.id,
-        api=api,
-    )
-
-
-def _dedupe(items: list) -> list:
-    """The items without repeats (first wins), compared as Diagnostic/Transformation equality does.
-
-    Keyed on the raw fields, so no JSON pointer is formatted just to compare: (base, tokens)
-    determines the path. Unhashable parameters fall back to the objects' own equality.
-    """
-    if len(items) < 2:
-        return items
-    try:
-        if isinstance(items[0], Diagnostic):
-            keys = [(d.code, d.base, d.tokens, d.params) for d in items]
-        else:
-            keys = [(t.code, t.base, t.tokens, t.note) for t in items]
-        if len(set(keys)) == len(keys):
-            return items  # the common case: nothing repeats
-        seen: set = set()
-        out = []
-        for key, item in zip(keys, items, strict=True):
-            if key not in seen:
-                seen.add(key)
-                out.append(item)
-        return out
-    except TypeError:
-        seen, out = set(), []
-        for item in items:
-            if item not in seen:
-                seen.add(item)
-                out.append(item)
-        return out
+    if schema_diags:
+        rep.diags.extend(schema_diags)
+    if schema_trans:
+        rep.trans.extend(schema_trans)
+    return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
+                                       rep.diags, rep.trans, r, api)
 
 
 def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> CompileResult:

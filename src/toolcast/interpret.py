@@ -116,6 +116,16 @@ VALUE_CHECKS = {
     "schema-list": lambda v: isinstance(v, list) and bool(v),
 }
 
+# kind -> a type whose instances always pass its check (a cheap test before calling the check).
+EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": dict, "list": list, "bool": bool}
+# What an optional property records: its diagnostic, and when null is new there, the warning
+# and the change that makes it nullable.
+_OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted",
+             "converted-optional-property-to-nullable")
+# A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
+_RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf"})
+
+
 def _never(v: Any) -> bool:
     return False  # a value kind the walk does not know: value_ok rejects every value
 
@@ -156,10 +166,11 @@ def keyword_plan(r: Rules) -> dict:
         else:
             op = OP_PLAIN if slot is None else OP_SLOT
         check = VALUE_CHECKS.get(vkind, _never)
-        plan[k] = (op, check, vkind, handler, dcode, tcode, slot)
+        plan[k] = (op, EXACT.get(vkind), check, vkind, handler, dcode, tcode, slot)
     r.__dict__["_keyword_plan"] = plan
     r.__dict__["_rank"] = _Rank(r.order_index)
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
+    r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
     return plan
 
 
@@ -203,25 +214,31 @@ class _Bucket:
 class Walk:
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
+    # Counters and flags start at these class values; the walk sets its own when they change.
+    refusals = 0
+    n_props = 0
+    n_chars = 0
+    n_enum = 0
+    deepest: tuple = (0, ())
+    null_paths: tuple[NullPath, ...] = ()
+    root_raw: Any = None
+    guarded = False
+
     def __init__(self, rules: Rules):
         self.r = rules
-        self.plan = keyword_plan(rules)
-        self.refusing = rules.__dict__["_refusing_codes"]
-        self.rank = rules.__dict__["_rank"]
+        d = rules.__dict__
+        self.plan = d.get("_keyword_plan") or keyword_plan(rules)
+        self.refusing = d["_refusing_codes"]
+        self.lossy_codes = d["_lossy_codes"]
+        self.rank = d["_rank"]
         self.diags: list[tuple] = []  # (code, base, tokens, params)
         self.trans: list[tuple] = []  # (code, base, tokens, note)
-        self.refusals = 0
         self.defs_raw: dict[str, Any] = {}
         self.defs_src: dict[str, str] = {}  # def name -> the keyword it came from
         self.defs_out: dict[str, Any] = {}
-        self.buckets: dict[str, _Bucket] = {}
         self.queue: list[str] = []
         self.bucket = _Bucket()
-        self.n_props = 0
-        self.n_chars = 0
-        self.n_enum = 0
-        self.deepest = (0, ())
-        self.null_paths: tuple[NullPath, ...] = ()
+        self.buckets: dict[str, _Bucket] = {"": self.bucket}
         self._merging: set[str] = set()  # $refs being inlined now (a schema defined as itself)
         self.ref_nulls: dict[str, bool] = {}  # allows_null of each $ref target (see there)
 
@@ -259,7 +276,8 @@ class Walk:
         if not isinstance(schema, dict):
             return self.refuse("openai/root-schema-not-object", (), value=describe(schema))
         root = dict(schema)
-        self._collect_defs(root)
+        if "$defs" in root or "definitions" in root:
+            self._collect_defs(root)
         self.root_raw = root
         if "$ref" in root:
             root = self._inline_root_ref(root)
@@ -290,18 +308,24 @@ class Walk:
             self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
         if self.refusals:
             return {}
-        self.buckets[""] = self.bucket
         out = self.node(root, (), (), 1, 0, root=True)
-        self._compile_defs()
+        if self.queue:
+            self._compile_defs()
         if self.defs_out:
             out["$defs"] = {name: self.defs_out[name] for name in self.defs_raw if name in self.defs_out}
-        for name in self.defs_raw:
-            if name not in self.defs_out:
-                self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
-                self.change("dropped-unused-definition", (self.defs_src[name], name))
+        if self.defs_raw:
+            for name in self.defs_raw:
+                if name not in self.defs_out:
+                    self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
+                    self.change("dropped-unused-definition", (self.defs_src[name], name))
         self._check_limits()
-        self._check_finite(out)
-        self._finish_null_paths()
+        if self.queue or self.bucket.refs:
+            self._check_finite(out)
+        # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
+        # empty anyOf, a typeless node): the fixed point below is for reference graphs.
+        root_bucket = self.buckets[""]
+        if self.queue or root_bucket.refs or root_bucket.nulls:
+            self._finish_null_paths()
         return out
 
     # -- definitions and references -------------------------------------------------------
@@ -505,26 +529,31 @@ class Walk:
     # -- the walk --------------------------------------------------------------------------
     def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
         r = self.r
-        if nest > NEST_GUARD:
-            self.guarded = True
-            return self.refuse("openai/schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
-        if s is True:
-            self.diag("openai/boolean-subschema", sp, value="true")
-            self.change("normalized-true-subschema", sp)
-            s = {}
-        elif s is False:
-            return self.refuse("openai/false-subschema-unrepresentable", sp)
-        elif not isinstance(s, dict):
-            return self.refuse("openai/non-schema-subschema", sp, value=describe(s))
-        s = self._normalize(s, sp, root)
-        if s is None:
-            return {}
+        if type(s) is not dict or nest > NEST_GUARD:
+            if nest > NEST_GUARD:
+                self.guarded = True
+                return self.refuse("openai/schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
+            if s is True:
+                self.diag("openai/boolean-subschema", sp, value="true")
+                self.change("normalized-true-subschema", sp)
+                s = {}
+            elif s is False:
+                return self.refuse("openai/false-subschema-unrepresentable", sp)
+            elif not isinstance(s, dict):
+                return self.refuse("openai/non-schema-subschema", sp, value=describe(s))
+        # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
+        special = not _RESHAPING.isdisjoint(s)
+        if special:
+            s = self._normalize(s, sp, root)
+            if s is None:
+                return {}
         # `type` goes first in the output order: reserve its place so that most nodes come out
         # ordered without a re-sort (_types fills it in, or takes it out again).
         out: dict = {"type": None} if "type" in s and "$ref" not in s else {}
         nullable = False
         any_of: list | None = None
         plan = self.plan
+        diags, trans = self.diags, self.trans
         for k, v in s.items():
             p = plan.get(k)
             if p is None:
@@ -534,8 +563,8 @@ class Walk:
                     self.diag(dcode, ksp, keyword=k)
                     self.change(tcode, ksp)
                 continue
-            op, check, vkind, handler, dcode, tcode, slot = p
-            if check is not None and not check(v):
+            op, exact, check, vkind, handler, dcode, tcode, slot = p
+            if type(v) is not exact and check is not None and not check(v):
                 self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue
             if op == OP_PLAIN:
@@ -543,13 +572,15 @@ class Walk:
                 continue
             if op == OP_STRUCTURAL:
                 continue  # structural: handled below
-            if op == OP_SLOT:
-                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
-                continue
             if op == OP_DROP:
                 ksp = sp + (k,)
-                self.diag(dcode, ksp, keyword=k)
-                self.change(tcode, ksp)
+                if dcode in self.refusing:
+                    self.refusals += 1
+                diags.append((dcode, "#", ksp, (("keyword", k),)))
+                trans.append((tcode, "#", ksp, ""))
+                continue
+            if op == OP_SLOT:
+                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
                 continue
             if k == "enum" or k == "const":
                 bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
@@ -609,33 +640,50 @@ class Walk:
                 out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
             else:
                 out[k] = v
-        if "$ref" in s:
-            return self._ref(s["$ref"], out, sp, ip)
-        if "anyOf" in s and r.keywords["anyOf"][1] != "drop":
-            any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
+        if special:
+            if "$ref" in s:
+                return self._ref(s["$ref"], out, sp, ip)
+            if "anyOf" in s and r.keywords["anyOf"][1] != "drop":
+                any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
         t = s.get("type")
         if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
             out["type"] = t
-            types = _TYPE_SETS[t]
+            if t == "object" or t == "array":
+                # Nesting counts containers only: a scalar leaf adds no level.
+                if depth > self.deepest[0]:
+                    self.deepest = (depth, sp)
+                if t == "object":
+                    self._object(s, out, sp, ip, depth, nest, root)
+                else:
+                    self._array(s, out, sp, ip, depth, nest)
         else:
             types = self._types(s, out, sp, any_of is not None)
             if types is None:
                 return out
-        if "object" in types or "array" in types:
-            # Nesting counts containers only: a scalar leaf adds no level.
-            if depth > self.deepest[0]:
-                self.deepest = (depth, sp)
-            if "object" in types:
-                self._object(s, out, sp, ip, depth, nest, root)
-            if "array" in types:
-                self._array(s, out, sp, ip, depth, nest)
+            if "object" in types or "array" in types:
+                if depth > self.deepest[0]:
+                    self.deepest = (depth, sp)
+                if "object" in types:
+                    self._object(s, out, sp, ip, depth, nest, root)
+                if "array" in types:
+                    self._array(s, out, sp, ip, depth, nest)
         if any_of is not None:
             if not any_of:
                 self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
             out["anyOf"] = any_of
         if nullable:
             out = _with_null_own(out)
-        return self._ordered(out)
+        if len(out) < 2:
+            return out
+        # Keywords in the table's output order (unknown ones last, stable); `_ordered`, inline.
+        rank = self.rank
+        prev = -1
+        for k in out:
+            i = rank[k]
+            if i < prev:
+                return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
+            prev = i
+        return out
 
     def _pattern(self, pattern: str, sp: tuple) -> bool:
         """Check a `pattern` against the rule version's regex features; False drops it."""
@@ -816,8 +864,14 @@ class Walk:
         if not isinstance(props, dict):
             props = {}
         ap = s.get("additionalProperties", MISSING)
-        required = s.get("required") if isinstance(s.get("required"), list) else []
-        required = [x for x in required if isinstance(x, str)]  # others were reported as invalid
+        required = s.get("required")
+        if isinstance(required, list) and required:
+            try:
+                req = set(required)
+            except TypeError:  # an unhashable entry (reported as an invalid value already)
+                req = {x for x in required if isinstance(x, str)}
+        else:
+            required, req = (), frozenset()
         if not props:
             if ap is MISSING and root:
                 self.diag("openai/empty-parameters", sp)
@@ -841,14 +895,20 @@ class Walk:
         elif isinstance(ap, dict):
             self.diag("openai/additional-properties-schema", sp + ("additionalProperties",))
             self.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
-        req = set(required)
-        for name in required:
-            if name not in props:
-                self.diag("openai/required-property-undefined", sp + ("required",), name=name)
+        if req and not req <= props.keys():
+            for name in required:
+                # Entries that are not strings were reported as invalid values already.
+                if isinstance(name, str) and name not in props:
+                    self.diag("openai/required-property-undefined", sp + ("required",), name=name)
         out_props: dict = {}
         bucket = self.bucket
         n_props = n_chars = 0
-        record, change, node = self._record, self.change, self.node
+        node = self.node
+        diags, trans = self.diags, self.trans
+        # The per-property findings, recorded inline (the codes' outcomes read once per rules).
+        opt_code, null_code, null_change = _OPTIONAL
+        refusing = self.refusing
+        opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if sub is False:
@@ -863,7 +923,7 @@ class Walk:
             pip = ip + (name,)
             # Decide before descending, so findings and null paths come parent first.
             optional = name not in req
-            if isinstance(sub, dict) and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
+            if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
                 original_null = False  # allows_null's first test, inline: one plain type
             else:
                 original_null = allows_null(sub, self)
@@ -873,13 +933,17 @@ class Walk:
                 bucket.nulls.append(pip)
             if optional:
                 named = (("name", name),)  # one parameter tuple for both findings
-                record("openai/strict-optional-property", psp, named)
+                diags.append((opt_code, "#", psp, named))
                 if not original_null:
-                    record("openai/nullable-instead-of-omitted", psp, named)
-                    change("converted-optional-property-to-nullable", psp)
-            child = node(sub, psp, pip, depth + 1, nest + 1)
-            if optional and not original_null:
-                child = _with_null_own(child)
+                    diags.append((null_code, "#", psp, named))
+                    trans.append((null_change, "#", psp, ""))
+                if opt_refuses or (null_refuses and not original_null):
+                    self.refusals += opt_refuses + (null_refuses and not original_null)
+                child = node(sub, psp, pip, depth + 1, nest + 1)
+                if not original_null:
+                    child = _with_null_own(child)
+            else:
+                child = node(sub, psp, pip, depth + 1, nest + 1)
             out_props[name] = child
         self.n_props += n_props
         self.n_chars += n_chars
@@ -1091,8 +1155,6 @@ class Walk:
                     low[parent] = min(low[parent], low[node])
         return cyclic
 
-    root_raw: Any = None
-    guarded = False
 
 
 _PATTERN_VERDICTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -172,26 +172,93 @@ def null_path_from_json(steps: list) -> NullPath:
     return tuple(ITEMS if step is None else step for step in steps)
 
 
-@dataclass(frozen=True)
 class CompileResult:
-    """What compiling one tool produced: its outcome, the emitted tool and the full account."""
+    """What compiling one tool produced: its outcome, the emitted tool and the full account.
 
-    name: str
-    status: Status
-    tool: dict | None
-    null_paths: tuple[NullPath, ...]
-    diagnostics: tuple[Diagnostic, ...]
-    transformations: tuple[Transformation, ...]
-    rules: str
-    api: str
+    Read-only. The compiler records its findings as plain (code, place, parameters) records;
+    the Diagnostic and Transformation objects are built from them, once, when first read.
+    """
+
+    __slots__ = ("_api", "_diagnostics", "_name", "_null_paths", "_records", "_rules", "_status", "_tool",
+                 "_transformations")
+
+    def __init__(
+        self,
+        name: str,
+        status: Status,
+        tool: dict | None,
+        null_paths: tuple[NullPath, ...],
+        diagnostics: tuple[Diagnostic, ...],
+        transformations: tuple[Transformation, ...],
+        rules: str,
+        api: str,
+    ) -> None:
+        self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
+        self._diagnostics, self._transformations = tuple(diagnostics), tuple(transformations)
+        self._rules, self._api, self._records = rules, api, None
+
+    @classmethod
+    def _from_records(cls, name: str, status: Status, tool: dict | None, null_paths: tuple, diags: list,
+                      trans: list, rules: Any, api: str) -> CompileResult:
+        """The compiler's constructor: `diags` holds (code, base, tokens, params), `trans` (code, base,
+        tokens, note) records, in report order, repeats included (the first of each is kept)."""
+        self = object.__new__(cls)
+        self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
+        self._diagnostics = self._transformations = None
+        self._rules, self._api, self._records = rules.id, api, (rules, diags, trans)
+        return self
+
+    # Read-only views of the fields (a property without a setter refuses assignment).
+    name = property(lambda self: self._name, doc="The tool's name ('' when it has none).")
+    status = property(lambda self: self._status, doc="'strict', 'non-strict' or 'refused'.")
+    tool = property(lambda self: self._tool, doc="The emitted tool in the API's shape, None when refused.")
+    null_paths = property(lambda self: self._null_paths, doc="Where strict mode forced nulls (see strip_nulls).")
+    rules = property(lambda self: self._rules, doc="The rule version used, `provider@VERSION`.")
+    api = property(lambda self: self._api, doc="'responses' or 'chat'.")
+
+    @property
+    def diagnostics(self) -> tuple[Diagnostic, ...]:
+        if self._diagnostics is None:
+            rules, diags, _ = self._records
+            entries = rules.diagnostics
+            self._diagnostics = tuple(_dedupe([Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in diags], diags))
+        return self._diagnostics
+
+    @property
+    def transformations(self) -> tuple[Transformation, ...]:
+        if self._transformations is None:
+            rules, _, trans = self._records
+            entries = rules.transformations
+            self._transformations = tuple(_dedupe([Transformation(c, b, t, n, entries[c]) for c, b, t, n in trans],
+                                                  trans))
+        return self._transformations
 
     @property
     def lossy(self) -> bool:
-        return any(t.lossy for t in self.transformations)
+        if self._transformations is None:
+            entries = self._records[0].transformations
+            return any(entries[rec[0]][0] for rec in self._records[2])
+        return any(t.lossy for t in self._transformations)
 
     @property
     def refused(self) -> bool:
         return self.status == "refused"
+
+    def _key(self) -> tuple:
+        return (self.name, self.status, self.tool, self.null_paths, self.diagnostics, self.transformations,
+                self.rules, self.api)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CompileResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # holds the emitted tool, a dict
+
+    def __repr__(self) -> str:
+        return (f"CompileResult(name={self.name!r}, status={self.status!r}, tool={self.tool!r}, "
+                f"null_paths={self.null_paths!r}, diagnostics={self.diagnostics!r}, "
+                f"transformations={self.transformations!r}, rules={self.rules!r}, api={self.api!r})")
 
     def to_dict(self) -> dict:
         return {
@@ -202,6 +269,31 @@ class CompileResult:
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "transformations": [t.to_dict() for t in self.transformations],
         }
+
+
+def _dedupe(items: list, keys: list) -> list:
+    """`items` without repeats (first wins); `keys[i]` is item i's raw fields (code, base, tokens,
+    params or note), which determine its equality without formatting a JSON pointer. Unhashable
+    parameters fall back to the objects' own equality."""
+    if len(items) < 2:
+        return items
+    try:
+        if len(set(keys)) == len(keys):
+            return items  # the common case: nothing repeats
+        seen: set = set()
+        out = []
+        for key, item in zip(keys, items, strict=True):
+            if key not in seen:
+                seen.add(key)
+                out.append(item)
+        return out
+    except TypeError:
+        seen, out = set(), []
+        for item in items:
+            if item not in seen:
+                seen.add(item)
+                out.append(item)
+        return out
 
 
 class ToolcastError(Exception):

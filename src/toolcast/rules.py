@@ -39,6 +39,7 @@ class Rules:
         self.name_pattern: str = m.NAME_PATTERN
         self.name_max_length: int = m.NAME_MAX_LENGTH
         self.description_max_bytes: int = m.DESCRIPTION_MAX_BYTES
+        self.description_max_chars: int | None = getattr(m, "DESCRIPTION_MAX_CHARS", None)
         self.description_strip_re = re.compile(
             "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in m.DESCRIPTION_STRIP_RANGES) + "]"
         )
@@ -85,8 +86,18 @@ def _load(provider: str, version: str) -> Rules:
     return Rules(importlib.import_module(f"toolcast._tables.{_tables.module_name(provider, version)}"))
 
 
+_RESOLVED: dict[tuple, Rules] = {}
+
+
 def get_rules(spec: str | Rules | None = None, provider: str = "openai") -> Rules:
     """The Rules for a version spec (cached); a Rules instance passes through."""
-    if isinstance(spec, Rules):
+    if type(spec) is Rules:
         return spec
-    return _load(*parse_spec(spec, provider))
+    r = _RESOLVED.get((spec, provider))
+    if r is None:
+        if isinstance(spec, Rules):
+            return spec
+        r = _load(*parse_spec(spec, provider))
+        if len(_RESOLVED) < 64:  # specs are a handful of strings; never grow without bound
+            _RESOLVED[(spec, provider)] = r
+    return r
