@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import Any, Literal
 
 from toolcast.interpret import Walk
@@ -10,6 +11,7 @@ from toolcast.model import CompileResult, Diagnostic, ToolcastError, pointer
 from toolcast.rules import Rules, get_rules
 
 Api = Literal["responses", "chat"]
+_first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
 APIS = ("responses", "chat")
 # Codes that block a tool in every mode: OpenAI rejects these even without strict.
@@ -195,13 +197,16 @@ def compile_tool(
     """
     if target != "openai":
         raise ValueError(f"unknown target {target!r}; available: openai")
-    if api not in APIS:
+    if api != "responses" and api != "chat":
         raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
-    mode = strict_mode(strict)
+    mode = "auto" if strict == "auto" else strict_mode(strict)
     r = get_rules(rules)
     name, description, schema, shape = read_tool(tool)
     rep = _Report(r)
-    name_ok = check_name(name, rep)
+    if type(name) is str and name and r.name_re.fullmatch(name) is not None:
+        name_ok = True  # check_name's common case, inline
+    else:
+        name_ok = check_name(name, rep)
     description = clean_description(description, rep)
     if shape in ("mcp", "anthropic"):
         rep.change("renamed-input-schema-to-parameters", "#")
@@ -213,7 +218,7 @@ def compile_tool(
         rep.diag("openai/strict-disabled", "#")
         status = "non-strict"
     else:
-        walk = Walk(r)
+        walk = Walk.for_rules(r)()
         try:
             compiled = walk.compile(schema)
         except RecursionError:
@@ -222,8 +227,11 @@ def compile_tool(
             walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
         schema_diags, schema_trans = walk.diags, walk.trans
         lossy_codes = walk.lossy_codes
-        lossy = [t for t in schema_trans if t[0] in lossy_codes] if schema_trans else []
-        blocked = walk.refusals > 0 or (lossy and not allow_lossy)
+        if walk.refusals > 0 or not lossy_codes.isdisjoint(map(_first, schema_trans)):
+            lossy = [t for t in schema_trans if t[0] in lossy_codes]
+            blocked = walk.refusals > 0 or not allow_lossy
+        else:
+            lossy, blocked = [], False
         if not blocked:
             status = "strict"
             null_paths = walk.null_paths

@@ -95,6 +95,11 @@ def _ok_type(v: Any) -> bool:
     return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
 
 
+_ONLY_STR = frozenset([str])
+# Types whose every value is a valid enum/const member (floats also need to be finite).
+_SCALAR_TYPES = frozenset([str, int, bool, type(None)])
+
+
 def _ok_count(v: Any) -> bool:
     return _is_number(v) and v >= 0 and float(v).is_integer()
 
@@ -104,7 +109,7 @@ VALUE_CHECKS = {
     "any": None,
     "type": _ok_type,
     "string": lambda v: isinstance(v, str),
-    "string-list": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+    "string-list": lambda v: isinstance(v, list) and (_ONLY_STR.issuperset(map(type, v)) or all(isinstance(x, str) for x in v)),
     "list": lambda v: isinstance(v, list),
     "bool": lambda v: isinstance(v, bool),
     "number": _is_number,
@@ -122,6 +127,8 @@ EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": di
 # and the change that makes it nullable.
 _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted",
              "converted-optional-property-to-nullable")
+# A compiled node with one of these takes null some other way than a type union (see with_null).
+_NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
 _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf"})
 
@@ -166,7 +173,10 @@ def keyword_plan(r: Rules) -> dict:
         else:
             op = OP_PLAIN if slot is None else OP_SLOT
         check = VALUE_CHECKS.get(vkind, _never)
-        plan[k] = (op, EXACT.get(vkind), check, vkind, handler, dcode, tcode, slot)
+        exact = EXACT.get(vkind)
+        if vkind == "type" and op == OP_STRUCTURAL:
+            exact = str  # a type name is checked against JSON_TYPES where the walk reads it
+        plan[k] = (op, exact, check, vkind, handler, dcode, tcode, slot)
     r.__dict__["_keyword_plan"] = plan
     r.__dict__["_rank"] = _Rank(r.order_index)
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
@@ -226,11 +236,29 @@ class Walk:
 
     def __init__(self, rules: Rules):
         self.r = rules
+        self.plan = keyword_plan(rules)
         d = rules.__dict__
-        self.plan = d.get("_keyword_plan") or keyword_plan(rules)
         self.refusing = d["_refusing_codes"]
         self.lossy_codes = d["_lossy_codes"]
         self.rank = d["_rank"]
+        self._fresh()
+
+    @staticmethod
+    def for_rules(rules: Rules) -> type[Walk]:
+        """A Walk class bound to `rules` (cached): its instances skip the per-rules setup."""
+        cls = rules.__dict__.get("_walk_class")
+        if cls is None:
+            keyword_plan(rules)
+            d = rules.__dict__
+            cls = type("Walk", (Walk,), {
+                "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
+                "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
+            })
+            d["_walk_class"] = cls
+        return cls
+
+    def _fresh(self) -> None:
+        """The state of one walk."""
         self.diags: list[tuple] = []  # (code, base, tokens, params)
         self.trans: list[tuple] = []  # (code, base, tokens, note)
         self.defs_raw: dict[str, Any] = {}
@@ -283,9 +311,10 @@ class Walk:
             root = self._inline_root_ref(root)
             if root is None:
                 return {}
-        for kw in ("anyOf", "oneOf"):
-            if kw in root:
-                self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
+        if "anyOf" in root or "oneOf" in root:
+            for kw in ("anyOf", "oneOf"):
+                if kw in root:
+                    self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
         rtype = root.get("type", MISSING)
         if rtype is MISSING:
             if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
@@ -571,6 +600,8 @@ class Walk:
                 out[k] = v
                 continue
             if op == OP_STRUCTURAL:
+                if vkind == "type" and type(v) is str and v not in JSON_TYPES:
+                    self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue  # structural: handled below
             if op == OP_DROP:
                 ksp = sp + (k,)
@@ -582,7 +613,7 @@ class Walk:
             if op == OP_SLOT:
                 out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
                 continue
-            if k == "enum" or k == "const":
+            if (k == "enum" or k == "const") and not _SCALAR_TYPES.issuperset(map(type, v if k == "enum" else (v,))):
                 bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
                 if bad is not MISSING:
                     if isinstance(bad, float):
@@ -941,7 +972,11 @@ class Walk:
                     self.refusals += opt_refuses + (null_refuses and not original_null)
                 child = node(sub, psp, pip, depth + 1, nest + 1)
                 if not original_null:
-                    child = _with_null_own(child)
+                    t = child.get("type")
+                    if type(t) is str and t != "null" and not _NOT_PLAIN_NULLABLE.intersection(child):
+                        child["type"] = [t, "null"]  # _with_null_own's common case, inline
+                    else:
+                        child = _with_null_own(child)
             else:
                 child = node(sub, psp, pip, depth + 1, nest + 1)
             out_props[name] = child
