@@ -134,10 +134,14 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
         raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
-    if r.description_strip_re.search(desc) is None and len(desc) * 4 <= r.description_max_bytes and (
-        r.description_max_chars is None or len(desc) <= r.description_max_chars
+    # The common case, decided without a regex scan when the text is ASCII and no character the
+    # rules strip is: nothing to strip and within every cap (UTF-8 takes at most 4 bytes a character).
+    ascii = desc.isascii()
+    if ((ascii and r.description_strip_ascii_free) or r.description_strip_re.search(desc) is None) and (
+        (len(desc) if ascii else 4 * len(desc)) <= r.description_max_bytes
+        and (r.description_max_chars is None or len(desc) <= r.description_max_chars)
     ):
-        return desc  # nothing to strip and within every cap, whatever its encoding
+        return desc
     cleaned, removed = r.description_strip_re.subn("", desc)
     if removed:
         rep.diag("openai/description-invisible-characters", "description", count=removed)
@@ -207,7 +211,9 @@ def compile_tool(
         name_ok = True  # check_name's common case, inline
     else:
         name_ok = check_name(name, rep)
-    description = clean_description(description, rep)
+    if not (type(description) is str and description.isascii() and 0 < len(description) <= r.description_ascii_max
+            and not description.isspace()):
+        description = clean_description(description, rep)  # else: plain text within every cap, kept as is
     if shape in ("mcp", "anthropic"):
         rep.change("renamed-input-schema-to-parameters", "#")
     null_paths: tuple = ()

@@ -127,6 +127,8 @@ EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": di
 # and the change that makes it nullable.
 _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted",
              "converted-optional-property-to-nullable")
+# A leaf: a type that is neither an object nor an array.
+_LEAF_TYPES = JSON_TYPES - {"object", "array"}
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
@@ -181,6 +183,7 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_rank"] = _Rank(r.order_index)
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
+    r.__dict__["_leaf_plans"] = {}
     return plan
 
 
@@ -241,6 +244,7 @@ class Walk:
         self.refusing = d["_refusing_codes"]
         self.lossy_codes = d["_lossy_codes"]
         self.rank = d["_rank"]
+        self.leaf_plans = d["_leaf_plans"]
         self._fresh()
 
     @staticmethod
@@ -253,6 +257,7 @@ class Walk:
             cls = type("Walk", (Walk,), {
                 "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
                 "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
+                "leaf_plans": d["_leaf_plans"],
             })
             d["_walk_class"] = cls
         return cls
@@ -716,6 +721,68 @@ class Walk:
             prev = i
         return out
 
+    # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
+    def _leaf_plan(self, keys: tuple) -> tuple | bool:
+        """For a schema with exactly these keys, in this order: (output keys in output order, steps in
+        key order) when it is a plain scalar leaf that _leaf can compile, else False. Cached per
+        rule version: derived from the keyword plan, never from the values."""
+        plans = self.leaf_plans
+        if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
+            plans.clear()
+        found: tuple | bool = False
+        if "type" in keys and _RESHAPING.isdisjoint(keys):
+            outs, steps = [], []
+            for k in keys:
+                if k == "type":
+                    continue
+                p = self.plan.get(k)
+                if p is None:
+                    action, dcode, tcode = self.r.unknown_keyword
+                    if action == "drop":
+                        steps.append((k, dcode, tcode, dcode in self.refusing))
+                    continue  # an unknown keyword that is not dropped is left out, as node() does
+                op, exact, check, _vkind, _handler, dcode, tcode, slot = p
+                if op == OP_PLAIN or (op == OP_ENUM and slot is None):
+                    outs.append((k, exact, check, op == OP_ENUM))
+                    if op == OP_ENUM:
+                        steps.append((k, None, None, False))
+                elif op == OP_DROP and check is None:
+                    steps.append((k, dcode, tcode, dcode in self.refusing))
+                else:
+                    break
+            else:
+                rank = self.rank
+                outs.sort(key=lambda o: rank[o[0]])
+                if all(rank["type"] <= rank[o[0]] for o in outs):
+                    found = (tuple(outs), tuple(steps))
+        plans[keys] = found
+        return found
+
+    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
+        """node() for a plain scalar leaf (see _leaf_plan); None, with nothing recorded, when a value
+        needs node()'s full treatment."""
+        t = s["type"]
+        if type(t) is not str or t not in _LEAF_TYPES:
+            return None
+        out = {"type": t}
+        for k, exact, check, is_enum in lp[0]:
+            v = s[k]
+            if type(v) is not exact and check is not None and not check(v):
+                return None
+            if is_enum and not (v and _SCALAR_TYPES.issuperset(map(type, v))):
+                return None
+            out[k] = v
+        for k, dcode, tcode, refusing in lp[1]:
+            ksp = sp + (k,)
+            if dcode is None:
+                self._count_enum(s[k], ksp)
+                continue
+            if refusing:
+                self.refusals += 1
+            self.diags.append((dcode, "#", ksp, (("keyword", k),)))
+            self.trans.append((tcode, "#", ksp, ""))
+        return out
+
     def _pattern(self, pattern: str, sp: tuple) -> bool:
         """Check a `pattern` against the rule version's regex features; False drops it."""
         verdict = _pattern_verdict(self.r, pattern)
@@ -938,6 +1005,7 @@ class Walk:
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (the codes' outcomes read once per rules).
         opt_code, null_code, null_change = _OPTIONAL
+        leaf_plans = self.leaf_plans
         refusing = self.refusing
         opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
         for name, sub in props.items():
@@ -970,7 +1038,15 @@ class Walk:
                     trans.append((null_change, "#", psp, ""))
                 if opt_refuses or (null_refuses and not original_null):
                     self.refusals += opt_refuses + (null_refuses and not original_null)
-                child = node(sub, psp, pip, depth + 1, nest + 1)
+                child = None
+                if type(sub) is dict and nest < NEST_GUARD:
+                    lp = leaf_plans.get(keys := tuple(sub))
+                    if lp is None:
+                        lp = self._leaf_plan(keys)
+                    if lp:
+                        child = self._leaf(sub, lp, psp)
+                if child is None:
+                    child = node(sub, psp, pip, depth + 1, nest + 1)
                 if not original_null:
                     t = child.get("type")
                     if type(t) is str and t != "null" and not _NOT_PLAIN_NULLABLE.intersection(child):
@@ -978,7 +1054,15 @@ class Walk:
                     else:
                         child = _with_null_own(child)
             else:
-                child = node(sub, psp, pip, depth + 1, nest + 1)
+                child = None
+                if type(sub) is dict and nest < NEST_GUARD:
+                    lp = leaf_plans.get(keys := tuple(sub))
+                    if lp is None:
+                        lp = self._leaf_plan(keys)
+                    if lp:
+                        child = self._leaf(sub, lp, psp)
+                if child is None:
+                    child = node(sub, psp, pip, depth + 1, nest + 1)
             out_props[name] = child
         self.n_props += n_props
         self.n_chars += n_chars
@@ -997,7 +1081,15 @@ class Walk:
         if items is False:
             self.diag("openai/false-subschema-unrepresentable", sp + ("items",))
             return
-        out["items"] = self.node(items, sp + ("items",), ip + (ITEMS,), depth + 1, nest + 1)
+        isp = sp + ("items",)
+        if type(items) is dict and nest < NEST_GUARD:
+            lp = self.leaf_plans.get(keys := tuple(items))
+            if lp is None:
+                lp = self._leaf_plan(keys)
+            if lp and (leaf := self._leaf(items, lp, isp)) is not None:
+                out["items"] = leaf
+                return
+        out["items"] = self.node(items, isp, ip + (ITEMS,), depth + 1, nest + 1)
 
     # -- after the walk --------------------------------------------------------------------
     def _check_finite(self, out: dict) -> None:

@@ -43,6 +43,9 @@ class Rules:
         self.description_strip_re = re.compile(
             "[" + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in m.DESCRIPTION_STRIP_RANGES) + "]"
         )
+        self.description_strip_ascii_free = all(lo > 0x7F for lo, _ in m.DESCRIPTION_STRIP_RANGES)
+        # An ASCII description up to this long needs no change (0: every description is looked at).
+        self.description_ascii_max = min(self.description_max_bytes, self.description_max_chars or self.description_max_bytes) if self.description_strip_ascii_free else 0
         # Keywords whose class drops them, for quick "is this sibling kept?" questions.
         self.kept = frozenset(k for k, e in m.KEYWORDS.items() if e[1] != "drop")
 
