@@ -7,7 +7,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from toolcast.interpret import Walk
-from toolcast.model import CompileResult, Diagnostic, ToolcastError, pointer
+from toolcast.model import CompileResult, Diagnostic, Status, ToolcastError, pointer
 from toolcast.rules import Rules, get_rules
 
 Api = Literal["responses", "chat"]
@@ -35,9 +35,33 @@ class _TooDeep(Exception):
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of JSON-like data without recursion, refusing absurd nesting."""
+    """A deep copy of JSON-like data, refusing absurd nesting (_TooDeep beyond MAX_COPY_DEPTH)."""
     if not isinstance(value, (dict, list)):
         return value
+    try:
+        return _copy(value, 1)
+    except RecursionError:  # called from deep in someone's stack: the loop below needs none
+        return _copy_iterative(value)
+
+
+def _copy(value: dict | list, depth: int) -> Any:
+    # Shallow-copy the container, then replace its containers: most values are scalars.
+    if depth > MAX_COPY_DEPTH:
+        raise _TooDeep
+    if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
+        out: Any = dict(value)
+        for k, v in out.items():
+            if type(v) is dict or type(v) is list or isinstance(v, (dict, list)):
+                out[k] = _copy(v, depth + 1)
+        return out
+    out = list(value)
+    for i, v in enumerate(out):
+        if type(v) is dict or type(v) is list or isinstance(v, (dict, list)):
+            out[i] = _copy(v, depth + 1)
+    return out
+
+
+def _copy_iterative(value: dict | list) -> Any:
     root: Any = {} if isinstance(value, dict) else []
     stack = [(value, root, 1)]
     while stack:
@@ -100,10 +124,10 @@ def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
 class _Report:
     """Collects tool-level findings as the walk does: (code, base, tokens, params|note) records."""
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, diags: list | None = None, trans: list | None = None):
         self.r = rules
-        self.diags: list[tuple] = []
-        self.trans: list[tuple] = []
+        self.diags: list[tuple] = [] if diags is None else diags
+        self.trans: list[tuple] = [] if trans is None else trans
 
     def diag(self, code: str, base: str, tokens: tuple = (), **params: Any) -> None:
         self.diags.append((code, base, tokens, tuple(params.items())))
@@ -206,22 +230,26 @@ def compile_tool(
     mode = "auto" if strict == "auto" else strict_mode(strict)
     r = get_rules(rules)
     name, description, schema, shape = read_tool(tool)
-    rep = _Report(r)
+    diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
+    trans: list[tuple] = []
+    rep = None
     if type(name) is str and name and r.name_re.fullmatch(name) is not None:
         name_ok = True  # check_name's common case, inline
     else:
+        rep = _Report(r, diags, trans)
         name_ok = check_name(name, rep)
     if not (type(description) is str and description.isascii() and 0 < len(description) <= r.description_ascii_max
             and not description.isspace()):
-        description = clean_description(description, rep)  # else: plain text within every cap, kept as is
-    if shape in ("mcp", "anthropic"):
-        rep.change("renamed-input-schema-to-parameters", "#")
+        # Else: plain text within every cap, kept as it is.
+        description = clean_description(description, rep or _Report(r, diags, trans))
+    if shape == "mcp" or shape == "anthropic":
+        trans.append(_RENAMED)
     null_paths: tuple = ()
+    compiled: Any = None
     schema_diags: list[tuple] = []
     schema_trans: list[tuple] = []
-    compiled: Any = None
     if mode is False:
-        rep.diag("openai/strict-disabled", "#")
+        diags.append(("openai/strict-disabled", "#", (), ()))
         status = "non-strict"
     else:
         walk = Walk.for_rules(r)()
@@ -232,54 +260,54 @@ def compile_tool(
             compiled = {}
             walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
         schema_diags, schema_trans = walk.diags, walk.trans
-        lossy_codes = walk.lossy_codes
-        if walk.refusals > 0 or not lossy_codes.isdisjoint(map(_first, schema_trans)):
-            lossy = [t for t in schema_trans if t[0] in lossy_codes]
-            blocked = walk.refusals > 0 or not allow_lossy
-        else:
-            lossy, blocked = [], False
-        if not blocked:
+        if walk.refusals == 0 and walk.lossy_codes.isdisjoint(map(_first, schema_trans)):
             status = "strict"
-            null_paths = walk.null_paths
-        elif any(d[0] in ALWAYS_REFUSED for d in schema_diags):
-            status = "refused"
         else:
-            reason = _reason(schema_diags, lossy, walk.refusing)
-            if mode == "auto":
-                status = "non-strict"
-                schema_diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
-            else:
-                status = "refused"
-                if walk.refusals == 0:
-                    codes = ", ".join(sorted({t[0] for t in lossy}))
-                    schema_diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
+            status = _blocked_status(walk, mode, allow_lossy)
+        if status == "strict":
+            null_paths = walk.null_paths
     if not name_ok:
         status = "refused"
         null_paths = ()
-    if status == "strict":
-        rep.change("enabled-strict-mode", "#")
     tool_out = None
-    if status != "refused":
-        if status == "strict":
-            params = compiled
+    if status == "strict":
+        trans.append(_ENABLED)
+        tool_out = emit(name, description, compiled, True, api)
+    elif status != "refused":
+        try:
+            params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+        except _TooDeep:
+            status = "refused"
+            schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
+            if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
+                diags.append(("openai/schema-too-deep", "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
+                                                                  ("limit", r.limit("max_depth")))))
         else:
-            try:
-                params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
-            except _TooDeep:
-                params = None
-                status = "refused"
-                schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
-                if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
-                    rep.diag("openai/schema-too-deep", "#", count=f"more than {MAX_COPY_DEPTH}",
-                             limit=r.limit("max_depth"))
-        if params is not None:
-            tool_out = emit(name, description, params, status == "strict", api)
-    if schema_diags:
-        rep.diags.extend(schema_diags)
-    if schema_trans:
-        rep.trans.extend(schema_trans)
+            tool_out = emit(name, description, params, False, api)
     return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                       rep.diags, rep.trans, r, api)
+                                       diags + schema_diags, trans + schema_trans, r, api)
+
+
+_RENAMED = ("renamed-input-schema-to-parameters", "#", (), "")
+_ENABLED = ("enabled-strict-mode", "#", (), "")
+
+
+def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
+    """The status of a tool whose walk refused or changed something lossily; notes why on the walk."""
+    lossy_codes = walk.lossy_codes
+    lossy = [t for t in walk.trans if t[0] in lossy_codes]
+    if walk.refusals == 0 and allow_lossy:
+        return "strict"
+    if any(d[0] in ALWAYS_REFUSED for d in walk.diags):
+        return "refused"
+    reason = _reason(walk.diags, lossy, walk.refusing)
+    if mode == "auto":
+        walk.diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
+        return "non-strict"
+    if walk.refusals == 0:
+        codes = ", ".join(sorted({t[0] for t in lossy}))
+        walk.diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
+    return "refused"
 
 
 def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> CompileResult:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
 from toolcast.model import ITEMS, NullPath
@@ -184,6 +183,8 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
     r.__dict__["_leaf_plans"] = {}
+    r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
+                                                             "max_depth"))
     return plan
 
 
@@ -245,6 +246,7 @@ class Walk:
         self.lossy_codes = d["_lossy_codes"]
         self.rank = d["_rank"]
         self.leaf_plans = d["_leaf_plans"]
+        self.limit_values = d["_limit_values"]
         self._fresh()
 
     @staticmethod
@@ -257,7 +259,7 @@ class Walk:
             cls = type("Walk", (Walk,), {
                 "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
                 "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
-                "leaf_plans": d["_leaf_plans"],
+                "leaf_plans": d["_leaf_plans"], "limit_values": d["_limit_values"],
             })
             d["_walk_class"] = cls
         return cls
@@ -352,14 +354,21 @@ class Walk:
                 if name not in self.defs_out:
                     self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
                     self.change("dropped-unused-definition", (self.defs_src[name], name))
-        self._check_limits()
-        if self.queue or self.bucket.refs:
-            self._check_finite(out)
-        # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
-        # empty anyOf, a typeless node): the fixed point below is for reference graphs.
+        max_props, max_chars, max_enum, max_depth = self.limit_values
+        if (self.n_props > max_props or self.n_chars > max_chars or self.n_enum > max_enum
+                or self.deepest[0] > max_depth):
+            self._check_limits()
         root_bucket = self.buckets[""]
-        if self.queue or root_bucket.refs or root_bucket.nulls:
+        if self.queue or root_bucket.refs:
+            # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
+            # empty anyOf, a typeless node): the fixed point is for reference graphs.
+            self._check_finite(out)
             self._finish_null_paths()
+        elif root_bucket.nulls:
+            if root_bucket.legit:
+                self._finish_null_paths()
+            else:
+                self.null_paths = tuple(dict.fromkeys(root_bucket.nulls))  # anyOf branches may repeat one
         return out
 
     # -- definitions and references -------------------------------------------------------
@@ -984,8 +993,8 @@ class Walk:
                 self.diag("openai/free-form-object", sp)
                 return
         elif ap is MISSING:
-            self.diag("openai/object-missing-additional-properties", sp)
-            self.change("added-additional-properties-false", sp)
+            self._record("openai/object-missing-additional-properties", sp, ())
+            self.trans.append(("added-additional-properties-false", "#", sp, ""))
         elif ap is True or ap == {}:
             self.diag("openai/additional-properties-true", sp + ("additionalProperties",))
             self.diag("openai/extra-properties-no-longer-accepted", sp + ("additionalProperties",))
@@ -1000,7 +1009,6 @@ class Walk:
                     self.diag("openai/required-property-undefined", sp + ("required",), name=name)
         out_props: dict = {}
         bucket = self.bucket
-        n_props = n_chars = 0
         node = self.node
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (the codes' outcomes read once per rules).
@@ -1008,6 +1016,7 @@ class Walk:
         leaf_plans = self.leaf_plans
         refusing = self.refusing
         opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
+        leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if sub is False:
@@ -1017,8 +1026,6 @@ class Walk:
                 else:
                     self.change("removed-false-subschema", psp)
                 continue
-            n_props += 1
-            n_chars += len(name)
             pip = ip + (name,)
             # Decide before descending, so findings and null paths come parent first.
             optional = name not in req
@@ -1038,34 +1045,24 @@ class Walk:
                     trans.append((null_change, "#", psp, ""))
                 if opt_refuses or (null_refuses and not original_null):
                     self.refusals += opt_refuses + (null_refuses and not original_null)
-                child = None
-                if type(sub) is dict and nest < NEST_GUARD:
-                    lp = leaf_plans.get(keys := tuple(sub))
-                    if lp is None:
-                        lp = self._leaf_plan(keys)
-                    if lp:
-                        child = self._leaf(sub, lp, psp)
-                if child is None:
-                    child = node(sub, psp, pip, depth + 1, nest + 1)
-                if not original_null:
-                    t = child.get("type")
-                    if type(t) is str and t != "null" and not _NOT_PLAIN_NULLABLE.intersection(child):
-                        child["type"] = [t, "null"]  # _with_null_own's common case, inline
-                    else:
-                        child = _with_null_own(child)
-            else:
-                child = None
-                if type(sub) is dict and nest < NEST_GUARD:
-                    lp = leaf_plans.get(keys := tuple(sub))
-                    if lp is None:
-                        lp = self._leaf_plan(keys)
-                    if lp:
-                        child = self._leaf(sub, lp, psp)
-                if child is None:
-                    child = node(sub, psp, pip, depth + 1, nest + 1)
+            child = None
+            if leaf_ok and type(sub) is dict:
+                lp = leaf_plans.get(keys := tuple(sub))
+                if lp is None:
+                    lp = self._leaf_plan(keys)
+                if lp:
+                    child = self._leaf(sub, lp, psp)
+            if child is None:
+                child = node(sub, psp, pip, depth + 1, nest + 1)
+            if optional and not original_null:
+                t = child.get("type")
+                if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
+                    child["type"] = [t, "null"]  # _with_null_own's common case, inline
+                else:
+                    child = _with_null_own(child)
             out_props[name] = child
-        self.n_props += n_props
-        self.n_chars += n_chars
+        self.n_props += len(out_props)
+        self.n_chars += sum(map(len, out_props))
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
@@ -1284,9 +1281,6 @@ class Walk:
 
 
 
-_PATTERN_VERDICTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
 def _pattern_verdict(r: Rules, pattern: str) -> tuple:
     """("invalid", reason, column) or ("ok", ((feature, (action, diagnostic, transformation)), ...)).
 
@@ -1294,7 +1288,9 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
     non-unicode grammar (which also accepts identity escapes such as `\\-` that many real
     patterns use). lark loads only here, on the first pattern, never on import.
     """
-    cache = _PATTERN_VERDICTS.setdefault(r, {})
+    cache = r.__dict__.get("_pattern_verdicts")
+    if cache is None:
+        cache = r.__dict__["_pattern_verdicts"] = {}
     verdict = cache.get(pattern)
     if verdict is None:
         from toolcast._regex import RegexSyntaxError, analyze
