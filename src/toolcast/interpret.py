@@ -30,6 +30,15 @@ IMPLIES = (
     ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
 )
 MISSING = object()
+# Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
+# instance passes them. `format` is left out: OpenAPI gives formats to numbers too (int64).
+APPLIES_TO = {
+    k: (frozenset({"number", "integer"}) if kind == "number" else frozenset({kind}))
+    for kind, kws in IMPLIES for k in kws if k != "format"
+}
+# Keywords beside a `$ref` never judged redundant by equality with the target's: their meaning
+# is not theirs alone (`nullable` rewrites `type`; nested definitions are handled elsewhere).
+_NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})
 
 
 def describe(value: Any) -> str:
@@ -852,9 +861,27 @@ class Walk:
                     wrapped = {k: v for k, v in s.items() if k != "$ref"}
                     wrapped["anyOf"] = [{"$ref": s["$ref"]}]
                     return wrapped
+                n_trans = len(self.trans)
                 target = self._resolve_raw(s["$ref"], sp + ("$ref",))
                 if target is MISSING:
                     return None
+                implied = self._implied_siblings(s, kept, target)
+                if implied is not None:
+                    # Every constraining sibling is one the target already implies: the
+                    # node means {"$ref"} alone, so it is not inlined. What resolving the
+                    # target recorded is taken back: _ref records it where the $ref ends up.
+                    del self.trans[n_trans:]
+                    self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                    for k, code, note in implied:
+                        self.change(code, sp + (k,), note)
+                    dropped = {k for k, _, _ in implied}
+                    s = {k: v for k, v in s.items() if k not in dropped}
+                    if any(k in ANNOTATIONS for k in kept):  # as for annotations alone
+                        self.change("wrapped-ref-with-siblings", sp)
+                        wrapped = {k: v for k, v in s.items() if k != "$ref"}
+                        wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+                        return wrapped
+                    return s
                 merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
                 if merged is None:
                     return None
@@ -899,6 +926,67 @@ class Walk:
                 s = {k: v for k, v in s.items() if k not in common}
                 s["anyOf"] = branches
         return s
+
+    def _implied_siblings(self, s: dict, kept: list, target: Any) -> list | None:
+        """(keyword, code, note) for each constraining sibling of `$ref` that the target implies.
+
+        None unless every kept sibling that is not an annotation is either redundant (the
+        target states it too, with the same meaning) or vacuous (it constrains only instance
+        types the target's `type` excludes). Only a target whose `type` is known qualifies.
+        """
+        if not isinstance(target, dict) or "$ref" in target or "nullable" in target or "nullable" in s:
+            return None
+        ttype = target.get("type", MISSING)
+        if ttype is MISSING or not _ok_type(ttype):
+            return None
+        ttypes = _TYPE_SETS[ttype] if isinstance(ttype, str) else frozenset(ttype)
+        plan = self.plan
+        unknown_dropped = self.r.unknown_keyword[0] == "drop"
+        found = []
+        for k in kept:
+            if k in ANNOTATIONS:
+                continue
+            if k not in self.r.keywords and unknown_dropped:
+                continue  # not JSON Schema (`kept` counts it): the walk drops it, it constrains nothing
+            v = s[k]
+            p = plan.get(k)
+            if p is None or (type(v) is not p[1] and p[2] is not None and not p[2](v)):
+                return None  # an invalid value is reported by the merge, as before
+            applies = APPLIES_TO.get(k)
+            if applies is not None and applies.isdisjoint(ttypes):
+                found.append((k, "dropped-vacuous-ref-sibling",
+                              f"(applies only to {' and '.join(sorted(applies))} values; the target's type is "
+                              f"{' or '.join(sorted(ttypes))})"))
+            elif self._restated(k, v, s, target):
+                found.append((k, "dropped-redundant-ref-sibling", "(the target states the same)"))
+            else:
+                return None
+        return found or None
+
+    @staticmethod
+    def _restated(k: str, v: Any, s: dict, target: dict) -> bool:
+        """Whether sibling `k: v` of a `$ref` adds nothing to `target` (which states `k` too)."""
+        tv = target.get(k, MISSING)
+        if tv is MISSING or k in _NOT_BY_EQUALITY:
+            return False
+        if k == "type":
+            return set([v] if isinstance(v, str) else v) == set([tv] if isinstance(tv, str) else tv)
+        if k == "required":
+            return isinstance(tv, list) and all(isinstance(x, str) for x in tv) and set(v) <= set(tv)
+        if k == "additionalProperties":
+            # Its meaning depends on the properties and patterns beside it: the same ones only.
+            for near in ("properties", "patternProperties"):
+                a, b = s.get(near, MISSING), target.get(near, MISSING)
+                if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
+                    return False
+        elif k == "items":
+            # Schema-form items applies after prefixItems: the same prefixItems only.
+            if isinstance(v, list) or isinstance(tv, list):
+                return False
+            a, b = s.get("prefixItems", MISSING), target.get("prefixItems", MISSING)
+            if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
+                return False
+        return json_equal(v, tv)
 
     def _types(self, s: dict, out: dict, sp: tuple, has_any_of: bool) -> frozenset | None:
         t = s.get("type", MISSING)
