@@ -218,3 +218,39 @@ def test_renovate_no_longer_inlines_its_root() -> None:
     assert sum(t.code == "dropped-vacuous-ref-sibling" for t in r.transformations) == 129
     # The root was walked 129 more times before (about 80,000 findings each of diagnostics and changes).
     assert len(r.diagnostics) < 5000 and len(r.transformations) < 5000
+
+
+# -- unknown keywords are dropped, so they never decide how siblings are treated -------------
+
+A_DEF = {"$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+                         "additionalProperties": False}}}
+
+
+def test_unknown_sibling_of_ref_does_not_inline_the_target() -> None:
+    r = _compile({"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "x-doc": "kept nowhere"}},
+                  "required": ["a"], "additionalProperties": False, **A_DEF})
+    _accepted(r)
+    assert r.tool["parameters"]["properties"]["a"] == {"$ref": "#/$defs/A"}
+    codes = _codes(r)
+    assert ("openai/unknown-keyword", "#/properties/a/x-doc") in codes
+    assert not any(code in ("merged-ref-siblings", "openai/ref-with-siblings") for code, _ in codes)
+
+
+def test_unknown_sibling_of_anyof_stays_out_of_the_branches() -> None:
+    r = _compile({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}],
+                                                         "markdownDescription": "*v*"}},
+                  "required": ["v"], "additionalProperties": False})
+    _accepted(r)
+    assert r.tool["parameters"]["properties"]["v"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    paths = [p for _, p in _codes(r)]
+    assert "#/properties/v/markdownDescription" in paths
+    assert not any("/anyOf/" in p for p in paths)
+
+
+def test_unknown_keywords_with_different_values_do_not_block_an_allof_merge() -> None:
+    r = _compile({"type": "object", "properties": {"v": {"allOf": [{"type": "string", "x-ui": "a"},
+                                                                   {"maxLength": 3, "x-ui": "b"}]}},
+                  "required": ["v"], "additionalProperties": False})
+    _accepted(r)
+    assert r.tool["parameters"]["properties"]["v"] == {"type": "string", "maxLength": 3}
+    assert "openai/ref-sibling-conflict" not in [c for c, _ in _codes(r)]

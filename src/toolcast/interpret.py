@@ -543,7 +543,7 @@ class Walk:
                     out[k] = out[k] + [x for x in v if x not in out[k]]
                 elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                     out[k] = [x for x in out[k] if any(json_equal(x, y) for y in v)]
-                elif k in ANNOTATIONS or self.r.keywords.get(k, self.r.unknown_keyword)[1] == "drop":
+                elif k in ANNOTATIONS or self.r.dropped(k):
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
                     merged_props = dict(out[k])
@@ -853,7 +853,7 @@ class Walk:
             s["enum"] = [x for x in s["enum"] if json_equal(x, const)]
             self.change("merged-all-of", sp + ("const",), "(const and enum both apply)")
         if "$ref" in s:
-            kept = [k for k in s if k != "$ref" and kw.get(k, r.unknown_keyword)[1] != "drop"]
+            kept = [k for k in s if k != "$ref" and not r.dropped(k)]
             if kept:
                 if all(k in ANNOTATIONS for k in kept):
                     self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
@@ -906,7 +906,7 @@ class Walk:
         if "anyOf" in s and not root:
             constraining = [
                 k for k in s
-                if k not in ("anyOf", "type") and k not in ANNOTATIONS and kw.get(k, r.unknown_keyword)[1] != "drop"
+                if k not in ("anyOf", "type") and k not in ANNOTATIONS and not r.dropped(k)
             ]
             if "type" in s:
                 constraining.insert(0, "type")

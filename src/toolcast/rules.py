@@ -49,6 +49,11 @@ class Rules:
         # Keywords whose class drops them, for quick "is this sibling kept?" questions.
         self.kept = frozenset(k for k, e in m.KEYWORDS.items() if e[1] != "drop")
 
+    def dropped(self, keyword: str) -> bool:
+        """Whether the walk drops `keyword` (a listed keyword's action, else the unknown-keyword rule)."""
+        entry = self.keywords.get(keyword)
+        return (entry[1] if entry is not None else self.unknown_keyword[0]) == "drop"
+
     def limit(self, name: str) -> int:
         return self.limits[name][0]
 
