@@ -51,14 +51,17 @@ def _copy(value: dict | list, depth: int) -> Any:
     if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
         out: Any = dict(value)
         for k, v in out.items():
-            if type(v) is dict or type(v) is list or isinstance(v, (dict, list)):
+            if type(v) not in _SCALARS and isinstance(v, (dict, list)):
                 out[k] = _copy(v, depth + 1)
         return out
     out = list(value)
     for i, v in enumerate(out):
-        if type(v) is dict or type(v) is list or isinstance(v, (dict, list)):
+        if type(v) not in _SCALARS and isinstance(v, (dict, list)):
             out[i] = _copy(v, depth + 1)
     return out
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _copy_iterative(value: dict | list) -> Any:

@@ -285,6 +285,7 @@ class Walk:
         self.buckets: dict[str, _Bucket] = {"": self.bucket}
         self._merging: set[str] = set()  # $refs being inlined now (a schema defined as itself)
         self.ref_nulls: dict[str, bool] = {}  # allows_null of each $ref target (see there)
+        self.ref_names: dict[str, tuple] = {}  # $ref -> (definition, note) once resolved (see _target)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
@@ -409,10 +410,17 @@ class Walk:
 
     def _target(self, ref: Any, sp: tuple) -> str | None:
         """The definition a local `$ref` names ("" for the root), or None after a refusal."""
+        known = self.ref_names.get(ref) if type(ref) is str else None
+        if known is not None:  # resolved before in this walk: the same answer, the same note
+            name, note = known
+            if note:
+                self.trans.append(("rewrote-definitions-reference", "#", sp, note))
+            return name
         if not isinstance(ref, str):
             self.diag("openai/invalid-keyword-value", sp, keyword="$ref", value=describe(ref), expected="a string")
             return None
         if ref == "#":
+            self.ref_names[ref] = ("", "")
             return ""
         if not ref.startswith("#"):
             self.diag("openai/external-ref", sp, value=ref)
@@ -426,8 +434,10 @@ class Walk:
                 if name not in self.defs_raw:
                     self.diag("openai/unresolvable-ref", sp, value=ref)
                     return None
-                if prefix == "#/definitions/":
-                    self.change("rewrote-definitions-reference", sp, f"({ref} -> #/$defs/{name})")
+                note = f"({ref} -> #/$defs/{name})" if prefix == "#/definitions/" else ""
+                if note:
+                    self.change("rewrote-definitions-reference", sp, note)
+                self.ref_names[ref] = (name, note)
                 return name
         self.diag("openai/unsupported-ref-target", sp, value=ref)
         return None
@@ -1105,6 +1115,8 @@ class Walk:
         refusing = self.refusing
         opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
         leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
+        ref_plain = self.plan.get("$ref", (None,))[0] == OP_STRUCTURAL
+        ref_nulls = self.ref_nulls
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if sub is False:
@@ -1119,6 +1131,9 @@ class Walk:
             optional = name not in req
             if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
                 original_null = False  # allows_null's first test, inline: one plain type
+            elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
+                  and (known := ref_nulls.get(ref)) is not None):
+                original_null = known  # a bare $ref: allows_null's answer for its target, remembered
             else:
                 original_null = allows_null(sub, self)
             if original_null:
@@ -1135,6 +1150,13 @@ class Walk:
                     self.refusals += opt_refuses + (null_refuses and not original_null)
             child = None
             if leaf_ok and type(sub) is dict:
+                if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
+                    # A bare reference: what node() makes of it, without the general path.
+                    child = self._ref(ref, {}, psp, pip)
+                    if optional and not original_null:
+                        child = _with_null_own(child) if child else child
+                    out_props[name] = child
+                    continue
                 lp = leaf_plans.get(keys := tuple(sub))
                 if lp is None:
                     lp = self._leaf_plan(keys)

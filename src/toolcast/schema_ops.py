@@ -84,6 +84,8 @@ def with_null(c: dict) -> dict:
 
 def _with_null_own(c: dict) -> dict:
     """with_null for a dict the walk has just built and nobody else holds: updated in place."""
+    if len(c) == 1 and "$ref" in c:
+        return {"anyOf": [c, {"type": "null"}]}  # with_null's answer, without copying `c`
     if "$ref" in c or "const" in c or "anyOf" in c:
         return with_null(c)
     t = c.get("type")
