@@ -137,6 +137,7 @@ _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omit
              "converted-optional-property-to-nullable")
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
+_NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
@@ -782,7 +783,7 @@ class Walk:
                 rank = self.rank
                 outs.sort(key=lambda o: rank[o[0]])
                 if all(rank["type"] <= rank[o[0]] for o in outs):
-                    found = (tuple(outs), tuple(steps))
+                    found = (tuple(outs), tuple(steps), any(o[3] for o in outs))
         plans[keys] = found
         return found
 
@@ -1117,8 +1118,49 @@ class Walk:
         leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
         ref_plain = self.plan.get("$ref", (None,))[0] == OP_STRUCTURAL
         ref_nulls = self.ref_nulls
+        any_refuses = opt_refuses or null_refuses
         for name, sub in props.items():
             psp = sp + ("properties", name)
+            if leaf_ok and type(sub) is dict:
+                # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
+                # findings after the property's, as node() would have them.
+                lp = leaf_plans.get(keys := tuple(sub))
+                if lp is None:
+                    lp = self._leaf_plan(keys)
+                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
+                    child = {"type": t}
+                    for k, exact, check, is_enum in lp[0]:
+                        v = sub[k]
+                        if (type(v) is not exact and check is not None and not check(v)) or (
+                            is_enum and not (v and _SCALAR_TYPES.issuperset(map(type, v)))
+                        ):
+                            child = None  # node() reports it: take the general path below
+                            break
+                        child[k] = v
+                    if child is not None:
+                        if name not in req:  # optional: nullable instead (null is new here)
+                            bucket.nulls.append(ip + (name,))
+                            named = (("name", name),)
+                            diags.append((opt_code, "#", psp, named))
+                            diags.append((null_code, "#", psp, named))
+                            trans.append((null_change, "#", psp, ""))
+                            if any_refuses:
+                                self.refusals += opt_refuses + null_refuses
+                            if lp[2]:
+                                child = _with_null_own(child)  # an enum takes null as a member too
+                            else:
+                                child["type"] = [t, "null"]
+                        for k, dcode, tcode, refuses in lp[1]:
+                            ksp = psp + (k,)
+                            if dcode is None:
+                                self._count_enum(sub[k], ksp)
+                                continue
+                            if refuses:
+                                self.refusals += 1
+                            diags.append((dcode, "#", ksp, (("keyword", k),)))
+                            trans.append((tcode, "#", ksp, ""))
+                        out_props[name] = child
+                        continue
             if sub is False:
                 self.diag("openai/boolean-subschema", psp, value="false")
                 if name in req:
