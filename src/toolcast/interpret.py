@@ -138,6 +138,12 @@ _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omit
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
 _NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
+# The keywords an object or array node reads itself (see _container).
+_CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
+
+
+def _ok_items(v: Any) -> bool:
+    return type(v) is dict or type(v) is bool or type(v) is list
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
@@ -193,6 +199,7 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
     r.__dict__["_leaf_plans"] = {}
+    r.__dict__["_container_plans"] = {}
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
     return plan
@@ -256,6 +263,7 @@ class Walk:
         self.lossy_codes = d["_lossy_codes"]
         self.rank = d["_rank"]
         self.leaf_plans = d["_leaf_plans"]
+        self.container_plans = d["_container_plans"]
         self.limit_values = d["_limit_values"]
         self._fresh()
 
@@ -270,6 +278,7 @@ class Walk:
                 "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
                 "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
                 "leaf_plans": d["_leaf_plans"], "limit_values": d["_limit_values"],
+                "container_plans": d["_container_plans"],
             })
             d["_walk_class"] = cls
         return cls
@@ -610,6 +619,12 @@ class Walk:
             s = self._normalize(s, sp, root)
             if s is None:
                 return {}
+        elif (t := s.get("type")) == "object" or t == "array":
+            cp = self.container_plans.get(keys := tuple(s))
+            if cp is None:
+                cp = self._container_plan(keys)
+            if cp and (out := self._container(s, cp, t, sp, ip, depth, nest, root)) is not None:
+                return out
         # `type` goes first in the output order: reserve its place so that most nodes come out
         # ordered without a re-sort (_types fills it in, or takes it out again).
         out: dict = {"type": None} if "type" in s and "$ref" not in s else {}
@@ -786,6 +801,87 @@ class Walk:
                     found = (tuple(outs), tuple(steps), any(o[3] for o in outs))
         plans[keys] = found
         return found
+
+    def _container_plan(self, keys: tuple) -> tuple | bool:
+        """For an object or array schema with exactly these keys: (plain kept keys in output order,
+        drop steps in key order) when _container can compile it, else False. Cached per rule
+        version, like _leaf_plan."""
+        plans = self.container_plans
+        if len(plans) >= 4096:
+            plans.clear()
+        found: tuple | bool = False
+        plan = self.plan
+        if "type" in keys and _RESHAPING.isdisjoint(keys) and all(
+            plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS
+        ):
+            outs, steps = [], []
+            for k in keys:
+                if k in _CONTAINER_KEYS:
+                    continue
+                p = plan.get(k)
+                if p is None:
+                    action, dcode, tcode = self.r.unknown_keyword
+                    if action == "drop":
+                        steps.append((k, dcode, tcode, dcode in self.refusing))
+                    continue
+                op, exact, check, _vkind, _handler, dcode, tcode, _slot = p
+                if op == OP_PLAIN:
+                    outs.append((k, exact, check))
+                elif op == OP_DROP and check is None:
+                    steps.append((k, dcode, tcode, dcode in self.refusing))
+                else:
+                    break
+            else:
+                rank = self.rank
+                outs.sort(key=lambda o: rank[o[0]])
+                first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
+                if all(rank["type"] <= rank[o[0]] < first for o in outs):
+                    found = (tuple(outs), tuple(steps))
+        plans[keys] = found
+        return found
+
+    def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
+                   root: bool) -> dict | None:
+        """node() for an object or array schema of a planned shape (see _container_plan); None, with
+        nothing recorded, when a value needs node()'s full treatment."""
+        out = {"type": t}
+        for k, exact, check in cp[0]:
+            v = s[k]
+            if type(v) is not exact and check is not None and not check(v):
+                return None
+            out[k] = v
+        # The structural keywords' values, checked as node() checks them (else it reports them).
+        if t == "object":
+            v = s.get("properties", MISSING)
+            if v is not MISSING and type(v) is not dict:
+                return None
+            v = s.get("required", MISSING)
+            if v is not MISSING and not (type(v) is list and _ONLY_STR.issuperset(map(type, v))):
+                return None
+            v = s.get("additionalProperties", MISSING)
+            if v is not MISSING and type(v) is not dict and type(v) is not bool:
+                return None
+            if "items" in s and not _ok_items(s["items"]):
+                return None
+        else:
+            if "items" in s and not _ok_items(s["items"]):
+                return None
+            if "properties" in s or "required" in s or "additionalProperties" in s:
+                return None
+        diags, trans = self.diags, self.trans
+        for k, dcode, tcode, refuses in cp[1]:
+            ksp = sp + (k,)
+            if refuses:
+                self.refusals += 1
+            diags.append((dcode, "#", ksp, (("keyword", k),)))
+            trans.append((tcode, "#", ksp, ""))
+        if depth > self.deepest[0]:
+            self.deepest = (depth, sp)
+        if t == "object":
+            self._object(s, out, sp, ip, depth, nest, root)
+        else:
+            self._array(s, out, sp, ip, depth, nest)
+        return out
 
     def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
         """node() for a plain scalar leaf (see _leaf_plan); None, with nothing recorded, when a value
