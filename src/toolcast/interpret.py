@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import Any
 
 from toolcast.model import ITEMS, NullPath
@@ -287,15 +288,19 @@ class Walk:
         """The state of one walk."""
         self.diags: list[tuple] = []  # (code, base, tokens, params)
         self.trans: list[tuple] = []  # (code, base, tokens, note)
-        self.defs_raw: dict[str, Any] = {}
-        self.defs_src: dict[str, str] = {}  # def name -> the keyword it came from
-        self.defs_out: dict[str, Any] = {}
-        self.queue: list[str] = []
         self.bucket = _Bucket()
         self.buckets: dict[str, _Bucket] = {"": self.bucket}
-        self._merging: set[str] = set()  # $refs being inlined now (a schema defined as itself)
-        self.ref_nulls: dict[str, bool] = {}  # allows_null of each $ref target (see there)
-        self.ref_names: dict[str, tuple] = {}  # $ref -> (definition, note) once resolved (see _target)
+        # Definitions, the reference caches and the merge guard start as the empty class values
+        # below and become this walk's own on first write: most schemas need none of them.
+
+    _EMPTY: Any = MappingProxyType({})
+    defs_raw: Any = _EMPTY  # def name -> raw schema
+    defs_src: Any = _EMPTY  # def name -> the keyword it came from
+    defs_out: Any = _EMPTY  # def name -> compiled schema (None while queued)
+    queue: Any = ()  # definitions referred to, in order (repeats included)
+    _merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
+    ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see schema_ops.allows_null)
+    ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
@@ -393,6 +398,7 @@ class Walk:
 
     # -- definitions and references -------------------------------------------------------
     def _collect_defs(self, root: dict) -> None:
+        self.defs_raw, self.defs_src, self.defs_out, self.queue = {}, {}, {}, []
         defs = root.pop("$defs", None)
         legacy = root.pop("definitions", None)
         kw_defs = self.r.keywords.get("$defs")
@@ -430,7 +436,7 @@ class Walk:
             self.diag("openai/invalid-keyword-value", sp, keyword="$ref", value=describe(ref), expected="a string")
             return None
         if ref == "#":
-            self.ref_names[ref] = ("", "")
+            self._ref_name(ref, "", "")
             return ""
         if not ref.startswith("#"):
             self.diag("openai/external-ref", sp, value=ref)
@@ -447,10 +453,15 @@ class Walk:
                 note = f"({ref} -> #/$defs/{name})" if prefix == "#/definitions/" else ""
                 if note:
                     self.change("rewrote-definitions-reference", sp, note)
-                self.ref_names[ref] = (name, note)
+                self._ref_name(ref, name, note)
                 return name
         self.diag("openai/unsupported-ref-target", sp, value=ref)
         return None
+
+    def _ref_name(self, ref: str, name: str, note: str) -> None:
+        if type(self.ref_names) is not dict:
+            self.ref_names = {}
+        self.ref_names[ref] = (name, note)
 
     def _resolve_raw(self, ref: str, sp: tuple) -> Any:
         """The raw target of a `$ref` chain (for merging), or MISSING after a refusal."""
@@ -529,6 +540,8 @@ class Walk:
                 if target is MISSING:
                     return None
                 rest = {k: v for k, v in part.items() if k != "$ref"}
+                if type(self._merging) is not set:
+                    self._merging = set()
                 self._merging.add(ref)
                 try:
                     part = self._merge([target, rest], sp)
@@ -1213,7 +1226,6 @@ class Walk:
         opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
         leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
         ref_plain = self.plan.get("$ref", (None,))[0] == OP_STRUCTURAL
-        ref_nulls = self.ref_nulls
         any_refuses = opt_refuses or null_refuses
         for name, sub in props.items():
             psp = sp + ("properties", name)
@@ -1270,7 +1282,7 @@ class Walk:
             if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
                 original_null = False  # allows_null's first test, inline: one plain type
             elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
-                  and (known := ref_nulls.get(ref)) is not None):
+                  and (known := self.ref_nulls.get(ref)) is not None):
                 original_null = known  # a bare $ref: allows_null's answer for its target, remembered
             else:
                 original_null = allows_null(sub, self)

@@ -128,7 +128,10 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
             # remember it for this walk (a definition is often referred to from many places).
             known = walk.ref_nulls.get(ref)
             if known is None:
-                known = walk.ref_nulls[ref] = _ref_allows_null(ref, walk, frozenset((ref,)))
+                known = _ref_allows_null(ref, walk, frozenset((ref,)))
+                if type(walk.ref_nulls) is not dict:
+                    walk.ref_nulls = {}
+                walk.ref_nulls[ref] = known
             if not known:
                 return False
         elif not _ref_allows_null(ref, walk, _seen | {ref}):
