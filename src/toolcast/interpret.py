@@ -138,7 +138,6 @@ _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omit
              "converted-optional-property-to-nullable")
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
-_NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
 # The keywords an object or array node reads itself (see _container).
 _CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
 
@@ -159,6 +158,11 @@ def _never(v: Any) -> bool:
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
  OP_CONST) = range(10)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
+# The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
+_PLAIN, _ENUM, _CONST, _FORMAT, _DROP = range(5)
+_LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT}
+# A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
+_LEAF_RESHAPING = _RESHAPING - {"const"}
 
 
 def keyword_plan(r: Rules) -> dict:
@@ -780,15 +784,19 @@ class Walk:
 
     # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
-        """For a schema with exactly these keys, in this order: (output keys in output order, steps in
-        key order) when it is a plain scalar leaf that _leaf can compile, else False. Cached per
-        rule version: derived from the keyword plan, never from the values."""
+        """For a schema with exactly these keys, in this order: (values, steps, takes null its own
+        way) when it is a scalar leaf that _leaf_values/_leaf_steps compile, else False.
+
+        `values` are (keyword, exact type, check, mode) in output order: what is checked and copied
+        (mode: _PLAIN, _ENUM, _CONST, _FORMAT); `steps` are (mode or _DROP, keyword, diagnostic,
+        transformation, refuses) in key order: what is recorded. Cached per rule version: derived
+        from the keyword plan, never from the values."""
         plans = self.leaf_plans
         if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
             plans.clear()
         found: tuple | bool = False
-        if "type" in keys and _RESHAPING.isdisjoint(keys):
-            outs, steps = [], []
+        if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
+            values, steps = [], []
             for k in keys:
                 if k == "type":
                     continue
@@ -796,24 +804,74 @@ class Walk:
                 if p is None:
                     action, dcode, tcode = self.r.unknown_keyword
                     if action == "drop":
-                        steps.append((k, dcode, tcode, dcode in self.refusing))
+                        steps.append((_DROP, k, dcode, tcode, dcode in self.refusing))
                     continue  # an unknown keyword that is not dropped is left out, as node() does
                 op, exact, check, _vkind, _handler, dcode, tcode, slot = p
-                if op == OP_PLAIN or (op == OP_ENUM and slot is None):
-                    outs.append((k, exact, check, op == OP_ENUM))
-                    if op == OP_ENUM:
-                        steps.append((k, None, None, False))
+                mode = _LEAF_MODES.get(op) if slot is None else None
+                if mode is not None:
+                    values.append((k, exact, check, mode))
+                    if mode != _PLAIN:
+                        steps.append((mode, k, None, None, False))
                 elif op == OP_DROP and check is None:
-                    steps.append((k, dcode, tcode, dcode in self.refusing))
+                    steps.append((_DROP, k, dcode, tcode, dcode in self.refusing))
                 else:
                     break
             else:
                 rank = self.rank
-                outs.sort(key=lambda o: rank[o[0]])
-                if all(rank["type"] <= rank[o[0]] for o in outs):
-                    found = (tuple(outs), tuple(steps), any(o[3] for o in outs))
+                values.sort(key=lambda o: rank[o[0]])
+                if all(rank["type"] <= rank[o[0]] for o in values):
+                    found = (tuple(values), tuple(steps), any(o[3] in (_ENUM, _CONST) for o in values))
         plans[keys] = found
         return found
+
+    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
+        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
+        treatment; records nothing."""
+        t = s["type"]
+        if type(t) is not str or t not in _LEAF_TYPES:
+            return None
+        out = {"type": t}
+        for k, exact, check, mode in lp[0]:
+            v = s[k]
+            if type(v) is not exact and check is not None and not check(v):
+                return None
+            if mode:
+                if mode == _ENUM:
+                    if not (v and _SCALAR_TYPES.issuperset(map(type, v))):
+                        return None
+                elif mode == _CONST:
+                    if type(v) not in _SCALAR_TYPES:
+                        return None
+                elif v not in self.r.formats:
+                    continue  # an unsupported format: dropped (see _leaf_steps)
+            out[k] = v
+        return out
+
+    def _leaf_steps(self, s: dict, lp: tuple, sp: tuple) -> None:
+        """What compiling the leaf `s` records, after _leaf_values accepted it."""
+        for mode, k, dcode, tcode, refuses in lp[1]:
+            ksp = sp + (k,)
+            if mode == _DROP:
+                if refuses:
+                    self.refusals += 1
+                self.diags.append((dcode, "#", ksp, (("keyword", k),)))
+                self.trans.append((tcode, "#", ksp, ""))
+            elif mode == _ENUM:
+                self._count_enum(s[k], ksp)
+            elif mode == _CONST:
+                if type(v := s[k]) is str:
+                    self.n_chars += len(v)
+            elif (v := s[k]) not in self.r.formats:
+                self.diag("openai/unsupported-string-format", ksp, format=v)
+                self.change("dropped-unsupported-format", ksp, f"({v})")
+
+    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
+        """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
+        needs node()'s full treatment."""
+        out = self._leaf_values(s, lp)
+        if out is not None and lp[1]:
+            self._leaf_steps(s, lp, sp)
+        return out
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys: (plain kept keys in output order,
@@ -894,31 +952,6 @@ class Walk:
             self._object(s, out, sp, ip, depth, nest, root)
         else:
             self._array(s, out, sp, ip, depth, nest)
-        return out
-
-    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
-        """node() for a plain scalar leaf (see _leaf_plan); None, with nothing recorded, when a value
-        needs node()'s full treatment."""
-        t = s["type"]
-        if type(t) is not str or t not in _LEAF_TYPES:
-            return None
-        out = {"type": t}
-        for k, exact, check, is_enum in lp[0]:
-            v = s[k]
-            if type(v) is not exact and check is not None and not check(v):
-                return None
-            if is_enum and not (v and _SCALAR_TYPES.issuperset(map(type, v))):
-                return None
-            out[k] = v
-        for k, dcode, tcode, refusing in lp[1]:
-            ksp = sp + (k,)
-            if dcode is None:
-                self._count_enum(s[k], ksp)
-                continue
-            if refusing:
-                self.refusals += 1
-            self.diags.append((dcode, "#", ksp, (("keyword", k),)))
-            self.trans.append((tcode, "#", ksp, ""))
         return out
 
     def _pattern(self, pattern: str, sp: tuple) -> bool:
@@ -1235,40 +1268,23 @@ class Walk:
                 lp = leaf_plans.get(keys := tuple(sub))
                 if lp is None:
                     lp = self._leaf_plan(keys)
-                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = {"type": t}
-                    for k, exact, check, is_enum in lp[0]:
-                        v = sub[k]
-                        if (type(v) is not exact and check is not None and not check(v)) or (
-                            is_enum and not (v and _SCALAR_TYPES.issuperset(map(type, v)))
-                        ):
-                            child = None  # node() reports it: take the general path below
-                            break
-                        child[k] = v
-                    if child is not None:
-                        if name not in req:  # optional: nullable instead (null is new here)
-                            bucket.nulls.append(ip + (name,))
-                            named = (("name", name),)
-                            diags.append((opt_code, "#", psp, named))
-                            diags.append((null_code, "#", psp, named))
-                            trans.append((null_change, "#", psp, ""))
-                            if any_refuses:
-                                self.refusals += opt_refuses + null_refuses
-                            if lp[2]:
-                                child = _with_null_own(child)  # an enum takes null as a member too
-                            else:
-                                child["type"] = [t, "null"]
-                        for k, dcode, tcode, refuses in lp[1]:
-                            ksp = psp + (k,)
-                            if dcode is None:
-                                self._count_enum(sub[k], ksp)
-                                continue
-                            if refuses:
-                                self.refusals += 1
-                            diags.append((dcode, "#", ksp, (("keyword", k),)))
-                            trans.append((tcode, "#", ksp, ""))
-                        out_props[name] = child
-                        continue
+                if lp and sub["type"] != "null" and (child := self._leaf_values(sub, lp)) is not None:
+                    if name not in req:  # optional: nullable instead (null is new here)
+                        bucket.nulls.append(ip + (name,))
+                        named = (("name", name),)
+                        diags.append((opt_code, "#", psp, named))
+                        diags.append((null_code, "#", psp, named))
+                        trans.append((null_change, "#", psp, ""))
+                        if any_refuses:
+                            self.refusals += opt_refuses + null_refuses
+                        if lp[2]:
+                            child = _with_null_own(child)  # an enum or const takes null its own way
+                        else:
+                            child["type"] = [child["type"], "null"]
+                    if lp[1]:
+                        self._leaf_steps(sub, lp, psp)
+                    out_props[name] = child
+                    continue
             if sub is False:
                 self.diag("openai/boolean-subschema", psp, value="false")
                 if name in req:
