@@ -159,8 +159,8 @@ def _never(v: Any) -> bool:
  OP_CONST) = range(10)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
 # The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
-_PLAIN, _ENUM, _CONST, _FORMAT, _DROP = range(5)
-_LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT}
+_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
+_LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
 # A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
 _LEAF_RESHAPING = _RESHAPING - {"const"}
 
@@ -842,8 +842,11 @@ class Walk:
                 elif mode == _CONST:
                     if type(v) not in _SCALAR_TYPES:
                         return None
-                elif v not in self.r.formats:
-                    continue  # an unsupported format: dropped (see _leaf_steps)
+                elif mode == _FORMAT:
+                    if v not in self.r.formats:
+                        continue  # an unsupported format: dropped (see _leaf_steps)
+                elif not _pattern_kept(self.r, v):
+                    continue  # a pattern the rules drop (see _leaf_steps)
             out[k] = v
         return out
 
@@ -861,9 +864,12 @@ class Walk:
             elif mode == _CONST:
                 if type(v := s[k]) is str:
                     self.n_chars += len(v)
-            elif (v := s[k]) not in self.r.formats:
-                self.diag("openai/unsupported-string-format", ksp, format=v)
-                self.change("dropped-unsupported-format", ksp, f"({v})")
+            elif mode == _FORMAT:
+                if (v := s[k]) not in self.r.formats:
+                    self.diag("openai/unsupported-string-format", ksp, format=v)
+                    self.change("dropped-unsupported-format", ksp, f"({v})")
+            else:
+                self._pattern(s[k], ksp)
 
     def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
         """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
@@ -1204,7 +1210,15 @@ class Walk:
                 self.diag("openai/boolean-subschema", sp + (i,), value="false")
                 self.change("removed-false-subschema", sp + (i,))
                 continue
-            out.append(self.node(b, sp + (i,), ip, depth, nest + 1))
+            bsp = sp + (i,)
+            if type(b) is dict and nest < NEST_GUARD:
+                lp = self.leaf_plans.get(keys := tuple(b))
+                if lp is None:
+                    lp = self._leaf_plan(keys)
+                if lp and (leaf := self._leaf(b, lp, bsp)) is not None:
+                    out.append(leaf)
+                    continue
+            out.append(self.node(b, bsp, ip, depth, nest + 1))
         return out
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
@@ -1590,6 +1604,12 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
             cache.clear()
         cache[pattern] = verdict
     return verdict
+
+
+def _pattern_kept(r: Rules, pattern: str) -> bool:
+    """Whether Walk._pattern keeps this pattern (it records why when it does not)."""
+    verdict = _pattern_verdict(r, pattern)
+    return verdict[0] != "invalid" and all(action != "drop" for _f, (action, _d, _t) in verdict[1])
 
 
 class _Join:
