@@ -205,6 +205,10 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
     r.__dict__["_leaf_plans"] = {}
     r.__dict__["_container_plans"] = {}
+    refusing = r.__dict__["_refusing_codes"]
+    # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural)
+    r.__dict__["_object_flags"] = (_OPTIONAL[0] in refusing, _OPTIONAL[1] in refusing,
+                                   plan.get("$ref", (None,))[0] == OP_STRUCTURAL)
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
     return plan
@@ -269,6 +273,7 @@ class Walk:
         self.rank = d["_rank"]
         self.leaf_plans = d["_leaf_plans"]
         self.container_plans = d["_container_plans"]
+        self.object_flags = d["_object_flags"]
         self.limit_values = d["_limit_values"]
         self._fresh()
 
@@ -283,7 +288,7 @@ class Walk:
                 "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
                 "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
                 "leaf_plans": d["_leaf_plans"], "limit_values": d["_limit_values"],
-                "container_plans": d["_container_plans"],
+                "container_plans": d["_container_plans"], "object_flags": d["_object_flags"],
             })
             d["_walk_class"] = cls
         return cls
@@ -339,8 +344,9 @@ class Walk:
             return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
         if not isinstance(schema, dict):
             return self.refuse("openai/root-schema-not-object", (), value=describe(schema))
-        root = dict(schema)
+        root = schema  # copied before anything is taken out of it or added to it
         if "$defs" in root or "definitions" in root:
+            root = dict(schema)
             self._collect_defs(root)
         self.root_raw = root
         if "$ref" in root:
@@ -366,9 +372,9 @@ class Walk:
                 self.diag("openai/root-schema-not-object", (), value="an enum or const without `type: object`")
             else:
                 self.change("inferred-type", ("type",), "(object, at the root)")
-                root["type"] = "object"
+                root = self._set_root_type(root)
         elif rtype == ["object"]:
-            root["type"] = "object"
+            root = self._set_root_type(root)
         elif rtype != "object":
             self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
         if self.refusals:
@@ -399,6 +405,14 @@ class Walk:
             else:
                 self.null_paths = tuple(dict.fromkeys(root_bucket.nulls))  # anyOf branches may repeat one
         return out
+
+    def _set_root_type(self, root: dict) -> dict:
+        """`root` with `type: object`, as a new dict (the input is never changed); the raw root
+        that `#` refers to follows when it is the same schema."""
+        new = {**root, "type": "object"}
+        if root is self.root_raw:
+            self.root_raw = new
+        return new
 
     # -- definitions and references -------------------------------------------------------
     def _collect_defs(self, root: dict) -> None:
@@ -1264,16 +1278,12 @@ class Walk:
                     self.diag("openai/required-property-undefined", sp + ("required",), name=name)
         out_props: dict = {}
         bucket = self.bucket
-        node = self.node
         diags, trans = self.diags, self.trans
-        # The per-property findings, recorded inline (the codes' outcomes read once per rules).
+        # The per-property findings, recorded inline (their outcomes read once per rules).
         opt_code, null_code, null_change = _OPTIONAL
+        opt_refuses, null_refuses, ref_plain = self.object_flags
         leaf_plans = self.leaf_plans
-        refusing = self.refusing
-        opt_refuses, null_refuses = opt_code in refusing, null_code in refusing
         leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
-        ref_plain = self.plan.get("$ref", (None,))[0] == OP_STRUCTURAL
-        any_refuses = opt_refuses or null_refuses
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if leaf_ok and type(sub) is dict:
@@ -1289,7 +1299,7 @@ class Walk:
                         diags.append((opt_code, "#", psp, named))
                         diags.append((null_code, "#", psp, named))
                         trans.append((null_change, "#", psp, ""))
-                        if any_refuses:
+                        if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
                         if lp[2]:
                             child = _with_null_own(child)  # an enum or const takes null its own way
@@ -1343,7 +1353,7 @@ class Walk:
                 if lp:
                     child = self._leaf(sub, lp, psp)
             if child is None:
-                child = node(sub, psp, pip, depth + 1, nest + 1)
+                child = self.node(sub, psp, pip, depth + 1, nest + 1)
             if optional and not original_null:
                 t = child.get("type")
                 if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
