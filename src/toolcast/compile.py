@@ -190,14 +190,12 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
 
 def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
     """The tool in the API's shape; `strict` is always present, false included."""
-    fn: dict = {"name": name}
+    fn: dict = {"name": name} if api == "chat" else {"type": "function", "name": name}
     if description is not None:
         fn["description"] = description
     fn["parameters"] = parameters
     fn["strict"] = strict
-    if api == "chat":
-        return {"type": "function", "function": fn}
-    return {"type": "function", **fn}
+    return {"type": "function", "function": fn} if api == "chat" else fn
 
 
 def _reason(diags: list[tuple], lossy: list[tuple], refusing: frozenset) -> str:
@@ -232,7 +230,10 @@ def compile_tool(
         raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
     mode = "auto" if strict == "auto" else strict_mode(strict)
     r = get_rules(rules)
-    name, description, schema, shape = read_tool(tool)
+    if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
+        name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
+    else:
+        name, description, schema, shape = read_tool(tool)
     diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
     trans: list[tuple] = []
     rep = None
