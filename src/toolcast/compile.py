@@ -139,18 +139,18 @@ class _Report:
         self.trans.append((code, base, tokens, note))
 
 
-def check_name(name: Any, rep: _Report) -> bool:
-    r = rep.r
+def check_name(name: Any, r: Rules, diags: list) -> bool:
+    """Whether OpenAI accepts the tool name; a refusing finding is recorded when it does not."""
     if not isinstance(name, str) or not name:
-        rep.diag("openai/tool-name-missing", "name")
+        diags.append(("openai/tool-name-missing", "name", (), ()))
         return False
     if r.name_re.fullmatch(name):
         return True
     if len(name) > r.name_max_length:
-        rep.diag("openai/tool-name-too-long", "name", count=len(name), limit=r.name_max_length)
+        diags.append(("openai/tool-name-too-long", "name", (), (("count", len(name)), ("limit", r.name_max_length))))
         if r.name_re.fullmatch(name[: r.name_max_length]):
             return False
-    rep.diag("openai/tool-name-invalid-characters", "name", name=name, pattern=r.name_pattern)
+    diags.append(("openai/tool-name-invalid-characters", "name", (), (("name", name), ("pattern", r.name_pattern))))
     return False
 
 
@@ -236,16 +236,14 @@ def compile_tool(
         name, description, schema, shape = read_tool(tool)
     diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
     trans: list[tuple] = []
-    rep = None
     if type(name) is str and name and r.name_re.fullmatch(name) is not None:
         name_ok = True  # check_name's common case, inline
     else:
-        rep = _Report(r, diags, trans)
-        name_ok = check_name(name, rep)
+        name_ok = check_name(name, r, diags)
     if not (type(description) is str and description.isascii() and 0 < len(description) <= r.description_ascii_max
             and not description.isspace()):
         # Else: plain text within every cap, kept as it is.
-        description = clean_description(description, rep or _Report(r, diags, trans))
+        description = clean_description(description, _Report(r, diags, trans))
     if shape == "mcp" or shape == "anthropic":
         trans.append(_RENAMED)
     null_paths: tuple = ()

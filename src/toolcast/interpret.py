@@ -142,6 +142,11 @@ _LEAF_TYPES = JSON_TYPES - {"object", "array"}
 _CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
 
 
+def _plannable(keys: tuple) -> bool:
+    """Whether a key shape is small enough to plan and cache (real schemas' nodes are)."""
+    return len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
+
+
 def _ok_items(v: Any) -> bool:
     return type(v) is dict or type(v) is bool or type(v) is list
 # A compiled node with one of these takes null some other way than a type union (see with_null).
@@ -254,6 +259,9 @@ class _Bucket:
 class Walk:
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
+    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs) give
+    # the same result as the general one; False sends every node through node() (tests compare).
+    fast = True
     # Counters and flags start at these class values; the walk sets its own when they change.
     refusals = 0
     n_props = 0
@@ -650,7 +658,7 @@ class Walk:
             s = self._normalize(s, sp, root)
             if s is None:
                 return {}
-        elif (t := s.get("type")) == "object" or t == "array":
+        elif ((t := s.get("type")) == "object" or t == "array") and self.fast:
             cp = self.container_plans.get(keys := tuple(s))
             if cp is None:
                 cp = self._container_plan(keys)
@@ -805,6 +813,8 @@ class Walk:
         (mode: _PLAIN, _ENUM, _CONST, _FORMAT); `steps` are (mode or _DROP, keyword, diagnostic,
         transformation, refuses) in key order: what is recorded. Cached per rule version: derived
         from the keyword plan, never from the values."""
+        if not _plannable(keys):
+            return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
         if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
             plans.clear()
@@ -897,6 +907,8 @@ class Walk:
         """For an object or array schema with exactly these keys: (plain kept keys in output order,
         drop steps in key order) when _container can compile it, else False. Cached per rule
         version, like _leaf_plan."""
+        if not _plannable(keys):
+            return False
         plans = self.container_plans
         if len(plans) >= 4096:
             plans.clear()
@@ -1225,7 +1237,7 @@ class Walk:
                 self.change("removed-false-subschema", sp + (i,))
                 continue
             bsp = sp + (i,)
-            if type(b) is dict and nest < NEST_GUARD:
+            if type(b) is dict and nest < NEST_GUARD and self.fast:
                 lp = self.leaf_plans.get(keys := tuple(b))
                 if lp is None:
                     lp = self._leaf_plan(keys)
@@ -1283,7 +1295,7 @@ class Walk:
         opt_code, null_code, null_change = _OPTIONAL
         opt_refuses, null_refuses, ref_plain = self.object_flags
         leaf_plans = self.leaf_plans
-        leaf_ok = nest < NEST_GUARD  # node() refuses deeper schemas; a leaf here is never too deep
+        leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         for name, sub in props.items():
             psp = sp + ("properties", name)
             if leaf_ok and type(sub) is dict:
@@ -1379,7 +1391,7 @@ class Walk:
             self.diag("openai/false-subschema-unrepresentable", sp + ("items",))
             return
         isp = sp + ("items",)
-        if type(items) is dict and nest < NEST_GUARD:
+        if type(items) is dict and nest < NEST_GUARD and self.fast:
             lp = self.leaf_plans.get(keys := tuple(items))
             if lp is None:
                 lp = self._leaf_plan(keys)

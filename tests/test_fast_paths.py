@@ -1,0 +1,163 @@
+"""The planned fast paths give exactly the general walk's result.
+
+Plain scalar leaves, objects and arrays of a known key shape, and bare `$ref` properties are
+compiled from per-rule-version plans instead of node()'s keyword dispatch (issue 6). The two
+must agree on everything a result holds, in order: status, emitted tool (key order included),
+null paths, every diagnostic and transformation. `Walk.fast = False` sends every node through
+the general path; these tests compile the same inputs both ways.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import RULES, examples, schemas
+
+import toolcast
+from toolcast.interpret import NEST_GUARD, Walk
+from toolcast.rules import get_rules
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+VERSIONS = ("openai@2024-08-06", "openai@2026-10-17")
+POLICIES = ({"strict": "auto"}, {"strict": True}, {"strict": True, "allow_lossy": True})
+
+
+def both(tool: dict, **kw) -> tuple[str, str]:
+    """The result's JSON (key order kept) with the fast paths on, then off."""
+    fast = json.dumps(toolcast.compile_tool(tool, **kw).to_dict())
+    Walk.fast = False
+    try:
+        slow = json.dumps(toolcast.compile_tool(tool, **kw).to_dict())
+    finally:
+        Walk.fast = True
+    return fast, slow
+
+
+def _corpus_tools() -> list[dict]:
+    tools: list[dict] = []
+    for name in ("bfcl.jsonl", "mcp.jsonl", "agent_tools.jsonl"):
+        path = CORPUS / name
+        if path.is_file():
+            with open(path, encoding="utf-8") as fh:
+                tools += [json.loads(line) for line in fh if line.strip()]
+    for path in sorted((CORPUS / "large").glob("*.json")):
+        tools.append({"name": "large", "description": path.stem, "inputSchema": json.loads(path.read_text("utf-8"))})
+    return tools
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_corpus_results_are_the_same_either_way(rules: str) -> None:
+    differ = []
+    for i, tool in enumerate(_corpus_tools()):
+        for policy in POLICIES:
+            fast, slow = both(tool, rules=rules, **policy)
+            if fast != slow:
+                differ.append((i, tool.get("name"), policy))
+    assert differ == []
+
+
+@given(schema=schemas(), rules=st.sampled_from(RULES), strict=st.sampled_from(["auto", True]))
+@examples(150)
+def test_generated_schemas_are_the_same_either_way(schema: dict, rules: str, strict) -> None:
+    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules, strict=strict)
+    assert fast == slow
+
+
+def _leafy(prop: object) -> dict:
+    return {"name": "t", "description": "d",
+            "parameters": {"type": "object", "properties": {"a": prop, "b": prop}, "required": ["a"]}}
+
+
+# Values a planned shape must hand back to node() (it reports them), and shapes it takes itself.
+EDGE_PROPS = [
+    {"type": "string", "description": "plain"},
+    {"type": "dict", "description": "a type name that is not one"},
+    {"type": "string", "description": 5},
+    {"type": "string", "enum": []},
+    {"type": "string", "enum": ["a", {"b": 1}]},
+    {"type": "number", "enum": [1.5, float("nan")]},
+    {"type": "string", "const": "x"},
+    {"type": "number", "const": 2.5},
+    {"type": "string", "const": "x", "enum": ["x", "y"]},
+    {"type": "string", "format": "uuid"},
+    {"type": "string", "format": "not-a-format"},
+    {"type": "string", "pattern": "^[a-z]+$"},
+    {"type": "string", "pattern": "(?<=a)b"},
+    {"type": "string", "pattern": "(unclosed"},
+    {"type": "string", "default": "x", "x-extra": 1, "title": "T"},
+    {"type": "integer", "minimum": 0, "maximum": "ten"},
+    {"type": "null"},
+    {"type": ["string", "null"]},
+    {"type": "string", "nullable": True},
+    {"type": "string", 5: "int key"},
+    {"type": "string", "k" * 600: "long key"},
+    {"type": "object", "properties": {"x": {"type": "string"}}, "$schema": "x", "description": "d"},
+    {"type": "object", "properties": "not a map"},
+    {"type": "object", "properties": {}, "required": [1, "x"]},
+    {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+    {"type": "object", "items": {"type": "string"}},
+    {"type": "array", "items": {"type": "integer", "enum": [1, 2]}, "minItems": 1},
+    {"type": "array", "items": [{"type": "string"}]},
+    {"type": "array", "properties": {}},
+    {"type": "array"},
+    {"$ref": "#/$defs/D"},
+    {"$ref": "#/definitions/L"},
+    {"$ref": 5},
+    {"$ref": "#/$defs/missing"},
+    {"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer", "enum": [1]}]},
+]
+
+
+@pytest.mark.parametrize("rules", VERSIONS)
+@pytest.mark.parametrize("prop", EDGE_PROPS, ids=lambda p: json.dumps(p, default=str)[:60])
+def test_edge_values_are_the_same_either_way(prop: dict, rules: str) -> None:
+    tool = _leafy(prop)
+    tool["parameters"]["$defs"] = {"D": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    tool["parameters"]["definitions"] = {"L": {"type": "string"}}
+    for policy in POLICIES:
+        fast, slow = both(tool, rules=rules, **policy)
+        assert fast == slow
+
+
+@pytest.mark.parametrize("levels", [NEST_GUARD - 2, NEST_GUARD - 1, NEST_GUARD, NEST_GUARD + 1])
+def test_leaves_at_the_nesting_guard_are_the_same_either_way(levels: int) -> None:
+    schema: dict = {"type": "string", "description": "leaf"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"p": schema, "q": {"type": "integer"}}, "required": ["p"]}
+    fast, slow = both({"name": "t", "description": "d", "parameters": schema})
+    assert fast == slow
+    if levels > NEST_GUARD:
+        assert "openai/schema-too-deep" in fast
+
+
+def test_the_planned_paths_are_taken() -> None:
+    """Not vacuous: compiling fills the plan caches, and the general path leaves them alone."""
+    r = get_rules("openai@2026-10-17")
+    walk_class = Walk.for_rules(r)
+    tool = {"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"zz_leaf": {"type": "string", "description": "x", "x-zz": 1},
+                                         "zz_list": {"type": "array", "items": {"type": "integer"}, "x-zy": 2}}}}
+    leaf_keys, list_keys = ("type", "description", "x-zz"), ("type", "items", "x-zy")
+    walk_class.leaf_plans.pop(leaf_keys, None)
+    walk_class.container_plans.pop(list_keys, None)
+    Walk.fast = False
+    try:
+        toolcast.compile_tool(tool, rules=r)
+    finally:
+        Walk.fast = True
+    assert leaf_keys not in walk_class.leaf_plans and list_keys not in walk_class.container_plans
+    toolcast.compile_tool(tool, rules=r)
+    assert walk_class.leaf_plans[leaf_keys] and walk_class.container_plans[list_keys]
+
+
+def test_large_key_shapes_are_not_cached() -> None:
+    """A plan cache never keeps a huge key alive after the compile that saw it."""
+    r = get_rules("openai@2026-10-17")
+    keys = ("type", "k" * 600)
+    toolcast.compile_tool(_leafy({"type": "string", "k" * 600: 1}), rules=r)
+    assert keys not in Walk.for_rules(r).leaf_plans
