@@ -138,6 +138,7 @@ _OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omit
              "converted-optional-property-to-nullable")
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
+_NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
 # The keywords an object or array node reads itself (see _container).
 _CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
 
@@ -844,7 +845,8 @@ class Walk:
                 rank = self.rank
                 values.sort(key=lambda o: rank[o[0]])
                 if all(rank["type"] <= rank[o[0]] for o in values):
-                    found = (tuple(values), tuple(steps), any(o[3] in (_ENUM, _CONST) for o in values))
+                    found = (tuple(values), tuple(steps), any(o[3] in (_ENUM, _CONST) for o in values),
+                             all(o[3] == _PLAIN for o in values))
         plans[keys] = found
         return found
 
@@ -1304,7 +1306,21 @@ class Walk:
                 lp = leaf_plans.get(keys := tuple(sub))
                 if lp is None:
                     lp = self._leaf_plan(keys)
-                if lp and sub["type"] != "null" and (child := self._leaf_values(sub, lp)) is not None:
+                child = None
+                if lp:
+                    t = sub["type"]
+                    if lp[3]:  # plain values only: _leaf_values, inline
+                        if type(t) is str and t in _NON_NULL_LEAF_TYPES:
+                            child = {"type": t}
+                            for k, exact, check, _mode in lp[0]:
+                                v = sub[k]
+                                if type(v) is not exact and check is not None and not check(v):
+                                    child = None
+                                    break
+                                child[k] = v
+                    elif t != "null":
+                        child = self._leaf_values(sub, lp)
+                if child is not None:
                     if name not in req:  # optional: nullable instead (null is new here)
                         bucket.nulls.append(ip + (name,))
                         named = (("name", name),)
