@@ -161,11 +161,11 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
         raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
-    # The common case, decided without a regex scan when the text is ASCII and no character the
-    # rules strip is: nothing to strip and within every cap (UTF-8 takes at most 4 bytes a character).
+    # The common case: nothing to strip (known without a regex scan when the text is ASCII and no
+    # character the rules strip is) and within every cap.
     ascii = desc.isascii()
     if ((ascii and r.description_strip_ascii_free) or r.description_strip_re.search(desc) is None) and (
-        (len(desc) if ascii else 4 * len(desc)) <= r.description_max_bytes
+        (len(desc) if ascii else len(desc.encode("utf-8"))) <= r.description_max_bytes
         and (r.description_max_chars is None or len(desc) <= r.description_max_chars)
     ):
         return desc
