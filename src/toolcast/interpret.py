@@ -656,6 +656,12 @@ class Walk:
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
+            if "anyOf" in s and self.fast:
+                cp = self.container_plans.get(keys := tuple(s))
+                if cp is None:
+                    cp = self._container_plan(keys)
+                if cp and (out := self._planned_any_of(s, cp, sp, ip, depth, nest)) is not None:
+                    return out
             s = self._normalize(s, sp, root)
             if s is None:
                 return {}
@@ -905,10 +911,35 @@ class Walk:
             self._leaf_steps(s, lp, sp)
         return out
 
+    def _shape(self, keys: tuple, own: frozenset) -> tuple | None:
+        """(plain kept keywords in output order, drop steps in key order) for the keys that are not
+        `own` (read by the caller itself), or None when one of them needs node()'s handling."""
+        outs, steps = [], []
+        plan = self.plan
+        for k in keys:
+            if k in own:
+                continue
+            p = plan.get(k)
+            if p is None:
+                action, dcode, tcode = self.r.unknown_keyword
+                if action == "drop":
+                    steps.append((k, dcode, tcode, dcode in self.refusing))
+                continue
+            op, exact, check, _vkind, _handler, dcode, tcode, _slot = p
+            if op == OP_PLAIN:
+                outs.append((k, exact, check))
+            elif op == OP_DROP and check is None:
+                steps.append((k, dcode, tcode, dcode in self.refusing))
+            else:
+                return None
+        rank = self.rank
+        outs.sort(key=lambda o: rank[o[0]])
+        return tuple(outs), tuple(steps)
+
     def _container_plan(self, keys: tuple) -> tuple | bool:
-        """For an object or array schema with exactly these keys: (plain kept keys in output order,
-        drop steps in key order) when _container can compile it, else False. Cached per rule
-        version, like _leaf_plan."""
+        """For an object or array schema with exactly these keys, or an anyOf beside annotations
+        only: (plain kept keys in output order, drop steps in key order) when _container or
+        _planned_any_of can compile it, else False. Cached per rule version, like _leaf_plan."""
         if not _plannable(keys):
             return False
         plans = self.container_plans
@@ -916,34 +947,47 @@ class Walk:
             plans.clear()
         found: tuple | bool = False
         plan = self.plan
+        rank = self.rank
         if "type" in keys and _RESHAPING.isdisjoint(keys) and all(
             plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS
         ):
-            outs, steps = [], []
-            for k in keys:
-                if k in _CONTAINER_KEYS:
-                    continue
-                p = plan.get(k)
-                if p is None:
-                    action, dcode, tcode = self.r.unknown_keyword
-                    if action == "drop":
-                        steps.append((k, dcode, tcode, dcode in self.refusing))
-                    continue
-                op, exact, check, _vkind, _handler, dcode, tcode, _slot = p
-                if op == OP_PLAIN:
-                    outs.append((k, exact, check))
-                elif op == OP_DROP and check is None:
-                    steps.append((k, dcode, tcode, dcode in self.refusing))
-                else:
-                    break
-            else:
-                rank = self.rank
-                outs.sort(key=lambda o: rank[o[0]])
-                first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
-                if all(rank["type"] <= rank[o[0]] < first for o in outs):
-                    found = (tuple(outs), tuple(steps))
+            shape = self._shape(keys, _CONTAINER_KEYS)
+            first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
+            if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
+                found = shape
+        elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
+            plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
+        ):
+            # Siblings that constrain are pushed into the branches (_normalize): annotations only.
+            shape = self._shape(keys, frozenset({"anyOf"}))
+            if shape is not None and all(o[0] in ANNOTATIONS and rank[o[0]] < rank["anyOf"] for o in shape[0]):
+                found = shape
         plans[keys] = found
         return found
+
+    def _planned_any_of(self, s: dict, cp: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> dict | None:
+        """node() for an anyOf beside annotations only (see _container_plan); None, with nothing
+        recorded, when a value needs node()'s full treatment."""
+        branches = s["anyOf"]
+        if type(branches) is not list or not branches:
+            return None
+        out = {}
+        for k, exact, check in cp[0]:
+            v = s[k]
+            if type(v) is not exact and check is not None and not check(v):
+                return None
+            out[k] = v
+        for k, dcode, tcode, refuses in cp[1]:
+            ksp = sp + (k,)
+            if refuses:
+                self.refusals += 1
+            self.diags.append((dcode, "#", ksp, (("keyword", k),)))
+            self.trans.append((tcode, "#", ksp, ""))
+        any_of = self._any_of(branches, sp + ("anyOf",), ip, depth, nest)
+        if not any_of:
+            self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+        out["anyOf"] = any_of
+        return out
 
     def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
                    root: bool) -> dict | None:
