@@ -143,6 +143,19 @@ _NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
 _CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
 
 
+# definition name -> its `#/$defs/...` reference (JSON-pointer escaped); bounded, see _def_ref.
+_DEF_REFS: dict[str, str] = {}
+
+
+def _def_ref(name: str) -> str:
+    ref = "#/$defs/" + name.replace("~", "~0").replace("/", "~1")
+    if len(_DEF_REFS) >= 4096:
+        _DEF_REFS.clear()
+    if len(name) <= 128:
+        _DEF_REFS[name] = ref
+    return ref
+
+
 def _plannable(keys: tuple) -> bool:
     """Whether a key shape is small enough to plan and cache (real schemas' nodes are)."""
     return len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
@@ -1270,10 +1283,11 @@ class Walk:
         if name == "":
             out["$ref"] = "#"
         else:
-            self.queue.append(name)
-            self.defs_out.setdefault(name, None)
-            out["$ref"] = "#/$defs/" + name.replace("~", "~0").replace("/", "~1")
-        return self._ordered(out)
+            if name not in self.defs_out:
+                self.queue.append(name)
+                self.defs_out[name] = None  # queued: compiled once, by _compile_defs
+            out["$ref"] = _DEF_REFS.get(name) or _def_ref(name)
+        return self._ordered(out) if len(out) > 1 else out
 
     def _any_of(self, branches: list, sp: tuple, ip: NullPath, depth: int, nest: int) -> list:
         out = []
