@@ -54,16 +54,26 @@ def bench_speed(quick: bool, runs: int) -> dict:
     for name in common.SETS:
         tools = common.load_set(name, quick=quick)
         statuses: dict[str, int] = {}
+        groups: dict[str, list] = {}
         walked = 0
         for t in tools:
             st = toolcast.compile_tool(t).status
             statuses[st] = statuses.get(st, 0) + 1
+            groups.setdefault(st, []).append(t)
             # The strict form the walk builds (kept only when the tool goes strict): merging
             # `$ref` siblings and `allOf` inlines definitions, so it can far outgrow the input.
             walked += len(json.dumps(Walk(get_rules()).compile(t["inputSchema"]), separators=(",", ":")))
         res = common.interleaved({"baseline": common.baseline, "toolcast": toolcast.compile_tool}, tools, runs)
         us = {k: common.median(v) for k, v in res.items()}
+        # The same timing per outcome: a tool sent non-strict is walked in full (every finding) and
+        # then copied as it was, so its cost differs from a strict one's.
+        by_outcome = {}
+        for st, items in sorted(groups.items()):
+            r = common.interleaved({"baseline": common.baseline, "toolcast": toolcast.compile_tool}, items, runs)
+            u = {k: common.median(v) for k, v in r.items()}
+            by_outcome[st] = {"count": len(items), "us": u, "ratio": u["toolcast"] / u["baseline"]}
         out[name] = {
+            "by_outcome": by_outcome,
             "count": len(tools),
             "bytes_per_schema": common.json_bytes(tools) / len(tools),
             "walked_bytes_per_schema": walked / len(tools),
@@ -410,6 +420,21 @@ def render_markdown(res: dict) -> str:
                 raised = sum(p["raised"].get(peer, {}).values())
                 row += f" {_fmt_us(us)} ({us / bl:.2f}×){f' ⚠{raised}' if raised else ''} |"
             lines.append(row)
+        lines.append("")
+        lines += [
+            "By outcome: the same timing over the tools toolcast sends strict, sends non-strict, and refuses",
+            "(count, then µs per schema and the ratio to the baseline over those tools). A tool sent non-strict",
+            "is walked in full for its findings, then its schema is copied as it was.",
+            "",
+            "| input set | strict | non-strict | refused |",
+            "|---|---|---|---|",
+        ]
+        for name, v in speed.items():
+            cells = []
+            for st in ("strict", "non-strict", "refused"):
+                g = v.get("by_outcome", {}).get(st)
+                cells.append(f"{g['count']}: {_fmt_us(g['us']['toolcast'])} ({g['ratio']:.2f}×)" if g else "–")
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
         lines.append("")
         if peers:
             lines += [

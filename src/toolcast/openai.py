@@ -20,7 +20,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     strict without a refusal or a lossy change; its `diagnostics` lists every finding.
     """
     r = get_rules(rules)
-    walk = Walk(r)
+    walk = Walk.for_rules(r)()
     out = walk.compile(schema)
     blocking = [d for d in walk.diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
     lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
