@@ -200,10 +200,10 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
 
 def _reason(diags: list[tuple], lossy: list[tuple], refusing: frozenset) -> str:
     """Why a tool cannot go strict: its first refusal, else its first lossy change (records)."""
-    refusing_diags = [d for d in diags if d[0] in refusing]
-    if refusing_diags:
-        code, base, tokens, _ = refusing_diags[0]
-        more = f" and {len(refusing_diags) - 1} more" if len(refusing_diags) > 1 else ""
+    n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
+    if n_refusing:
+        code, base, tokens, _ = next(d for d in diags if d[0] in refusing)
+        more = f" and {n_refusing - 1} more" if n_refusing > 1 else ""
         return f"refuse it ({code} at {pointer(base, tokens)}{more})"
     code, base, tokens, _ = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
@@ -296,12 +296,12 @@ _ENABLED = ("enabled-strict-mode", "#", (), "")
 
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
     """The status of a tool whose walk refused or changed something lossily; notes why on the walk."""
-    lossy_codes = walk.lossy_codes
-    lossy = [t for t in walk.trans if t[0] in lossy_codes]
     if walk.refusals == 0 and allow_lossy:
         return "strict"
-    if any(d[0] in ALWAYS_REFUSED for d in walk.diags):
+    if not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
         return "refused"
+    lossy_codes = walk.lossy_codes
+    lossy = [t for t in walk.trans if t[0] in lossy_codes]
     reason = _reason(walk.diags, lossy, walk.refusing)
     if mode == "auto":
         walk.diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
