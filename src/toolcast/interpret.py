@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from itertools import chain, repeat
 from types import MappingProxyType
 from typing import Any
 
@@ -1592,7 +1593,7 @@ class Walk:
                 refs = buckets[name].refs
                 if done is not None:
                     ip = refs[frame[2] - 1][0]
-                    paths.extend(_Join(ip, p) for p in done)
+                    paths.extend(map(_Join, repeat(ip), done))
                     done = None
                 while frame[2] < len(refs):
                     ip, target = refs[frame[2]]
@@ -1603,7 +1604,7 @@ class Walk:
                         continue
                     sub = memo.get((target, attr))
                     if sub is not None:
-                        paths.extend(_Join(ip, p) for p in sub)
+                        paths.extend(map(_Join, repeat(ip), sub))
                         continue
                     frames.append([target, list(getattr(buckets[target], attr)), 0])
                     on_path.add(target)
@@ -1725,4 +1726,4 @@ def _flat(p: Any) -> NullPath:
         parts.append(p.head)
         p = p.tail
     parts.append(p)
-    return tuple(step for part in parts for step in part)
+    return tuple(chain.from_iterable(parts))
