@@ -50,13 +50,15 @@ def _copy(value: dict | list, depth: int) -> Any:
         raise _TooDeep
     if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
         out: Any = dict(value)
-        for k, v in out.items():
-            if type(v) not in _SCALARS and isinstance(v, (dict, list)):
+        for k, v in value.items():
+            tv = type(v)
+            if tv is dict or tv is list or (tv not in _SCALARS and isinstance(v, (dict, list))):
                 out[k] = _copy(v, depth + 1)
         return out
     out = list(value)
-    for i, v in enumerate(out):
-        if type(v) not in _SCALARS and isinstance(v, (dict, list)):
+    for i, v in enumerate(value):
+        tv = type(v)
+        if tv is dict or tv is list or (tv not in _SCALARS and isinstance(v, (dict, list))):
             out[i] = _copy(v, depth + 1)
     return out
 
