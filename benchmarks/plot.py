@@ -21,6 +21,8 @@ SHORT = {
     "pydantic-ai (_OpenAIJsonSchemaTransformer strict=True)": "pydantic-ai",
     "langchain-core (convert_to_openai_tool strict=True)": "langchain-core",
 }
+# Peers in colours other than toolcast's red.
+PEER_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#7f7f7f")
 
 
 def main(argv: list[str]) -> int:
@@ -44,10 +46,12 @@ def main(argv: list[str]) -> int:
                     for s in sets
                 ]
         width = 0.8 / len(series)
+        peer_colors = iter(PEER_COLORS)
         for i, (label, ys) in enumerate(series.items()):
             xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(sets))]
-            ax.bar(xs, ys, width, label=label, zorder=3,
-                   color="#d62728" if label == "toolcast" else None, edgecolor="black" if label == "toolcast" else None)
+            toolcast = label == "toolcast"
+            ax.bar(xs, ys, width, label=label, zorder=3, color="#d62728" if toolcast else next(peer_colors, None),
+                   edgecolor="black" if toolcast else None)
         ax.axhline(1.0, color="grey", lw=1, ls=":", zorder=2)
         ax.axhline(1.5, color="#d62728", lw=1, ls="--", zorder=2, label="target 1.5×")
         ax.set_xticks(range(len(sets)), sets, rotation=30, ha="right")
