@@ -171,3 +171,22 @@ def test_import_and_compile_stay_light() -> None:
     # The regex grammar is loaded only when a pattern has to be analysed.
     with_pattern = "{'name': 't', 'inputSchema': {'type': 'object', 'properties': {'a': {'type': 'string', 'pattern': '^a'}}}}"
     assert _modules_after(f"import toolcast; toolcast.compile_tool({with_pattern})") <= {"lark"}
+
+
+def test_findings_are_read_only_records_built_on_first_read() -> None:
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"a": {"type": "string", "default": "x"}, "b": {"$ref": 5}}}})
+    # A $ref that is not a string is reported once, though two checks find it.
+    codes = [(d.code, d.path) for d in res.diagnostics]
+    assert codes.count(("openai/invalid-keyword-value", "#/properties/b/$ref")) == 1
+    assert len(codes) == len(set(codes)) and res.status == "non-strict"
+    assert res.lossy is any(t.lossy for t in res.transformations)
+    d = res.diagnostics[0]
+    with pytest.raises(AttributeError):
+        d.code = "x"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        res.status = "strict"  # type: ignore[misc]
+    assert d == toolcast.Diagnostic(d.code, d.base, d.tokens, d.params, d.entry) and hash(d) == hash(
+        toolcast.Diagnostic(d.code, d.base, d.tokens, d.params, d.entry))
+    assert res.diagnostics is res.diagnostics  # built once
+    assert d.to_dict()["message"] == d.message and d.message.strip()

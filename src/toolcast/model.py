@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any, Literal
 
 Status = Literal["strict", "non-strict", "refused"]
@@ -37,27 +37,6 @@ PathStep = str | _Items
 NullPath = tuple[PathStep, ...]
 
 
-class cached_property:
-    """functools.cached_property without its per-instance lock (Python 3.11 takes one per read).
-
-    Computed on first read and stored in the instance: paths and messages cost nothing unread.
-    """
-
-    def __init__(self, fn: Any) -> None:
-        self.fn = fn
-        self.name = fn.__name__
-        self.__doc__ = fn.__doc__
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: Any, cls: type | None = None) -> Any:
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
-
-
 def pointer(base: str, tokens: tuple) -> str:
     """`#/properties/a~1b` style location; base is "#" for the schema, else a tool field."""
     if not tokens:
@@ -66,56 +45,69 @@ def pointer(base: str, tokens: tuple) -> str:
     return base + "/" + "/".join(parts)
 
 
-@dataclass(frozen=True, eq=False)
 class Diagnostic:
-    """One finding: a stable code at a place, with the catalogue's severity, outcome and message."""
+    """One finding: a stable code at a place, with the catalogue's severity, outcome and message.
 
-    code: str
-    base: str
-    tokens: tuple
-    params: tuple[tuple[str, Any], ...]
-    entry: tuple = field(repr=False)  # (severity, outcome, template, docs, cites, status)
+    Read-only (its fields are properties without setters). The JSON pointer and the message are
+    formatted on first read: most compiles never print them.
+    """
 
-    @cached_property
+    __slots__ = ("_base", "_code", "_entry", "_message", "_params", "_path", "_tokens")
+
+    def __init__(self, code: str, base: str, tokens: tuple, params: tuple[tuple[str, Any], ...], entry: tuple):
+        # entry: (severity, outcome, template, docs, cites, status) from the rule tables
+        self._code, self._base, self._tokens, self._params, self._entry = code, base, tokens, params, entry
+        self._path = self._message = None
+
+    code = property(attrgetter("_code"), doc="The stable diagnostic code, e.g. `openai/strict-optional-property`.")
+    base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field the finding is about.')
+    tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
+    params = property(attrgetter("_params"), doc="The message's parameters, as (name, value) pairs.")
+    entry = property(attrgetter("_entry"), doc="The catalogue entry (severity, outcome, template, docs, cites, status).")
+
+    @property
     def path(self) -> str:
-        return pointer(self.base, self.tokens)
+        if self._path is None:
+            self._path = pointer(self._base, self._tokens)
+        return self._path
 
     @property
     def severity(self) -> str:
-        return self.entry[0]
+        return self._entry[0]
 
     @property
     def outcome(self) -> str:
-        return self.entry[1]
+        return self._entry[1]
 
     @property
     def docs_url(self) -> str:
-        return self.entry[3]
+        return self._entry[3]
 
-    @cached_property
+    @property
     def message(self) -> str:
-        # Formatted only when someone reads it: most compiles never print their messages.
-        return self.entry[2].format_map(_Params(self.params))
+        if self._message is None:
+            self._message = self._entry[2].format_map(_Params(self._params))
+        return self._message
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Diagnostic):
             return NotImplemented
-        return (self.code, self.path, self.params) == (other.code, other.path, other.params)
+        return (self._code, self.path, self._params) == (other._code, other.path, other._params)
 
     def __hash__(self) -> int:
-        return hash((self.code, self.path))
+        return hash((self._code, self.path))
 
     def __repr__(self) -> str:
-        return f"Diagnostic({self.code!r}, {self.path!r})"
+        return f"Diagnostic({self._code!r}, {self.path!r})"
 
     def to_dict(self) -> dict:
         return {
-            "code": self.code,
-            "severity": self.severity,
-            "outcome": self.outcome,
+            "code": self._code,
+            "severity": self._entry[0],
+            "outcome": self._entry[1],
             "path": self.path,
             "message": self.message,
-            "docs_url": self.docs_url,
+            "docs_url": self._entry[3],
         }
 
 
@@ -127,41 +119,49 @@ class _Params(dict):
         return "?"
 
 
-@dataclass(frozen=True, eq=False)
 class Transformation:
-    """One change made to the schema: a stable code at a place; lossy when it widens."""
+    """One change made to the schema: a stable code at a place; lossy when it widens. Read-only."""
 
-    code: str
-    base: str
-    tokens: tuple
-    note: str
-    entry: tuple = field(repr=False)  # (lossy, detail, status)
+    __slots__ = ("_base", "_code", "_entry", "_note", "_path", "_tokens")
 
-    @cached_property
+    def __init__(self, code: str, base: str, tokens: tuple, note: str, entry: tuple):
+        # entry: (lossy, detail, status) from the rule tables
+        self._code, self._base, self._tokens, self._note, self._entry = code, base, tokens, note, entry
+        self._path = None
+
+    code = property(attrgetter("_code"), doc="The stable transformation code, e.g. `closed-open-object`.")
+    base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field that changed.')
+    tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
+    note = property(attrgetter("_note"), doc="What this occurrence adds to the catalogue's detail ('' if nothing).")
+    entry = property(attrgetter("_entry"), doc="The catalogue entry (lossy, detail, status).")
+
+    @property
     def path(self) -> str:
-        return pointer(self.base, self.tokens)
+        if self._path is None:
+            self._path = pointer(self._base, self._tokens)
+        return self._path
 
     @property
     def lossy(self) -> bool:
-        return self.entry[0]
+        return self._entry[0]
 
     @property
     def detail(self) -> str:
-        return f"{self.entry[1]} {self.note}" if self.note else self.entry[1]
+        return f"{self._entry[1]} {self._note}" if self._note else self._entry[1]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Transformation):
             return NotImplemented
-        return (self.code, self.path, self.note) == (other.code, other.path, other.note)
+        return (self._code, self.path, self._note) == (other._code, other.path, other._note)
 
     def __hash__(self) -> int:
-        return hash((self.code, self.path))
+        return hash((self._code, self.path))
 
     def __repr__(self) -> str:
-        return f"Transformation({self.code!r}, {self.path!r})"
+        return f"Transformation({self._code!r}, {self.path!r})"
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "path": self.path, "detail": self.detail, "lossy": self.lossy}
+        return {"code": self._code, "path": self.path, "detail": self.detail, "lossy": self._entry[0]}
 
 
 def null_path_to_json(path: NullPath) -> list:
@@ -221,7 +221,9 @@ class CompileResult:
         if self._diagnostics is None:
             rules, diags, _ = self._records
             entries = rules.diagnostics
-            self._diagnostics = tuple(_dedupe([Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in diags], diags))
+            records, exact = _unique_records(diags)
+            found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
+            self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
 
     @property
@@ -229,8 +231,9 @@ class CompileResult:
         if self._transformations is None:
             rules, _, trans = self._records
             entries = rules.transformations
-            self._transformations = tuple(_dedupe([Transformation(c, b, t, n, entries[c]) for c, b, t, n in trans],
-                                                  trans))
+            records, exact = _unique_records(trans)
+            found = [Transformation(c, b, t, n, entries[c]) for c, b, t, n in records]
+            self._transformations = tuple(found) if exact else _unique(found)
         return self._transformations
 
     @property
@@ -271,29 +274,41 @@ class CompileResult:
         }
 
 
-def _dedupe(items: list, keys: list) -> list:
-    """`items` without repeats (first wins); `keys[i]` is item i's raw fields (code, base, tokens,
-    params or note), which determine its equality without formatting a JSON pointer. Unhashable
-    parameters fall back to the objects' own equality."""
-    if len(items) < 2:
-        return items
+def _unique_records(records: list) -> tuple[Any, bool]:
+    """(the records without repeats, first wins; True) — a record's fields decide its finding's
+    equality without formatting a JSON pointer — or (all of them; False) when one holds an
+    unhashable parameter, for _unique to sort out."""
+    if len(records) < 2:
+        return records, True
     try:
-        if len(set(keys)) == len(keys):
-            return items  # the common case: nothing repeats
+        return dict.fromkeys(records), True
+    except TypeError:
+        return records, False
+
+
+def _unique(items: list) -> tuple:
+    """`items` without repeats by their own equality (first wins)."""
+    seen: set = set()
+    out = []
+    for item in items:
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return tuple(out)
+
+
+def _unique(kind: type, items: Any) -> tuple:
+    """`items` as a tuple; repeats left by _unique_records (unhashable parameters) go by equality."""
+    items = tuple(items)
+    if len(items) > 1 and len(items) != len(set(items)):
         seen: set = set()
         out = []
-        for key, item in zip(keys, items, strict=True):
-            if key not in seen:
-                seen.add(key)
-                out.append(item)
-        return out
-    except TypeError:
-        seen, out = set(), []
         for item in items:
             if item not in seen:
                 seen.add(item)
                 out.append(item)
-        return out
+        items = tuple(out)
+    return items
 
 
 class ToolcastError(Exception):
