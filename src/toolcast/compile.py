@@ -231,7 +231,7 @@ def compile_tool(
     if api != "responses" and api != "chat":
         raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
     mode = "auto" if strict == "auto" else strict_mode(strict)
-    r = get_rules(rules)
+    r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
@@ -256,7 +256,7 @@ def compile_tool(
         diags.append(("openai/strict-disabled", "#", (), ()))
         status = "non-strict"
     else:
-        walk = Walk.for_rules(r)()
+        walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
         try:
             compiled = walk.compile(schema)
         except RecursionError:

@@ -226,9 +226,11 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_leaf_plans"] = {}
     r.__dict__["_container_plans"] = {}
     refusing = r.__dict__["_refusing_codes"]
-    # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural)
+    # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural,
+    #  an object's missing additionalProperties refuses)
     r.__dict__["_object_flags"] = (_OPTIONAL[0] in refusing, _OPTIONAL[1] in refusing,
-                                   plan.get("$ref", (None,))[0] == OP_STRUCTURAL)
+                                   plan.get("$ref", (None,))[0] == OP_STRUCTURAL,
+                                   "openai/object-missing-additional-properties" in refusing)
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
     return plan
@@ -1335,8 +1337,10 @@ class Walk:
                 self.diag("openai/free-form-object", sp)
                 return
         elif ap is MISSING:
-            self._record("openai/object-missing-additional-properties", sp, ())
+            self.diags.append(("openai/object-missing-additional-properties", "#", sp, ()))
             self.trans.append(("added-additional-properties-false", "#", sp, ""))
+            if self.object_flags[3]:
+                self.refusals += 1
         elif ap is True or ap == {}:
             self.diag("openai/additional-properties-true", sp + ("additionalProperties",))
             self.diag("openai/extra-properties-no-longer-accepted", sp + ("additionalProperties",))
@@ -1354,7 +1358,7 @@ class Walk:
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (their outcomes read once per rules).
         opt_code, null_code, null_change = _OPTIONAL
-        opt_refuses, null_refuses, ref_plain = self.object_flags
+        opt_refuses, null_refuses, ref_plain, _ = self.object_flags
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         for name, sub in props.items():
