@@ -190,3 +190,15 @@ def test_findings_are_read_only_records_built_on_first_read() -> None:
         toolcast.Diagnostic(d.code, d.base, d.tokens, d.params, d.entry))
     assert res.diagnostics is res.diagnostics  # built once
     assert d.to_dict()["message"] == d.message and d.message.strip()
+
+
+def test_results_pickle_and_copy_with_their_findings() -> None:
+    """A result crosses process boundaries (multiprocessing) and deep-copies like plain data."""
+    import pickle
+
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"a": {"type": "string", "format": "not-a-format"}}}})
+    for other in (pickle.loads(pickle.dumps(res)), copy.deepcopy(res)):
+        assert other == res and other.to_dict() == res.to_dict()
+        assert other.tool is not res.tool and other.lossy == res.lossy
+        assert [d.message for d in other.diagnostics] == [d.message for d in res.diagnostics]

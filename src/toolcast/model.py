@@ -247,6 +247,11 @@ class CompileResult:
     def refused(self) -> bool:
         return self.status == "refused"
 
+    def __reduce__(self) -> tuple:
+        # Pickled and copied with its findings built: the records refer to the rule tables' module.
+        return (CompileResult, (self._name, self._status, self._tool, self._null_paths, self.diagnostics,
+                                self.transformations, self._rules, self._api))
+
     def _key(self) -> tuple:
         return (self.name, self.status, self.tool, self.null_paths, self.diagnostics, self.transformations,
                 self.rules, self.api)
