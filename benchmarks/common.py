@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import re
 import statistics
 import time
@@ -11,7 +12,25 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-CORPUS = (REPO.parent / "shared" / "corpus").resolve()
+def _corpus() -> Path:
+    """The shared corpus: $TOOLCAST_CORPUS, else ../shared/corpus beside the checkout, else the
+    workplace copy (the same fallback as tools/corpus_report.py)."""
+    env = os.environ.get("TOOLCAST_CORPUS")
+    if env:
+        return Path(env).resolve()
+    beside = (REPO.parent / "shared" / "corpus").resolve()
+    return beside if beside.is_dir() else Path("/work/shared/corpus")
+
+
+CORPUS = _corpus()
+
+
+def require_corpus() -> None:
+    """Exit with a clear message (status 2) when the corpus is not where the benchmarks read it."""
+    missing = [name for name in ("bfcl.jsonl", "mcp.jsonl", "large") if not (CORPUS / name).exists()]
+    if missing:
+        raise SystemExit(f"benchmarks: the shared corpus is not at {CORPUS} (missing: {', '.join(missing)}); "
+                         "set TOOLCAST_CORPUS to the directory that holds bfcl.jsonl, mcp.jsonl and large/")
 
 # name -> (source, inflation factor, sampling stride). Inflated copies of the small corpora are
 # sampled so that one run stays a few seconds per converter; `quick` samples harder.

@@ -148,6 +148,7 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     path = Path(argv[1]) if len(argv) > 1 else DEFAULT
+    common.require_corpus()
     return record(path) if argv[0] == "record" else check(path)
 
 

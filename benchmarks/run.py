@@ -520,6 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         DOC.write_text(render_markdown(res))
         plot(res)
         return 0 if all(ok for _, _, ok in targets(res)) else 1
+    common.require_corpus()
     runs = args.runs or (3 if args.quick else 7)
     if args.cpu:
         common.use_cpu_clock()

@@ -9,6 +9,7 @@ the general path; these tests compile the same inputs both ways.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -21,7 +22,11 @@ import toolcast
 from toolcast.interpret import NEST_GUARD, Walk
 from toolcast.rules import get_rules
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+_spec = importlib.util.spec_from_file_location(
+    "corpus_report", Path(__file__).resolve().parent.parent / "tools" / "corpus_report.py")
+corpus_report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(corpus_report)
+CORPUS = corpus_report.default_corpus()
 VERSIONS = ("openai@2024-08-06", "openai@2026-10-17")
 POLICIES = ({"strict": "auto"}, {"strict": True}, {"strict": True, "allow_lossy": True})
 
