@@ -7,6 +7,7 @@ import json
 import os
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -29,8 +30,9 @@ def require_corpus() -> None:
     """Exit with a clear message (status 2) when the corpus is not where the benchmarks read it."""
     missing = [name for name in ("bfcl.jsonl", "mcp.jsonl", "large") if not (CORPUS / name).exists()]
     if missing:
-        raise SystemExit(f"benchmarks: the shared corpus is not at {CORPUS} (missing: {', '.join(missing)}); "
-                         "set TOOLCAST_CORPUS to the directory that holds bfcl.jsonl, mcp.jsonl and large/")
+        print(f"benchmarks: the shared corpus is not at {CORPUS} (missing: {', '.join(missing)}); "
+              "set TOOLCAST_CORPUS to the directory that holds bfcl.jsonl, mcp.jsonl and large/", file=sys.stderr)
+        raise SystemExit(2)
 
 # name -> (source, inflation factor, sampling stride). Inflated copies of the small corpora are
 # sampled so that one run stays a few seconds per converter; `quick` samples harder.
