@@ -202,3 +202,15 @@ def test_results_pickle_and_copy_with_their_findings() -> None:
         assert other == res and other.to_dict() == res.to_dict()
         assert other.tool is not res.tool and other.lossy == res.lossy
         assert [d.message for d in other.diagnostics] == [d.message for d in res.diagnostics]
+
+
+def test_a_plain_install_can_compile_patterns() -> None:
+    """`pip install toolcast` (no extras) brings what compiling needs: lark analyses `pattern`."""
+    import importlib.metadata
+
+    requires = importlib.metadata.requires("toolcast") or []
+    core = [r for r in requires if "extra ==" not in r]
+    assert any(r.replace(" ", "").startswith("lark") for r in core), core
+    res = compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["code"]}})
+    assert res.status == "strict" and res.tool["parameters"]["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
