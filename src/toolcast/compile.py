@@ -200,13 +200,15 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     return {"type": "function", "function": fn} if api == "chat" else fn
 
 
-def _reason(diags: list[tuple], lossy: list[tuple], refusing: frozenset) -> str:
-    """Why a tool cannot go strict: its first refusal, else its first lossy change (records)."""
+def _reason(walk: Walk) -> str:
+    """Why a tool cannot go strict: its first refusal, else its first lossy change."""
+    diags, refusing = walk.diags, walk.refusing
     n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
     if n_refusing:
         code, base, tokens, _ = next(d for d in diags if d[0] in refusing)
         more = f" and {n_refusing - 1} more" if n_refusing > 1 else ""
         return f"refuse it ({code} at {pointer(base, tokens)}{more})"
+    lossy = [t for t in walk.trans if t[0] in walk.lossy_codes]
     code, base, tokens, _ = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
     return f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"
@@ -302,14 +304,12 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
         return "strict"
     if not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
         return "refused"
-    lossy_codes = walk.lossy_codes
-    lossy = [t for t in walk.trans if t[0] in lossy_codes]
-    reason = _reason(walk.diags, lossy, walk.refusing)
+    reason = _reason(walk)
     if mode == "auto":
         walk.diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
         return "non-strict"
     if walk.refusals == 0:
-        codes = ", ".join(sorted({t[0] for t in lossy}))
+        codes = ", ".join(sorted({t[0] for t in walk.trans if t[0] in walk.lossy_codes}))
         walk.diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
     return "refused"
 
