@@ -1362,7 +1362,6 @@ class Walk:
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         for name, sub in props.items():
-            psp = sp + ("properties", name)
             if leaf_ok and type(sub) is dict:
                 # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
                 # findings after the property's, as node() would have them.
@@ -1384,7 +1383,9 @@ class Walk:
                     elif t != "null":
                         child = self._leaf_values(sub, lp)
                 if child is not None:
+                    # The property's place is built only when something is reported there.
                     if name not in req:  # optional: nullable instead (null is new here)
+                        psp = sp + ("properties", name)
                         bucket.nulls.append(ip + (name,))
                         named = (("name", name),)
                         diags.append((opt_code, "#", psp, named))
@@ -1397,9 +1398,10 @@ class Walk:
                         else:
                             child["type"] = [child["type"], "null"]
                     if lp[1]:
-                        self._leaf_steps(sub, lp, psp)
+                        self._leaf_steps(sub, lp, sp + ("properties", name))
                     out_props[name] = child
                     continue
+            psp = sp + ("properties", name)
             if sub is False:
                 self.diag("openai/boolean-subschema", psp, value="false")
                 if name in req:
