@@ -103,8 +103,6 @@ def strict_mode(value: Any) -> StrictMode:
 
 def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
     """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
-    if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # the common case: MCP
-        return tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     if type(tool) is not dict and hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
         # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
         tool = tool.model_dump(by_alias=True, exclude_none=True)

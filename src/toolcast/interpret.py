@@ -183,6 +183,9 @@ _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
 _LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
 # A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
 _LEAF_RESHAPING = _RESHAPING - {"const"}
+_PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects, arrays and anyOf copy plain keywords only
+_TYPE_KEY = frozenset({"type"})
+_ANY_OF_KEY = frozenset({"anyOf"})
 
 
 def keyword_plan(r: Rules) -> dict:
@@ -234,6 +237,20 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
     return plan
+
+
+def _walk_tables(r: Rules) -> dict:
+    """What a walk reads from its rule version, by attribute name (built once per Rules)."""
+    tables = r.__dict__.get("_walk_tables")
+    if tables is None:
+        keyword_plan(r)
+        d = r.__dict__
+        tables = d["_walk_tables"] = {
+            "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
+            "rank": d["_rank"], "leaf_plans": d["_leaf_plans"], "container_plans": d["_container_plans"],
+            "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
+        }
+    return tables
 
 
 _TYPE_SETS = {t: frozenset([t]) for t in JSON_TYPES}
@@ -290,16 +307,7 @@ class Walk:
     guarded = False
 
     def __init__(self, rules: Rules):
-        self.r = rules
-        self.plan = keyword_plan(rules)
-        d = rules.__dict__
-        self.refusing = d["_refusing_codes"]
-        self.lossy_codes = d["_lossy_codes"]
-        self.rank = d["_rank"]
-        self.leaf_plans = d["_leaf_plans"]
-        self.container_plans = d["_container_plans"]
-        self.object_flags = d["_object_flags"]
-        self.limit_values = d["_limit_values"]
+        self.__dict__.update(_walk_tables(rules))
         self._fresh()
 
     @staticmethod
@@ -307,15 +315,8 @@ class Walk:
         """A Walk class bound to `rules` (cached): its instances skip the per-rules setup."""
         cls = rules.__dict__.get("_walk_class")
         if cls is None:
-            keyword_plan(rules)
-            d = rules.__dict__
-            cls = type("Walk", (Walk,), {
-                "__init__": Walk._fresh, "__module__": __name__, "r": rules, "plan": d["_keyword_plan"],
-                "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"], "rank": d["_rank"],
-                "leaf_plans": d["_leaf_plans"], "limit_values": d["_limit_values"],
-                "container_plans": d["_container_plans"], "object_flags": d["_object_flags"],
-            })
-            d["_walk_class"] = cls
+            cls = type("Walk", (Walk,), {"__init__": Walk._fresh, "__module__": __name__, **_walk_tables(rules)})
+            rules.__dict__["_walk_class"] = cls
         return cls
 
     def _fresh(self) -> None:
@@ -693,15 +694,12 @@ class Walk:
         nullable = False
         any_of: list | None = None
         plan = self.plan
-        diags, trans = self.diags, self.trans
         for k, v in s.items():
             p = plan.get(k)
             if p is None:
                 action, dcode, tcode = r.unknown_keyword
                 if action == "drop":
-                    ksp = sp + (k,)
-                    self.diag(dcode, ksp, keyword=k)
-                    self.change(tcode, ksp)
+                    self._dropped(k, sp + (k,), dcode, tcode, dcode in self.refusing)
                 continue
             op, exact, check, vkind, handler, dcode, tcode, slot = p
             if type(v) is not exact and check is not None and not check(v):
@@ -715,11 +713,7 @@ class Walk:
                     self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue  # structural: handled below
             if op == OP_DROP:
-                ksp = sp + (k,)
-                if dcode in self.refusing:
-                    self.refusals += 1
-                diags.append((dcode, "#", ksp, (("keyword", k),)))
-                trans.append((tcode, "#", ksp, ""))
+                self._dropped(k, sp + (k,), dcode, tcode, dcode in self.refusing)
                 continue
             if op == OP_SLOT:
                 out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
@@ -828,14 +822,43 @@ class Walk:
         return out
 
     # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
+    def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
+        """(values, steps) for the keywords in `keys` that are not `own` (read by the caller), or None
+        when one of them needs node()'s handling.
+
+        `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
+        `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
+        are (mode or _DROP, keyword, diagnostic, transformation, refuses) in key order: what is
+        recorded (see _record_steps). Derived from the keyword plan, never from the values."""
+        values, steps = [], []
+        plan, refusing = self.plan, self.refusing
+        for k in keys:
+            if k in own:
+                continue
+            p = plan.get(k)
+            if p is None:
+                action, dcode, tcode = self.r.unknown_keyword
+                if action == "drop":
+                    steps.append((_DROP, k, dcode, tcode, dcode in refusing))
+                continue  # an unknown keyword that is not dropped is left out, as node() does
+            op, exact, check, _vkind, _handler, dcode, tcode, slot = p
+            mode = modes.get(op) if slot is None else None
+            if mode is not None:
+                values.append((k, exact, check, mode))
+                if mode != _PLAIN:
+                    steps.append((mode, k, None, None, False))
+            elif op == OP_DROP and check is None:
+                steps.append((_DROP, k, dcode, tcode, dcode in refusing))
+            else:
+                return None
+        rank = self.rank
+        values.sort(key=lambda o: rank[o[0]])
+        return tuple(values), tuple(steps)
+
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
         """For a schema with exactly these keys, in this order: (values, steps, takes null its own
-        way) when it is a scalar leaf that _leaf_values/_leaf_steps compile, else False.
-
-        `values` are (keyword, exact type, check, mode) in output order: what is checked and copied
-        (mode: _PLAIN, _ENUM, _CONST, _FORMAT); `steps` are (mode or _DROP, keyword, diagnostic,
-        transformation, refuses) in key order: what is recorded. Cached per rule version: derived
-        from the keyword plan, never from the values."""
+        way) when it is a scalar leaf that _leaf_values and _record_steps compile, else False (see
+        _shape). Cached per rule version."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
@@ -843,43 +866,16 @@ class Walk:
             plans.clear()
         found: tuple | bool = False
         if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
-            values, steps = [], []
-            for k in keys:
-                if k == "type":
-                    continue
-                p = self.plan.get(k)
-                if p is None:
-                    action, dcode, tcode = self.r.unknown_keyword
-                    if action == "drop":
-                        steps.append((_DROP, k, dcode, tcode, dcode in self.refusing))
-                    continue  # an unknown keyword that is not dropped is left out, as node() does
-                op, exact, check, _vkind, _handler, dcode, tcode, slot = p
-                mode = _LEAF_MODES.get(op) if slot is None else None
-                if mode is not None:
-                    values.append((k, exact, check, mode))
-                    if mode != _PLAIN:
-                        steps.append((mode, k, None, None, False))
-                elif op == OP_DROP and check is None:
-                    steps.append((_DROP, k, dcode, tcode, dcode in self.refusing))
-                else:
-                    break
-            else:
-                rank = self.rank
-                values.sort(key=lambda o: rank[o[0]])
-                if all(rank["type"] <= rank[o[0]] for o in values):
-                    found = (tuple(values), tuple(steps), any(o[3] in (_ENUM, _CONST) for o in values),
-                             all(o[3] == _PLAIN for o in values))
+            shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
+            if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
+                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]))
         plans[keys] = found
         return found
 
-    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
-        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
-        treatment; records nothing."""
-        t = s["type"]
-        if type(t) is not str or t not in _LEAF_TYPES:
-            return None
-        out = {"type": t}
-        for k, exact, check, mode in lp[0]:
+    def _copy_values(self, s: dict, values: tuple, out: dict) -> dict | None:
+        """`out` with the planned `values` of `s` copied in (see _shape), or None when a value needs
+        node()'s full treatment; records nothing."""
+        for k, exact, check, mode in values:
             v = s[k]
             if type(v) is not exact and check is not None and not check(v):
                 return None
@@ -892,21 +888,33 @@ class Walk:
                         return None
                 elif mode == _FORMAT:
                     if v not in self.r.formats:
-                        continue  # an unsupported format: dropped (see _leaf_steps)
+                        continue  # an unsupported format: dropped (see _record_steps)
                 elif not _pattern_kept(self.r, v):
-                    continue  # a pattern the rules drop (see _leaf_steps)
+                    continue  # a pattern the rules drop (see _record_steps)
             out[k] = v
         return out
 
-    def _leaf_steps(self, s: dict, lp: tuple, sp: tuple) -> None:
-        """What compiling the leaf `s` records, after _leaf_values accepted it."""
-        for mode, k, dcode, tcode, refuses in lp[1]:
+    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
+        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
+        treatment; records nothing."""
+        t = s["type"]
+        if type(t) is not str or t not in _LEAF_TYPES:
+            return None
+        return self._copy_values(s, lp[0], {"type": t})
+
+    def _dropped(self, k: str, ksp: tuple, dcode: str, tcode: str, refuses: bool) -> None:
+        """Record that keyword `k` at `ksp` was dropped (its diagnostic and its transformation)."""
+        if refuses:
+            self.refusals += 1
+        self.diags.append((dcode, "#", ksp, (("keyword", k),)))
+        self.trans.append((tcode, "#", ksp, ""))
+
+    def _record_steps(self, s: dict, steps: tuple, sp: tuple) -> None:
+        """What compiling the planned node `s` records, after its values were accepted (see _shape)."""
+        for mode, k, dcode, tcode, refuses in steps:
             ksp = sp + (k,)
             if mode == _DROP:
-                if refuses:
-                    self.refusals += 1
-                self.diags.append((dcode, "#", ksp, (("keyword", k),)))
-                self.trans.append((tcode, "#", ksp, ""))
+                self._dropped(k, ksp, dcode, tcode, refuses)
             elif mode == _ENUM:
                 self._count_enum(s[k], ksp)
             elif mode == _CONST:
@@ -924,38 +932,13 @@ class Walk:
         needs node()'s full treatment."""
         out = self._leaf_values(s, lp)
         if out is not None and lp[1]:
-            self._leaf_steps(s, lp, sp)
+            self._record_steps(s, lp[1], sp)
         return out
-
-    def _shape(self, keys: tuple, own: frozenset) -> tuple | None:
-        """(plain kept keywords in output order, drop steps in key order) for the keys that are not
-        `own` (read by the caller itself), or None when one of them needs node()'s handling."""
-        outs, steps = [], []
-        plan = self.plan
-        for k in keys:
-            if k in own:
-                continue
-            p = plan.get(k)
-            if p is None:
-                action, dcode, tcode = self.r.unknown_keyword
-                if action == "drop":
-                    steps.append((k, dcode, tcode, dcode in self.refusing))
-                continue
-            op, exact, check, _vkind, _handler, dcode, tcode, _slot = p
-            if op == OP_PLAIN:
-                outs.append((k, exact, check))
-            elif op == OP_DROP and check is None:
-                steps.append((k, dcode, tcode, dcode in self.refusing))
-            else:
-                return None
-        rank = self.rank
-        outs.sort(key=lambda o: rank[o[0]])
-        return tuple(outs), tuple(steps)
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys, or an anyOf beside annotations
-        only: (plain kept keys in output order, drop steps in key order) when _container or
-        _planned_any_of can compile it, else False. Cached per rule version, like _leaf_plan."""
+        only: (plain values, drop steps) as _shape gives them, when _container or _planned_any_of
+        can compile it, else False. Cached per rule version, like _leaf_plan."""
         if not _plannable(keys):
             return False
         plans = self.container_plans
@@ -967,7 +950,7 @@ class Walk:
         if "type" in keys and _RESHAPING.isdisjoint(keys) and all(
             plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS
         ):
-            shape = self._shape(keys, _CONTAINER_KEYS)
+            shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
                 found = shape
@@ -975,7 +958,7 @@ class Walk:
             plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
         ):
             # Siblings that constrain are pushed into the branches (_normalize): annotations only.
-            shape = self._shape(keys, frozenset({"anyOf"}))
+            shape = self._shape(keys, _ANY_OF_KEY, _PLAIN_MODE)
             if shape is not None and all(o[0] in ANNOTATIONS and rank[o[0]] < rank["anyOf"] for o in shape[0]):
                 found = shape
         plans[keys] = found
@@ -987,18 +970,11 @@ class Walk:
         branches = s["anyOf"]
         if type(branches) is not list or not branches:
             return None
-        out = {}
-        for k, exact, check in cp[0]:
-            v = s[k]
-            if type(v) is not exact and check is not None and not check(v):
-                return None
-            out[k] = v
-        for k, dcode, tcode, refuses in cp[1]:
-            ksp = sp + (k,)
-            if refuses:
-                self.refusals += 1
-            self.diags.append((dcode, "#", ksp, (("keyword", k),)))
-            self.trans.append((tcode, "#", ksp, ""))
+        out = self._copy_values(s, cp[0], {})
+        if out is None:
+            return None
+        if cp[1]:
+            self._record_steps(s, cp[1], sp)
         any_of = self._any_of(branches, sp + ("anyOf",), ip, depth, nest)
         if not any_of:
             self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
@@ -1009,12 +985,9 @@ class Walk:
                    root: bool) -> dict | None:
         """node() for an object or array schema of a planned shape (see _container_plan); None, with
         nothing recorded, when a value needs node()'s full treatment."""
-        out = {"type": t}
-        for k, exact, check in cp[0]:
-            v = s[k]
-            if type(v) is not exact and check is not None and not check(v):
-                return None
-            out[k] = v
+        out = self._copy_values(s, cp[0], {"type": t})
+        if out is None:
+            return None
         # The structural keywords' values, checked as node() checks them (else it reports them).
         if t == "object":
             v = s.get("properties", MISSING)
@@ -1033,13 +1006,8 @@ class Walk:
                 return None
             if "properties" in s or "required" in s or "additionalProperties" in s:
                 return None
-        diags, trans = self.diags, self.trans
-        for k, dcode, tcode, refuses in cp[1]:
-            ksp = sp + (k,)
-            if refuses:
-                self.refusals += 1
-            diags.append((dcode, "#", ksp, (("keyword", k),)))
-            trans.append((tcode, "#", ksp, ""))
+        if cp[1]:
+            self._record_steps(s, cp[1], sp)
         if depth > self.deepest[0]:
             self.deepest = (depth, sp)
         if t == "object":
@@ -1362,6 +1330,7 @@ class Walk:
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         for name, sub in props.items():
+            lp = None
             if leaf_ok and type(sub) is dict:
                 # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
                 # findings after the property's, as node() would have them.
@@ -1369,19 +1338,8 @@ class Walk:
                 if lp is None:
                     lp = self._leaf_plan(keys)
                 child = None
-                if lp:
-                    t = sub["type"]
-                    if lp[3]:  # plain values only: _leaf_values, inline
-                        if type(t) is str and t in _NON_NULL_LEAF_TYPES:
-                            child = {"type": t}
-                            for k, exact, check, _mode in lp[0]:
-                                v = sub[k]
-                                if type(v) is not exact and check is not None and not check(v):
-                                    child = None
-                                    break
-                                child[k] = v
-                    elif t != "null":
-                        child = self._leaf_values(sub, lp)
+                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
+                    child = self._copy_values(sub, lp[0], {"type": t})
                 if child is not None:
                     # The property's place is built only when something is reported there.
                     if name not in req:  # optional: nullable instead (null is new here)
@@ -1396,9 +1354,9 @@ class Walk:
                         if lp[2]:
                             child = _with_null_own(child)  # an enum or const takes null its own way
                         else:
-                            child["type"] = [child["type"], "null"]
+                            child["type"] = [t, "null"]
                     if lp[1]:
-                        self._leaf_steps(sub, lp, sp + ("properties", name))
+                        self._record_steps(sub, lp[1], sp + ("properties", name))
                     out_props[name] = child
                     continue
             psp = sp + ("properties", name)
@@ -1436,14 +1394,7 @@ class Walk:
                 if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
                     # A bare reference: what node() makes of it, without the general path.
                     child = self._ref(ref, {}, psp, pip)
-                    if optional and not original_null:
-                        child = _with_null_own(child) if child else child
-                    out_props[name] = child
-                    continue
-                lp = leaf_plans.get(keys := tuple(sub))
-                if lp is None:
-                    lp = self._leaf_plan(keys)
-                if lp:
+                elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
                     child = self._leaf(sub, lp, psp)
             if child is None:
                 child = self.node(sub, psp, pip, depth + 1, nest + 1)
