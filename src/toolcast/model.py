@@ -45,31 +45,45 @@ def pointer(base: str, tokens: tuple) -> str:
     return base + "/" + "/".join(parts)
 
 
-class Diagnostic:
+class _Finding:
+    """What a diagnostic and a transformation share: a stable code at a place, from the tables."""
+
+    __slots__ = ("_base", "_code", "_entry", "_path", "_tokens")
+
+    code = property(attrgetter("_code"), doc="The stable code, e.g. `openai/strict-optional-property`.")
+    base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field the finding is about.')
+    tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
+    entry = property(attrgetter("_entry"), doc="The catalogue entry from the rule tables.")
+
+    @property
+    def path(self) -> str:
+        """The place as a JSON pointer, formatted on first read."""
+        if self._path is None:
+            self._path = pointer(self._base, self._tokens)
+        return self._path
+
+    def __hash__(self) -> int:
+        return hash((self._code, self.path))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._code!r}, {self.path!r})"
+
+
+class Diagnostic(_Finding):
     """One finding: a stable code at a place, with the catalogue's severity, outcome and message.
 
     Read-only (its fields are properties without setters). The JSON pointer and the message are
     formatted on first read: most compiles never print them.
     """
 
-    __slots__ = ("_base", "_code", "_entry", "_message", "_params", "_path", "_tokens")
+    __slots__ = ("_message", "_params")
 
     def __init__(self, code: str, base: str, tokens: tuple, params: tuple[tuple[str, Any], ...], entry: tuple):
         # entry: (severity, outcome, template, docs, cites, status) from the rule tables
         self._code, self._base, self._tokens, self._params, self._entry = code, base, tokens, params, entry
         self._path = self._message = None
 
-    code = property(attrgetter("_code"), doc="The stable diagnostic code, e.g. `openai/strict-optional-property`.")
-    base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field the finding is about.')
-    tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
     params = property(attrgetter("_params"), doc="The message's parameters, as (name, value) pairs.")
-    entry = property(attrgetter("_entry"), doc="The catalogue entry (severity, outcome, template, docs, cites, status).")
-
-    @property
-    def path(self) -> str:
-        if self._path is None:
-            self._path = pointer(self._base, self._tokens)
-        return self._path
 
     @property
     def severity(self) -> str:
@@ -94,11 +108,7 @@ class Diagnostic:
             return NotImplemented
         return (self._code, self.path, self._params) == (other._code, other.path, other._params)
 
-    def __hash__(self) -> int:
-        return hash((self._code, self.path))
-
-    def __repr__(self) -> str:
-        return f"Diagnostic({self._code!r}, {self.path!r})"
+    __hash__ = _Finding.__hash__
 
     def to_dict(self) -> dict:
         return {
@@ -119,27 +129,17 @@ class _Params(dict):
         return "?"
 
 
-class Transformation:
+class Transformation(_Finding):
     """One change made to the schema: a stable code at a place; lossy when it widens. Read-only."""
 
-    __slots__ = ("_base", "_code", "_entry", "_note", "_path", "_tokens")
+    __slots__ = ("_note",)
 
     def __init__(self, code: str, base: str, tokens: tuple, note: str, entry: tuple):
         # entry: (lossy, detail, status) from the rule tables
         self._code, self._base, self._tokens, self._note, self._entry = code, base, tokens, note, entry
         self._path = None
 
-    code = property(attrgetter("_code"), doc="The stable transformation code, e.g. `closed-open-object`.")
-    base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field that changed.')
-    tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
     note = property(attrgetter("_note"), doc="What this occurrence adds to the catalogue's detail ('' if nothing).")
-    entry = property(attrgetter("_entry"), doc="The catalogue entry (lossy, detail, status).")
-
-    @property
-    def path(self) -> str:
-        if self._path is None:
-            self._path = pointer(self._base, self._tokens)
-        return self._path
 
     @property
     def lossy(self) -> bool:
@@ -154,11 +154,7 @@ class Transformation:
             return NotImplemented
         return (self._code, self.path, self._note) == (other._code, other.path, other._note)
 
-    def __hash__(self) -> int:
-        return hash((self._code, self.path))
-
-    def __repr__(self) -> str:
-        return f"Transformation({self._code!r}, {self.path!r})"
+    __hash__ = _Finding.__hash__
 
     def to_dict(self) -> dict:
         return {"code": self._code, "path": self.path, "detail": self.detail, "lossy": self._entry[0]}
