@@ -43,15 +43,8 @@ def both(tool: dict, **kw) -> tuple[str, str]:
 
 
 def _corpus_tools() -> list[dict]:
-    tools: list[dict] = []
-    for name in ("bfcl.jsonl", "mcp.jsonl", "agent_tools.jsonl"):
-        path = CORPUS / name
-        if path.is_file():
-            with open(path, encoding="utf-8") as fh:
-                tools += [json.loads(line) for line in fh if line.strip()]
-    for path in sorted((CORPUS / "large").glob("*.json")):
-        tools.append({"name": "large", "description": path.stem, "inputSchema": json.loads(path.read_text("utf-8"))})
-    return tools
+    """Every corpus tool, read as the corpus report reads them (jsonl sets and large/)."""
+    return [tool for _name, tools in corpus_report.corpus_sets(CORPUS) for tool in tools]
 
 
 @pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
