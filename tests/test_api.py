@@ -214,3 +214,37 @@ def test_a_plain_install_can_compile_patterns() -> None:
     res = compile_tool({"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["code"]}})
     assert res.status == "strict" and res.tool["parameters"]["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
+
+
+def test_compiling_pauses_the_cycle_collector_and_always_restores_it() -> None:
+    """compile_tool and compile_tools turn the cyclic GC off while they run (the walk makes no
+    cycles) and back on afterwards, also when they raise; a caller's own `gc.disable()` stays."""
+    import gc
+
+    seen = []
+
+    class Probe(dict):
+        # A tool whose reading reports whether the collector was running at that moment.
+        def get(self, key, default=None):
+            seen.append(gc.isenabled())
+            return super().get(key, default)
+
+    tool = Probe(name="t", description="d", inputSchema={"type": "object", "properties": {}})
+    assert gc.isenabled()
+    for compile_one in (lambda: compile_tool(tool), lambda: compile_tools([tool, {"name": "u", "parameters": {}}])):
+        seen.clear()
+        compile_one()
+        assert seen and not any(seen) and gc.isenabled()
+    with pytest.raises(toolcast.InvalidToolError):
+        compile_tool(["not", "a", "tool"])
+    assert gc.isenabled()
+    with pytest.raises(toolcast.InvalidToolError):
+        compile_tools([tool, 5])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        compile_tool(tool)
+        compile_tools([tool])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

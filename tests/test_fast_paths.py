@@ -66,6 +66,66 @@ def test_generated_schemas_are_the_same_either_way(schema: dict, rules: str, str
     assert fast == slow
 
 
+# A definition graph for null paths: the root and definitions A, B, C, each an object with an
+# optional property (a null path), a property that allows null (a legit path), a reference to
+# a later definition (so the graph has no cycle and its paths are bounded), an array of one,
+# an anyOf of two, or of one and an object of its own. Property names are shared, so paths
+# through different definitions collide. `not` refuses the schema before its null paths are
+# settled.
+def _member(later: str) -> st.SearchStrategy:
+    leaves = [st.just({"type": "string"}), st.just({"type": ["string", "null"]})]
+    if not later:
+        return st.one_of(*leaves)
+    d = st.sampled_from(later).map(lambda n: f"#/$defs/{n}")
+    return st.one_of(
+        *leaves,
+        d.map(lambda ref: {"$ref": ref}),
+        d.map(lambda ref: {"type": "array", "items": {"$ref": ref}}),
+        st.tuples(d, d).map(lambda refs: {"anyOf": [{"$ref": refs[0]}, {"$ref": refs[1]}]}),
+        d.map(lambda ref: {"anyOf": [{"$ref": ref}, {"type": "object", "additionalProperties": False,
+                                                      "properties": {"p": {"type": "string"}}}]}),
+    )
+
+
+@st.composite
+def _ref_object(draw, later: str) -> dict:
+    props = draw(st.dictionaries(st.sampled_from(["p", "q"]), _member(later), min_size=1, max_size=2))
+    return {"type": "object", "properties": props, "required": draw(st.lists(st.sampled_from(sorted(props)), unique=True)),
+            "additionalProperties": False}
+
+
+@given(root=_ref_object("ABC"), defs=st.fixed_dictionaries({"A": _ref_object("BC"), "B": _ref_object("C"), "C": _ref_object("")}),
+       refused=st.booleans(), rules=st.sampled_from(RULES))
+@examples(300)
+def test_null_paths_behind_refs_are_judged_the_same_either_way(root: dict, defs: dict, refused: bool, rules: str) -> None:
+    """A refused schema's null paths are not listed; an ambiguous or unbounded one is still
+    reported exactly as the full listing reports it."""
+    schema = {**root, "$defs": defs}
+    if refused:
+        schema["properties"] = {**schema["properties"], "zz": {"not": {"type": "string"}}}
+        schema["required"] = [*schema["required"], "zz"]
+    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules)
+    assert fast == slow
+
+
+def test_an_ambiguous_null_path_of_a_refused_schema_is_still_reported() -> None:
+    """Not vacuous: the shortcut is taken (the schema is refused elsewhere) and still finds the
+    path that is null in one definition and a value in another, three references deep."""
+    leaf = {"Cat": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": False},
+            "Dog": {"type": "object", "properties": {"name": {"type": ["string", "null"]}}, "required": ["name"],
+                    "additionalProperties": False}}
+    schema = {"type": "object", "additionalProperties": False, "required": ["home", "bad"], "properties": {
+        "home": {"type": "array", "items": {"$ref": "#/$defs/Home"}}, "bad": {"not": {"type": "string"}}},
+        "$defs": {**leaf, "Home": {"type": "object", "additionalProperties": False, "required": ["pet"],
+                                   "properties": {"pet": {"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}]}}}}}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    found = [d for d in res.diagnostics if d.code == "openai/ambiguous-null-path"]
+    assert res.status == "non-strict" and len(found) == 1 and "home/*/pet/name" in found[0].message
+    assert any(d.code == "openai/unsupported-keyword" or "not" in d.path for d in res.diagnostics)
+    fast, slow = both({"name": "t", "description": "d", "parameters": schema})
+    assert fast == slow
+
+
 def _leafy(prop: object) -> dict:
     return {"name": "t", "description": "d",
             "parameters": {"type": "object", "properties": {"a": prop, "b": prop}, "required": ["a"]}}

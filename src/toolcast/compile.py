@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any, Literal
 
-from toolcast.interpret import Walk
+from toolcast.interpret import Walk, without_cycle_gc
 from toolcast.model import CompileResult, Diagnostic, Status, ToolcastError, pointer
 from toolcast.rules import Rules, get_rules
 
@@ -232,6 +232,10 @@ def compile_tool(
         raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
     mode = "auto" if strict == "auto" else strict_mode(strict)
     r = rules if type(rules) is Rules else get_rules(rules)
+    return without_cycle_gc(_compile_tool, tool, api, r, mode, allow_lossy)
+
+
+def _compile_tool(tool: Any, api: Api, r: Rules, mode: StrictMode, allow_lossy: bool) -> CompileResult:
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
@@ -336,6 +340,11 @@ def compile_tools(
 ) -> tuple[CompileResult, ...]:
     """Compile the tools of one request; a repeated name is refused after its first use."""
     r = get_rules(rules)
+    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+
+
+def _compile_all(tools: Iterable[Any], target: str, api: Api, r: Rules, strict: StrictMode | str,
+                 allow_lossy: bool) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()
     for tool in tools:

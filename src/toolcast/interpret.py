@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from gc import disable as gc_disable
+from gc import enable as gc_enable
+from gc import isenabled as gc_isenabled
 from itertools import chain, repeat
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from toolcast.model import ITEMS, NullPath
 from toolcast.rules import Rules
@@ -290,11 +294,32 @@ class _Bucket:
         self.refs: list[tuple[NullPath, str]] = []  # (instance path, definition) of each $ref
 
 
+_T = TypeVar("_T")
+
+
+def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
+    """fn(*args) with the cyclic garbage collector paused, then restored; left alone when a
+    caller (or an outer compile) has paused it already.
+
+    A walk makes no reference cycles, only many short-lived containers that reference counting
+    frees; a collection during it would only re-scan them, and the caller's whole heap with
+    them. That was 10-30% of a large schema's compile (see benchmarks/README.md).
+    """
+    if not gc_isenabled():
+        return fn(*args)
+    gc_disable()
+    try:
+        return fn(*args)
+    finally:
+        gc_enable()
+
+
 class Walk:
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
-    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs) give
-    # the same result as the general one; False sends every node through node() (tests compare).
+    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs) and
+    # the null-path shortcut of a refused schema give the same result as the general ones; False
+    # sends every node through node() and lists every null path (tests compare).
     fast = True
     # Counters and flags start at these class values; the walk sets its own when they change.
     refusals = 0
@@ -1501,7 +1526,7 @@ class Walk:
             legit = set(root.legit) if root.legit else ()
         else:
             nulls, legit = self._expand_null_paths()
-            if nulls is None:
+            if not nulls:
                 return
         for p in nulls:
             if p in legit:
@@ -1530,7 +1555,7 @@ class Walk:
                     todo.append(name)
         # A recursive definition that has something to strip makes the paths unbounded.
         if has:
-            cyclic = self._cyclic()
+            cyclic = self._cyclic(has)
             for name in sorted(has):
                 if name in cyclic:
                     self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
@@ -1575,19 +1600,50 @@ class Walk:
             # chain of n definitions n times.
             return [_flat(p) for p in done] if done else []
 
+        if self.refusals and self.fast:
+            # Refused already: no path will be used, and only an ambiguous one is still reported.
+            # The legit paths are few; each is looked for among the null paths without listing them.
+            if not any(b.legit for b in buckets.values()):
+                return None, ()
+            if not any(self._is_null_path(p, has) for p in dict.fromkeys(expand("legit"))):
+                return None, ()
         nulls = expand("nulls")
         return nulls, (set(expand("legit")) if nulls else ())
 
-    def _cyclic(self) -> set[str]:
-        """Definitions that reach themselves through $refs (Tarjan's strongly connected components)."""
+    def _is_null_path(self, path: NullPath, has: set[str]) -> bool:
+        """Whether `path` is among the null paths _expand_null_paths lists: a search from the root
+        through the $refs whose instance path is a prefix of what is left of `path`. Only used
+        once no definition in `has` is recursive, so the listing takes every such $ref."""
         buckets = self.buckets
-        edges = {name: list(dict.fromkeys(t for _, t in b.refs if t in buckets)) for name, b in buckets.items()}
+        seen = set()
+        todo = [("", 0)]
+        while todo:
+            state = todo.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            name, i = state
+            b = buckets[name]
+            if path[i:] in b.nulls:
+                return True
+            for ip, target in b.refs:
+                if target in has and target in buckets and path[i:i + len(ip)] == ip:
+                    todo.append((target, i + len(ip)))
+        return False
+
+    def _cyclic(self, among: set[str]) -> set[str]:
+        """The definitions of `among` that reach themselves through $refs without leaving it
+        (Tarjan's strongly connected components of the graph `among` induces). Whatever refers to a
+        member of `among` is a member (as in _expand_null_paths' `has`), so no cycle through a
+        member leaves it."""
+        buckets = self.buckets
+        edges = {name: list(dict.fromkeys(t for _, t in buckets[name].refs if t in among)) for name in among}
         index: dict[str, int] = {}
         low: dict[str, int] = {}
         on_stack: set[str] = set()
         stack: list[str] = []
         cyclic: set[str] = set()
-        for start in buckets:
+        for start in among:
             if start in index:
                 continue
             work = [(start, 0)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.interpret import Walk
+from toolcast.interpret import Walk, without_cycle_gc
 from toolcast.model import NullPath, StrictSchemaError, pointer
 from toolcast.rules import Rules, get_rules
 
@@ -21,7 +21,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     """
     r = get_rules(rules)
     walk = Walk.for_rules(r)()
-    out = walk.compile(schema)
+    out = without_cycle_gc(walk.compile, schema)
     blocking = [d for d in walk.diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
     lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
     if blocking or lossy:
