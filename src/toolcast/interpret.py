@@ -1605,16 +1605,19 @@ class Walk:
             # The legit paths are few; each is looked for among the null paths without listing them.
             if not any(b.legit for b in buckets.values()):
                 return None, ()
-            if not any(self._is_null_path(p, has) for p in dict.fromkeys(expand("legit"))):
+            index: dict[str, tuple] = {}
+            if not any(self._is_null_path(p, has, index) for p in dict.fromkeys(expand("legit"))):
                 return None, ()
         nulls = expand("nulls")
         return nulls, (set(expand("legit")) if nulls else ())
 
-    def _is_null_path(self, path: NullPath, has: set[str]) -> bool:
-        """Whether `path` is among the null paths _expand_null_paths lists: a search from the root
-        through the $refs whose instance path is a prefix of what is left of `path`. Only used
-        once no definition in `has` is recursive, so the listing takes every such $ref."""
+    def _is_null_path(self, path: NullPath, has: set[str], index: dict[str, tuple]) -> bool:
+        """Whether `path` is among the null paths _expand_null_paths lists, without listing them: a
+        search from the root through each $ref whose instance path begins what is left of `path`.
+        Only used once no definition in `has` is recursive, so the listing takes every such $ref.
+        `index` keeps, per bucket, its null paths as a set and its $refs by instance path."""
         buckets = self.buckets
+        n = len(path)
         seen = set()
         todo = [("", 0)]
         while todo:
@@ -1623,12 +1626,22 @@ class Walk:
                 continue
             seen.add(state)
             name, i = state
-            b = buckets[name]
-            if path[i:] in b.nulls:
+            entry = index.get(name)
+            if entry is None:
+                b = buckets[name]
+                by_ip: dict[NullPath, list[str]] = {}
+                for ip, target in b.refs:
+                    if target in has and target in buckets:
+                        by_ip.setdefault(ip, []).append(target)
+                entry = index[name] = (set(b.nulls), by_ip)
+            nulls, by_ip = entry
+            rest = path[i:]
+            if rest in nulls:
                 return True
-            for ip, target in b.refs:
-                if target in has and target in buckets and path[i:i + len(ip)] == ip:
-                    todo.append((target, i + len(ip)))
+            if by_ip:
+                for k in range(n - i + 1):
+                    for target in by_ip.get(rest[:k], ()):
+                        todo.append((target, i + k))
         return False
 
     def _cyclic(self, among: set[str]) -> set[str]:
