@@ -216,35 +216,50 @@ def test_a_plain_install_can_compile_patterns() -> None:
     assert res.status == "strict" and res.tool["parameters"]["properties"]["code"]["pattern"] == "^[A-Z]{3}$"
 
 
-def test_compiling_pauses_the_cycle_collector_and_always_restores_it() -> None:
-    """compile_tool and compile_tools turn the cyclic GC off while they run (the walk makes no
-    cycles) and back on afterwards, also when they raise; a caller's own `gc.disable()` stays."""
+def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch) -> None:
+    """A large compile (definitions, or many root properties) and compile_tools turn the cyclic GC
+    off while they run (the walk makes no cycles) and back on afterwards, also when they raise;
+    a small tool is compiled with it on, and a caller's own `gc.disable()` stays."""
     import gc
 
+    from toolcast.compile import PAUSE_GC_PROPERTIES
+    from toolcast.interpret import Walk
+
     seen = []
+    walk_compile = Walk.compile
 
-    class Probe(dict):
-        # A tool whose reading reports whether the collector was running at that moment.
-        def get(self, key, default=None):
-            seen.append(gc.isenabled())
-            return super().get(key, default)
+    def spy(self, schema):
+        seen.append(gc.isenabled())
+        if schema.get("boom"):
+            raise KeyError("boom")  # a bug inside the walk: the collector must come back on
+        return walk_compile(self, schema)
 
-    tool = Probe(name="t", description="d", inputSchema={"type": "object", "properties": {}})
+    monkeypatch.setattr(Walk, "compile", spy)
+    small = {"name": "s", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    wide = {"name": "w", "inputSchema": {"type": "object", "properties": {
+        f"p{i}": {"type": "string"} for i in range(PAUSE_GC_PROPERTIES + 1)}}}
+    with_defs = {"name": "d", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+                                             "$defs": {"A": {"type": "string"}}}}
     assert gc.isenabled()
-    for compile_one in (lambda: compile_tool(tool), lambda: compile_tools([tool, {"name": "u", "parameters": {}}])):
+    for tool, running in ((small, True), (wide, False), (with_defs, False)):
         seen.clear()
-        compile_one()
-        assert seen and not any(seen) and gc.isenabled()
+        compile_tool(tool)
+        assert seen == [running] and gc.isenabled()
+    seen.clear()
+    compile_tools([small, wide, with_defs])
+    assert seen == [False, False, False] and gc.isenabled()
+    seen.clear()
+    with pytest.raises(KeyError):
+        compile_tool({"name": "b", "parameters": {"boom": True, "$defs": {}}})
+    assert seen == [False] and gc.isenabled()
     with pytest.raises(toolcast.InvalidToolError):
-        compile_tool(["not", "a", "tool"])
-    assert gc.isenabled()
-    with pytest.raises(toolcast.InvalidToolError):
-        compile_tools([tool, 5])
+        compile_tools([small, 5])
     assert gc.isenabled()
     gc.disable()
     try:
-        compile_tool(tool)
-        compile_tools([tool])
-        assert not gc.isenabled()
+        seen.clear()
+        compile_tool(wide)
+        compile_tools([small])
+        assert seen == [False, False] and not gc.isenabled()
     finally:
         gc.enable()

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from gc import disable as gc_disable
+from gc import enable as gc_enable
+from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -32,6 +35,11 @@ MAX_COPY_DEPTH = 500
 
 class _TooDeep(Exception):
     pass
+
+
+# Root properties beyond which compile_tool pauses the cycle collector (see
+# interpret.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
+PAUSE_GC_PROPERTIES = 32
 
 
 def copy_json(value: Any) -> Any:
@@ -232,68 +240,75 @@ def compile_tool(
         raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
     mode = "auto" if strict == "auto" else strict_mode(strict)
     r = rules if type(rules) is Rules else get_rules(rules)
-    return without_cycle_gc(_compile_tool, tool, api, r, mode, allow_lossy)
-
-
-def _compile_tool(tool: Any, api: Api, r: Rules, mode: StrictMode, allow_lossy: bool) -> CompileResult:
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
         name, description, schema, shape = read_tool(tool)
-    diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
-    trans: list[tuple] = []
-    if type(name) is str and name and r.name_re.fullmatch(name) is not None:
-        name_ok = True  # check_name's common case, inline
-    else:
-        name_ok = check_name(name, r, diags)
-    if not (type(description) is str and description.isascii() and 0 < len(description) <= r.description_ascii_max
-            and not description.isspace()):
-        # Else: plain text within every cap, kept as it is.
-        description = clean_description(description, _Report(r, diags, trans))
-    if shape == "mcp" or shape == "anthropic":
-        trans.append(_RENAMED)
-    null_paths: tuple = ()
-    compiled: Any = None
-    schema_diags: list[tuple] = []
-    schema_trans: list[tuple] = []
-    if mode is False:
-        diags.append(("openai/strict-disabled", "#", (), ()))
-        status = "non-strict"
-    else:
-        walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
-        try:
-            compiled = walk.compile(schema)
-        except RecursionError:
-            # Merging recursive definitions can unfold deeper than any guard foresaw.
-            compiled = {}
-            walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
-        schema_diags, schema_trans = walk.diags, walk.trans
-        if walk.refusals == 0 and walk.lossy_codes.isdisjoint(map(_first, schema_trans)):
-            status = "strict"
+    # A large compile allocates enough for the cycle collector to run, and re-scan the caller's
+    # heap, several times: it runs with the collector paused (as in interpret.without_cycle_gc;
+    # inline here, where a call would cost a small tool more than the pause saves it).
+    paused = type(schema) is dict and ("$defs" in schema or "definitions" in schema or (
+        type(props := schema.get("properties")) is dict and len(props) > PAUSE_GC_PROPERTIES)) and gc_isenabled()
+    if paused:
+        gc_disable()
+    try:
+        diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
+        trans: list[tuple] = []
+        if type(name) is str and name and r.name_re.fullmatch(name) is not None:
+            name_ok = True  # check_name's common case, inline
         else:
-            status = _blocked_status(walk, mode, allow_lossy)
-        if status == "strict":
-            null_paths = walk.null_paths
-    if not name_ok:
-        status = "refused"
-        null_paths = ()
-    tool_out = None
-    if status == "strict":
-        trans.append(_ENABLED)
-        tool_out = emit(name, description, compiled, True, api)
-    elif status != "refused":
-        try:
-            params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
-        except _TooDeep:
+            name_ok = check_name(name, r, diags)
+        if not (type(description) is str and description.isascii() and 0 < len(description) <= r.description_ascii_max
+                and not description.isspace()):
+            # Else: plain text within every cap, kept as it is.
+            description = clean_description(description, _Report(r, diags, trans))
+        if shape == "mcp" or shape == "anthropic":
+            trans.append(_RENAMED)
+        null_paths: tuple = ()
+        compiled: Any = None
+        schema_diags: list[tuple] = []
+        schema_trans: list[tuple] = []
+        if mode is False:
+            diags.append(("openai/strict-disabled", "#", (), ()))
+            status = "non-strict"
+        else:
+            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
+            try:
+                compiled = walk.compile(schema)
+            except RecursionError:
+                # Merging recursive definitions can unfold deeper than any guard foresaw.
+                compiled = {}
+                walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
+            schema_diags, schema_trans = walk.diags, walk.trans
+            if walk.refusals == 0 and walk.lossy_codes.isdisjoint(map(_first, schema_trans)):
+                status = "strict"
+            else:
+                status = _blocked_status(walk, mode, allow_lossy)
+            if status == "strict":
+                null_paths = walk.null_paths
+        if not name_ok:
             status = "refused"
-            schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
-            if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
-                diags.append(("openai/schema-too-deep", "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
-                                                                  ("limit", r.limit("max_depth")))))
-        else:
-            tool_out = emit(name, description, params, False, api)
-    return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                       diags + schema_diags, trans + schema_trans, r, api)
+            null_paths = ()
+        tool_out = None
+        if status == "strict":
+            trans.append(_ENABLED)
+            tool_out = emit(name, description, compiled, True, api)
+        elif status != "refused":
+            try:
+                params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+            except _TooDeep:
+                status = "refused"
+                schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
+                if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
+                    diags.append(("openai/schema-too-deep", "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
+                                                                      ("limit", r.limit("max_depth")))))
+            else:
+                tool_out = emit(name, description, params, False, api)
+        return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
+                                           diags + schema_diags, trans + schema_trans, r, api)
+    finally:
+        if paused:
+            gc_enable()
 
 
 _RENAMED = ("renamed-input-schema-to-parameters", "#", (), "")
