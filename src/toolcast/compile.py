@@ -232,7 +232,9 @@ def compile_tool(
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
-    all; everything about the tool itself is reported in the result.
+    all; everything about the tool itself is reported in the result. A large schema (with
+    definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
+    cycle collector paused; it is on again when this returns or raises.
     """
     if target != "openai":
         raise ValueError(f"unknown target {target!r}; available: openai")
@@ -353,7 +355,8 @@ def compile_tools(
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> tuple[CompileResult, ...]:
-    """Compile the tools of one request; a repeated name is refused after its first use."""
+    """Compile the tools of one request; a repeated name is refused after its first use. The
+    cycle collector is paused until the last tool is compiled (see compile_tool)."""
     r = get_rules(rules)
     return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
 
