@@ -17,7 +17,8 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     """The strict form of a parameters schema and its null paths.
 
     Raises StrictSchemaError (path, keyword_or_limit, code) when the schema cannot be made
-    strict without a refusal or a lossy change; its `diagnostics` lists every finding.
+    strict without a refusal or a lossy change; its `diagnostics` lists every finding. The walk
+    runs with Python's cycle collector paused, as compile_tool's does for a large schema.
     """
     r = get_rules(rules)
     walk = Walk.for_rules(r)()
