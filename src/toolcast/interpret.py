@@ -304,6 +304,10 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
     A walk makes no reference cycles, only many short-lived containers that reference counting
     frees; a collection during it would only re-scan them, and the caller's whole heap with
     them. That was 10-30% of a large schema's compile (see benchmarks/README.md).
+
+    The switch is process-wide: a compile that found the collector on turns it back on when it
+    ends, even if another thread turned it off meanwhile; one that found it off (another
+    compile running, or the application's choice) leaves it alone.
     """
     if not gc_isenabled():
         return fn(*args)
