@@ -219,3 +219,77 @@ def test_large_key_shapes_are_not_cached() -> None:
     keys = ("type", "k" * 600)
     toolcast.compile_tool(_leafy({"type": "string", "k" * 600: 1}), rules=r)
     assert keys not in Walk.for_rules(r).leaf_plans
+
+
+def _doubling_chain(n: int, optional: bool) -> dict:
+    """Definitions D0..Dn where each refers to the next twice: 2**(k+1) places at level k."""
+    defs = {f"D{i}": {"type": "object", "additionalProperties": False, "required": [] if optional else ["a", "b"],
+                      "properties": {"a": {"$ref": f"#/$defs/D{i + 1}"}, "b": {"$ref": f"#/$defs/D{i + 1}"}}}
+            for i in range(n)}
+    defs[f"D{n}"] = {"type": "object", "properties": {"x": {"type": ["string", "null"]}}, "required": ["x"],
+                     "additionalProperties": False}
+    return {"type": "object", "properties": {"tree": {"$ref": "#/$defs/D0"}}, "required": ["tree"],
+            "additionalProperties": False, "$defs": defs}
+
+
+@pytest.mark.parametrize("refused", [False, True])
+def test_null_paths_multiplied_by_refs_are_counted_not_listed(refused: bool) -> None:
+    """A 3 KB schema whose $refs double at each of 40 levels has 2**41 - 2 null paths: it is
+    refused with their count at once (it used to list them, which never ended)."""
+    schema = _doubling_chain(40, optional=True)
+    if refused:
+        schema["properties"]["zz"] = {"not": {"type": "string"}}
+        schema["required"].append("zz")
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    found = [d for d in res.diagnostics if d.code == "openai/too-many-null-paths"]
+    assert res.status == "non-strict" and res.null_paths == () and len(found) == 1
+    assert f"{2 ** 41 - 2} places" in found[0].message
+
+
+def test_the_null_path_guard_counts_exactly(monkeypatch) -> None:
+    """The count is the listing's length: at the guard the paths are listed, one above it refused."""
+    import toolcast.interpret as interpret
+
+    schema = _doubling_chain(6, optional=True)
+    count = 2 ** 7 - 2
+    monkeypatch.setattr(interpret, "NULL_PATHS_GUARD", count)
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    assert res.status == "strict" and len(res.null_paths) == count
+    monkeypatch.setattr(interpret, "NULL_PATHS_GUARD", count - 1)
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    assert res.status == "non-strict" and not res.null_paths
+    assert any(d.code == "openai/too-many-null-paths" and f"{count} places" in d.message for d in res.diagnostics)
+
+
+def test_too_many_legit_paths_are_searched_not_listed() -> None:
+    """2**41 places where null is a real value, next to one null path: still strict at once, and
+    a null path that is also one of them is still found ambiguous."""
+    schema = _doubling_chain(40, optional=False)
+    schema["properties"]["opt"] = {"type": "string"}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    assert res.status == "strict" and res.null_paths == (("opt",),)
+    schema = _doubling_chain(40, optional=False)
+    schema["properties"]["tree"] = {"anyOf": [{"$ref": "#/$defs/D0"}, {
+        "type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}]}
+    schema["$defs"]["D0"]["properties"]["a"] = {"type": ["string", "null"]}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
+    assert [d.message for d in res.diagnostics if d.code == "openai/ambiguous-null-path"] == [
+        "At tree/a a null can mean either 'omitted' or a real null, depending on the `anyOf` branch; it cannot be stripped safely."]
+
+
+@given(root=_ref_object("ABC"), defs=st.fixed_dictionaries({"A": _ref_object("BC"), "B": _ref_object("C"), "C": _ref_object("")}))
+@examples(200)
+def test_the_path_search_agrees_with_the_listing(root: dict, defs: dict) -> None:
+    """What Walk._has_path answers for legit paths (used when they are too many to list) is what
+    the listing holds, on definition graphs without cycles."""
+    from toolcast.interpret import _PathSearch
+
+    walk = Walk.for_rules(get_rules(None))()
+    walk.compile({**root, "$defs": defs})
+    walk.fast = False  # the full listing, whatever the walk refused
+    nulls, legit = walk._expand_null_paths()
+    if not nulls or not isinstance(legit, set):
+        return
+    search = _PathSearch(walk, "legit", set(walk.buckets))
+    for p in [*nulls, *legit, ("p",), ("q", "p", "q")]:
+        assert (p in search) == (p in legit), p

@@ -27,6 +27,10 @@ JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "arr
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
 # could be reached; the provider's depth limit (data nesting) is far below it.
 NEST_GUARD = 48
+# Null paths listed at most: `$ref`s multiply the places where null is stripped (a definition with
+# two references to the next, n deep, has 2**n), so a small schema could otherwise take
+# exponential time and memory. Beyond it the schema is refused (openai/too-many-null-paths).
+NULL_PATHS_GUARD = 10_000
 # Keywords that imply a type when `type` is missing (used to infer it, reported).
 IMPLIES = (
     ("object", ("properties", "required", "additionalProperties", "minProperties", "maxProperties",
@@ -1565,21 +1569,29 @@ class Walk:
                     self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
                               name=name or "#")
                     return None, ()
-        memo: dict[tuple[str, str], list[NullPath]] = {}
+        memo: dict[tuple[str, str, bool], Any] = {}
 
-        def expand(attr: str) -> list[NullPath]:
+        def expand(attr: str, counting: bool = False) -> Any:
             # Depth-first from the root; a definition already on the path is skipped (cycles
             # only ever carry legit paths here), a finished one is reused from the memo.
-            frames = [["", list(getattr(buckets[""], attr)), 0]]
+            # `counting` gives how many paths the listing would hold, in time linear in the
+            # reference graph, without listing them.
+            def start(name: str) -> Any:
+                paths = getattr(buckets[name], attr)
+                return len(paths) if counting else list(paths)
+
+            frames = [["", start(""), 0]]
             on_path = {""}
-            done: list[NullPath] | None = None
+            done: Any = None
             while frames:
                 frame = frames[-1]
-                name, paths = frame[0], frame[1]
+                name = frame[0]
                 refs = buckets[name].refs
                 if done is not None:
-                    ip = refs[frame[2] - 1][0]
-                    paths.extend(map(_Join, repeat(ip), done))
+                    if counting:
+                        frame[1] += done
+                    else:
+                        frame[1].extend(map(_Join, repeat(refs[frame[2] - 1][0]), done))
                     done = None
                 while frame[2] < len(refs):
                     ip, target = refs[frame[2]]
@@ -1588,38 +1600,53 @@ class Walk:
                         continue
                     if attr == "nulls" and target not in has:
                         continue
-                    sub = memo.get((target, attr))
+                    sub = memo.get((target, attr, counting))
                     if sub is not None:
-                        paths.extend(map(_Join, repeat(ip), sub))
+                        if counting:
+                            frame[1] += sub
+                        else:
+                            frame[1].extend(map(_Join, repeat(ip), sub))
                         continue
-                    frames.append([target, list(getattr(buckets[target], attr)), 0])
+                    frames.append([target, start(target), 0])
                     on_path.add(target)
                     break
                 else:
-                    memo[(name, attr)] = paths
+                    memo[(name, attr, counting)] = done = frame[1]
                     frames.pop()
                     on_path.discard(name)
-                    done = paths
+            if counting:
+                return done
             # Joined only here, once per path: a prefix per level would copy a path through a
             # chain of n definitions n times.
             return [_flat(p) for p in done] if done else []
 
+        n_nulls = expand("nulls", counting=True)
+        if n_nulls > NULL_PATHS_GUARD:
+            self.diag("openai/too-many-null-paths", (), count=n_nulls, limit=NULL_PATHS_GUARD)
+            return None, ()
+        if not n_nulls:
+            return None, ()
+        n_legit = expand("legit", counting=True) if any(b.legit for b in buckets.values()) else 0
         if self.refusals and self.fast:
             # Refused already: no path will be used, and only an ambiguous one is still reported.
-            # The legit paths are few; each is looked for among the null paths without listing them.
-            if not any(b.legit for b in buckets.values()):
+            # Each legit path is looked for among the null paths without listing them.
+            if not n_legit:
                 return None, ()
-            index: dict[str, tuple] = {}
-            if not any(self._is_null_path(p, has, index) for p in dict.fromkeys(expand("legit"))):
-                return None, ()
-        nulls = expand("nulls")
-        return nulls, (set(expand("legit")) if nulls else ())
+            if n_legit <= NULL_PATHS_GUARD:
+                index: dict[str, tuple] = {}
+                if not any(self._has_path(p, "nulls", has, index) for p in dict.fromkeys(expand("legit"))):
+                    return None, ()
+        if n_legit <= NULL_PATHS_GUARD:
+            return expand("nulls"), (set(expand("legit")) if n_legit else ())
+        # Too many legit paths to list: each null path is looked for among them instead.
+        return expand("nulls"), _PathSearch(self, "legit", set(buckets))
 
-    def _is_null_path(self, path: NullPath, has: set[str], index: dict[str, tuple]) -> bool:
-        """Whether `path` is among the null paths _expand_null_paths lists, without listing them: a
-        search from the root through each $ref whose instance path begins what is left of `path`.
-        Only used once no definition in `has` is recursive, so the listing takes every such $ref.
-        `index` keeps, per bucket, its null paths as a set and its $refs by instance path."""
+    def _has_path(self, path: NullPath, attr: str, targets: set[str], index: dict[str, tuple]) -> bool:
+        """Whether `path` is one of the root's `attr` paths ("nulls" or "legit") with $refs to
+        `targets` expanded, without listing them: a search from the root through each $ref whose
+        instance path begins what is left of `path`. For null paths (once no definition in `has`
+        is recursive) this is exactly what _expand_null_paths lists. `index` keeps, per bucket, its
+        paths as a set and its $refs by instance path."""
         buckets = self.buckets
         n = len(path)
         seen = set()
@@ -1635,12 +1662,12 @@ class Walk:
                 b = buckets[name]
                 by_ip: dict[NullPath, list[str]] = {}
                 for ip, target in b.refs:
-                    if target in has and target in buckets:
+                    if target in targets and target in buckets:
                         by_ip.setdefault(ip, []).append(target)
-                entry = index[name] = (set(b.nulls), by_ip)
-            nulls, by_ip = entry
+                entry = index[name] = (set(getattr(b, attr)), by_ip)
+            paths, by_ip = entry
             rest = path[i:]
-            if rest in nulls:
+            if rest in paths:
                 return True
             if by_ip:
                 for k in range(n - i + 1):
@@ -1737,6 +1764,18 @@ def _pattern_kept(r: Rules, pattern: str) -> bool:
     """Whether Walk._pattern keeps this pattern (it records why when it does not)."""
     verdict = _pattern_verdict(r, pattern)
     return verdict[0] != "invalid" and all(action != "drop" for _f, (action, _d, _t) in verdict[1])
+
+
+class _PathSearch:
+    """`p in` answered by Walk._has_path: the paths of one kind, too many to list."""
+
+    __slots__ = ("attr", "index", "targets", "walk")
+
+    def __init__(self, walk: Walk, attr: str, targets: set[str]) -> None:
+        self.walk, self.attr, self.targets, self.index = walk, attr, targets, {}
+
+    def __contains__(self, path: NullPath) -> bool:
+        return self.walk._has_path(path, self.attr, self.targets, self.index)
 
 
 class _Join:
