@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import RULES, examples, schemas
 
@@ -293,3 +293,54 @@ def test_the_path_search_agrees_with_the_listing(root: dict, defs: dict) -> None
     search = _PathSearch(walk, "legit", set(walk.buckets))
     for p in [*nulls, *legit, ("p",), ("q", "p", "q")]:
         assert (p in search) == (p in legit), p
+
+
+def _doubling_all_of(n: int, key: str = "$defs") -> dict:
+    """Definitions D0..Dn where each is the allOf of the next, twice: merged naively, 2**n merges."""
+    defs = {f"D{i}": {"allOf": [{"$ref": f"#/{key}/D{i + 1}"}, {"$ref": f"#/{key}/D{i + 1}", "description": "again"}
+                                if i % 2 else {"$ref": f"#/{key}/D{i + 1}"}]} for i in range(n)}
+    defs[f"D{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+                     "additionalProperties": False}
+    return {"type": "object", "properties": {"a": {"$ref": f"#/{key}/D0"}}, "required": ["a"],
+            "additionalProperties": False, key: defs}
+
+
+@pytest.mark.parametrize("key", ["$defs", "definitions"])
+def test_a_definition_merged_twice_at_one_place_is_merged_once(key: str) -> None:
+    """An allOf naming the same definition twice, 60 definitions deep, compiles at once (it took
+    2**60 merges), with what merging each afresh gives on a smaller one (legacy
+    `definitions` included, whose per-reference notes repeat)."""
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": _doubling_all_of(60, key)})
+    assert res.status == "strict"
+    assert res.tool["parameters"]["$defs"]["D0"]["properties"] == {"x": {"type": "string"}}
+    fast, slow = both({"name": "t", "description": "d", "parameters": _doubling_all_of(8, key)})
+    assert fast == slow
+
+
+_JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from([0.0, 1.0, 2.5, -1.0, float("nan")]),
+              st.sampled_from(["", "a", "1", "true"])),
+    lambda kids: st.one_of(st.lists(kids, max_size=2), st.dictionaries(st.sampled_from("ab"), kids, max_size=2)),
+    max_leaves=4,
+)
+
+
+@given(a=st.lists(_JSONISH, max_size=8), b=st.lists(_JSONISH, max_size=8))
+@example(a=[True, 1, 1.0, False, 0, None, "1", [1], {"a": 1.0}], b=[1, False, [1.0], {"a": 1}])
+@example(a=[1, True, 0.0, "", None], b=[True, 0, None])
+@examples(300)
+def test_json_intersection_is_the_pairwise_one(a: list, b: list) -> None:
+    """The enum merge's set-based intersection keeps what comparing every pair keeps, in order
+    (1 and 1.0 are one value, true and 1 are not, NaN equals nothing)."""
+    from toolcast.schema_ops import json_equal, json_intersection
+
+    assert json_intersection(a, b) == [x for x in a if any(json_equal(x, y) for y in b)]
+
+
+@given(sets=st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=6))
+@examples(200)
+def test_disjointness_by_sizes_is_the_pairwise_one(sets: list) -> None:
+    from toolcast.schema_ops import _disjoint
+
+    n = len(sets)
+    assert _disjoint(sets) == all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n))

@@ -143,6 +143,31 @@ def test_million_value_enum_is_refused_quickly():
     assert "openai/too-many-enum-values" in {d.code for d in res.diagnostics}
 
 
+def test_huge_merges_and_one_of_branches_are_linear_not_pairwise():
+    """allOf of two 40,000-value enums, 40,000 oneOf branches, allOf of two 40,000-name `required`
+    lists: each used to compare every pair (1.6e9 comparisons, hours); now a set each."""
+    n = 40_000
+
+    def compile_prop(prop: dict):
+        return toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+            "type": "object", "properties": {"a": prop}, "required": ["a"], "additionalProperties": False}})
+
+    # 1.0 equals 1 (json_equal): the two enums share exactly the upper half of the first
+    res = compile_prop({"allOf": [{"enum": list(range(n))}, {"enum": [float(x) for x in range(n // 2, n + n // 2)]}]})
+    assert [d.message for d in res.diagnostics if d.code == "openai/too-many-enum-values"] == [
+        f"The schema has {n // 2} enum values in total; OpenAI accepts at most 1000."]
+    res = compile_prop({"oneOf": [{"const": f"v{i}"} for i in range(n)] + [{"const": "v0"}]})
+    assert "openai/one-of-exclusive-converted" not in {d.code for d in res.diagnostics}  # v0 twice: not exclusive
+    res = compile_prop({"oneOf": [{"const": f"v{i}"} for i in range(n)]})
+    assert "openai/one-of-exclusive-converted" in {d.code for d in res.diagnostics}
+    names = [f"p{i}" for i in range(n)]
+    res = compile_prop({"allOf": [{"type": "object", "properties": {"z": {"type": "string"}}, "required": names},
+                                  {"required": names[::-1] + ["extra"]}]})
+    undefined = [d for d in res.diagnostics if d.code == "openai/required-property-undefined"]
+    assert len(undefined) == n + 1  # every name once, in the first list's order, then the new one
+    assert undefined[0].message.count("'p0'") == 1 and "'extra'" in undefined[-1].message
+
+
 def test_million_value_enum_through_the_cli(tmp_path):
     f = tmp_path / "enum.json"
     f.write_text(tool_json({"type": "object", "properties": {"a": {"type": "string", "enum": [str(i) for i in range(1_000_000)]}}}))

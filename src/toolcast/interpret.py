@@ -21,6 +21,7 @@ from toolcast.schema_ops import (
     allows_null,
     exclusive,
     json_equal,
+    json_intersection,
 )
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
@@ -325,9 +326,10 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
 class Walk:
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
-    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs) and
-    # the null-path shortcut of a refused schema give the same result as the general ones; False
-    # sends every node through node() and lists every null path (tests compare).
+    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs), the
+    # null-path shortcut of a refused schema and the memo of merged $refs give the same result as
+    # the general ones; False sends every node through node(), lists every null path and merges
+    # every $ref afresh (tests compare).
     fast = True
     # Counters and flags start at these class values; the walk sets its own when they change.
     refusals = 0
@@ -369,6 +371,7 @@ class Walk:
     _merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
     ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see schema_ops.allows_null)
     ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
+    merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merge)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
@@ -613,19 +616,31 @@ class Walk:
                     # A schema that is defined as itself (plus more) has no meaning to merge.
                     self.diag("openai/unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
                     return None
-                target = self._resolve_raw(ref, sp + ("$ref",))
-                if target is MISSING:
-                    return None
-                rest = {k: v for k, v in part.items() if k != "$ref"}
-                if type(self._merging) is not set:
-                    self._merging = set()
-                self._merging.add(ref)
-                try:
-                    part = self._merge([target, rest], sp)
-                finally:
-                    self._merging.discard(ref)
-                if part is None:
-                    return None
+                known = self.merged_refs.get((ref, sp)) if len(part) == 1 and type(ref) is str and self.fast else None
+                if known is not None:
+                    # Merged here before (an allOf that names a definition twice, or a definition
+                    # that does): the same schema, and the same findings, which repeat.
+                    part = known
+                else:
+                    target = self._resolve_raw(ref, sp + ("$ref",))
+                    if target is MISSING:
+                        return None
+                    rest = {k: v for k, v in part.items() if k != "$ref"}
+                    if type(self._merging) is not set:
+                        self._merging = set()
+                    self._merging.add(ref)
+                    try:
+                        part = self._merge([target, rest], sp)
+                    finally:
+                        self._merging.discard(ref)
+                    if part is None:
+                        return None
+                    if not rest and type(ref) is str and self.fast:
+                        # A merge that succeeded met no $ref already being merged, so it holds
+                        # wherever this reference is merged again at this place.
+                        if type(self.merged_refs) is not dict:
+                            self.merged_refs = {}
+                        self.merged_refs[(ref, sp)] = part
             if "allOf" in part and isinstance(part["allOf"], list):
                 inner = self._merge(part["allOf"], sp + ("allOf",))
                 if inner is None:
@@ -650,9 +665,11 @@ class Walk:
                 elif out[k] == v:
                     continue
                 elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
-                    out[k] = out[k] + [x for x in v if x not in out[k]]
+                    had = out[k]
+                    names = {x for x in had if type(x) is str}  # a set: both lists may be huge
+                    out[k] = had + [x for x in v if not (x in names if type(x) is str else x in had)]
                 elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
-                    out[k] = [x for x in out[k] if any(json_equal(x, y) for y in v)]
+                    out[k] = json_intersection(out[k], v)
                 elif k in ANNOTATIONS or self.r.dropped(k):
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):

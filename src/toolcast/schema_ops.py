@@ -192,6 +192,45 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def json_key(x: Any) -> Any:
+    """A hashable key that two scalars share exactly when json_equal holds for them (1 and 1.0
+    share one, true and 1 do not); None for arrays, objects, NaN and anything else."""
+    t = type(x)
+    if t is str:
+        return (3, x)
+    if t is int or (t is float and x == x):
+        return (2, x)  # 1 == 1.0 and hash(1) == hash(1.0): one key
+    if t is bool:
+        return (1, x)
+    if x is None:
+        return (4,)
+    return None
+
+
+def json_intersection(a: list, b: list) -> list:
+    """The members of `a` that json_equal some member of `b`, in `a`'s order: linear for scalars
+    (a huge enum merged with another must not take their product)."""
+    keys = set()
+    others = []
+    for y in b:
+        k = json_key(y)
+        if k is None:
+            others.append(y)
+        else:
+            keys.add(k)
+    out = []
+    for x in a:
+        k = json_key(x)
+        if k in keys if k is not None else any(json_equal(x, y) for y in others):
+            out.append(x)
+    return out
+
+
+def _disjoint(sets: list) -> bool:
+    """Whether no two of the sets share a member (their sizes add up to their union's)."""
+    return sum(map(len, sets)) == len(set().union(*sets))
+
+
 def _canon(v: Any) -> str:
     import json
 
@@ -214,12 +253,12 @@ def exclusive(branches: list, walk: Walk) -> str:
         return "a single branch" if n == 1 else ""
     types = [_type_set(b) for b in resolved]
     if all(t is not None for t in types):
-        if all(not (types[i] & types[j]) for i in range(n) for j in range(i + 1, n)):
+        if _disjoint(types):
             return "their types differ"
     values = [_values(b) for b in resolved]
     if all(v is not None for v in values):
         sets = [{_canon(x) for x in v} for v in values]
-        if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
+        if _disjoint(sets):
             return "their values differ"
     # A discriminator: one required property whose const/enum values are disjoint per branch.
     props = [b.get("properties") if isinstance(b, dict) else None for b in resolved]
@@ -230,6 +269,6 @@ def exclusive(branches: list, walk: Walk) -> str:
             vals = [_values(p.get(key)) for p in props]
             if all(v is not None for v in vals):
                 sets = [{_canon(x) for x in v} for v in vals]
-                if all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n)):
+                if _disjoint(sets):
                     return f"they differ in the required property {key!r}"
     return ""
