@@ -269,6 +269,33 @@ def _deep(d: int) -> dict:
     return node
 
 
+def _all_of_parts(n: int) -> dict:
+    """One property that is the allOf of n objects with three properties each (merged into one)."""
+    parts = [{"type": "object", "properties": {f"p{i}_{j}": {"type": "string"} for j in range(3)},
+              "required": [f"p{i}_0"]} for i in range(n)]
+    return {"type": "object", "properties": {"a": {"allOf": parts}}, "required": ["a"]}
+
+
+def _all_of_twice(n: int) -> dict:
+    """n definitions, each the allOf of the next named twice (2**n merges if merged naively)."""
+    defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}],
+                      "description": f"level {i}"} for i in range(n)}
+    defs[f"d{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    return {"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "required": ["a"], "$defs": defs}
+
+
+def _enum_merge(n: int) -> dict:
+    """allOf of two n-value enums that share half their values (an intersection, not a product)."""
+    return {"type": "object", "properties": {"a": {"allOf": [
+        {"type": "integer", "enum": list(range(n))}, {"enum": list(range(n // 2, n + n // 2))}]}}, "required": ["a"]}
+
+
+def _one_of_consts(n: int) -> dict:
+    """oneOf of n distinct consts (shown exclusive by their values, not pair by pair)."""
+    return {"type": "object", "properties": {"a": {"oneOf": [{"const": f"value {i}"} for i in range(n)]}},
+            "required": ["a"]}
+
+
 # Sizes stay within the rule tables' size limits (5,000 properties, ...) at the top end, so a
 # curve does not change outcome (strict -> non-strict) part-way; depth is past the 10-level
 # limit from 16 on, so its upper half is all one outcome too, and below the walk's structural
@@ -277,6 +304,10 @@ CURVES = {
     "width (root properties ×k)": (_width_schema, (1, 2, 5, 10, 20, 50, 100, 200, 300)),
     "$ref fan-in (n definitions)": (_refs_star, (10, 30, 100, 300, 600, 1200)),
     "$ref chain (n definitions)": (_refs_chain, (10, 30, 100, 300, 1000, 2000)),
+    "allOf parts (n parts)": (_all_of_parts, (10, 30, 100, 300, 800, 1500)),
+    "allOf of one definition twice (n deep)": (_all_of_twice, (4, 8, 16, 32, 64, 128)),
+    "enum merge (two n-value enums)": (_enum_merge, (30, 100, 300, 600, 1000)),
+    "oneOf of n consts": (_one_of_consts, (30, 100, 300, 600, 1000)),
     "depth (n nested levels)": (_deep, (2, 4, 8, 16, 24, 32, 40)),
 }
 

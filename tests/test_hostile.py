@@ -166,6 +166,13 @@ def test_huge_merges_and_one_of_branches_are_linear_not_pairwise():
     undefined = [d for d in res.diagnostics if d.code == "openai/required-property-undefined"]
     assert len(undefined) == n + 1  # every name once, in the first list's order, then the new one
     assert undefined[0].message.count("'p0'") == 1 and "'extra'" in undefined[-1].message
+    # 8,000 allOf parts of 5 properties each: merged in place, not copied part after part
+    parts = [{"type": "object", "properties": {f"q{i}_{j}": {"type": "string"} for j in range(5)},
+              "required": [f"q{i}_0"]} for i in range(8_000)]
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {"allOf": parts}})
+    assert res.status == "non-strict"  # 40,000 properties is over the limit
+    assert [d.message for d in res.diagnostics if d.code == "openai/too-many-properties"] == [
+        "The schema has 40000 properties in total; OpenAI accepts at most 5000."]
 
 
 def test_million_value_enum_through_the_cli(tmp_path):

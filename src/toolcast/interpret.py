@@ -601,6 +601,10 @@ class Walk:
         out: dict = {}
         closed: list[set] = []  # property names each closed part allows
         open_schema = None
+        # `properties` and `required` become this merge's own on the first merge into them, then
+        # grow in place: copying them for every part would be quadratic in the number of parts.
+        own_props = own_req = False
+        req_names: set = set()
         for part in parts:
             if part is True:
                 continue
@@ -666,14 +670,20 @@ class Walk:
                     continue
                 elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
                     had = out[k]
-                    names = {x for x in had if type(x) is str}  # a set: both lists may be huge
-                    out[k] = had + [x for x in v if not (x in names if type(x) is str else x in had)]
+                    if not own_req:
+                        had = out[k] = list(had)
+                        req_names = {x for x in had if type(x) is str}  # a set: both lists may be huge
+                        own_req = True
+                    new = [x for x in v if not (x in req_names if type(x) is str else x in had)]
+                    had.extend(new)
+                    req_names.update(x for x in new if type(x) is str)
                 elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
                     out[k] = json_intersection(out[k], v)
                 elif k in ANNOTATIONS or self.r.dropped(k):
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
-                    merged_props = dict(out[k])
+                    merged_props = out[k] if own_props else dict(out[k])
+                    own_props = True
                     for pname, pschema in v.items():
                         if pname in merged_props and merged_props[pname] != pschema:
                             both = self._merge([merged_props[pname], pschema], sp + ("properties", pname))
