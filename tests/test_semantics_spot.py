@@ -88,3 +88,20 @@ def test_corpus_tools_keep_their_meaning() -> None:
     for line in lines:
         checked += _check(json.loads(line), {}, samples=3)
     assert checked > 800
+
+
+@pytest.mark.parametrize("values, exclusive", [
+    ([1, 1.0], False),  # one JSON value: it matches both branches, so oneOf rejects it and anyOf would not
+    ([[1], [1.0]], False),
+    ([{"a": 1}, {"a": 1.0}], False),
+    ([1, True], True),  # true is not 1
+    (["1", 1], True),
+    ([{"a": 1}, {"a": 2}], True),
+])
+def test_one_of_consts_are_exclusive_only_when_their_values_differ_as_json(values: list, exclusive: bool) -> None:
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": {"v": {"oneOf": [{"const": x} for x in values]}}, "required": ["v"],
+        "additionalProperties": False}})
+    codes = {d.code for d in res.diagnostics}
+    assert ("openai/one-of-exclusive-converted" in codes) is exclusive
+    assert ("openai/one-of-converted-to-any-of" in codes) is not exclusive

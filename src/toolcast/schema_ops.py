@@ -231,10 +231,23 @@ def _disjoint(sets: list) -> bool:
     return sum(map(len, sets)) == len(set().union(*sets))
 
 
-def _canon(v: Any) -> str:
-    import json
-
-    return json.dumps(v, sort_keys=True)
+def _canon(v: Any) -> Any:
+    """A hashable key that two JSON values share exactly when json_equal holds for them, nested
+    values included (1 and 1.0 share one; true and 1 do not)."""
+    k = json_key(v)
+    if k is not None:
+        return k
+    if isinstance(v, bool):
+        return (1, v)
+    if isinstance(v, (int, float)):
+        return (2, v) if v == v else (5, id(v))  # NaN equals nothing, not even itself
+    if isinstance(v, str):
+        return (3, str(v))
+    if isinstance(v, list):
+        return (6, tuple(_canon(x) for x in v))
+    if isinstance(v, dict):
+        return (7, frozenset((k, _canon(x)) for k, x in v.items()))
+    return (8, id(v))
 
 
 def exclusive(branches: list, walk: Walk) -> str:
