@@ -246,7 +246,7 @@ def _canon(v: Any) -> Any:
     if isinstance(v, list):
         return (6, tuple(_canon(x) for x in v))
     if isinstance(v, dict):
-        return (7, frozenset((k, _canon(x)) for k, x in v.items()))
+        return (7, frozenset((name, _canon(x)) for name, x in v.items()))
     return (8, id(v))
 
 
