@@ -263,3 +263,16 @@ def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch
         assert seen == [False, False] and not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_repeated_findings_with_unhashable_parameters_are_removed_by_equality() -> None:
+    """_unique_records cannot hash such records; the findings built from them are still read
+    once each (this path raised TypeError while a second `_unique` shadowed the first)."""
+    from toolcast.model import CompileResult
+    from toolcast.rules import get_rules
+
+    rec = ("openai/unsupported-keyword", "#", ("a",), (("keyword", ["x"]),))
+    other = ("openai/unsupported-keyword", "#", ("a",), (("keyword", ["y"]),))
+    res = CompileResult._from_records("t", "strict", None, (), [rec, rec, other], [], get_rules(None), "responses")
+    assert [d.path for d in res.diagnostics] == ["#/a", "#/a"]
+    assert res.diagnostics[0] != res.diagnostics[1]

@@ -288,7 +288,8 @@ def _unique_records(records: list) -> tuple[Any, bool]:
 
 
 def _unique(items: list) -> tuple:
-    """`items` without repeats by their own equality (first wins)."""
+    """`items` without repeats by their own equality (first wins): the repeats _unique_records
+    could not remove because a parameter is unhashable (findings hash by code and place)."""
     seen: set = set()
     out = []
     for item in items:
@@ -296,20 +297,6 @@ def _unique(items: list) -> tuple:
             seen.add(item)
             out.append(item)
     return tuple(out)
-
-
-def _unique(kind: type, items: Any) -> tuple:
-    """`items` as a tuple; repeats left by _unique_records (unhashable parameters) go by equality."""
-    items = tuple(items)
-    if len(items) > 1 and len(items) != len(set(items)):
-        seen: set = set()
-        out = []
-        for item in items:
-            if item not in seen:
-                seen.add(item)
-                out.append(item)
-        items = tuple(out)
-    return items
 
 
 class ToolcastError(Exception):
