@@ -379,12 +379,6 @@ class Walk:
             self.refusals += 1
         self.diags.append((code, "#", sp, tuple(params.items())))
 
-    def _record(self, code: str, sp: tuple, params: tuple) -> None:
-        """diag() with its parameters already as pairs (the per-property findings)."""
-        if code in self.refusing:
-            self.refusals += 1
-        self.diags.append((code, "#", sp, params))
-
     def change(self, code: str, sp: tuple, note: str = "") -> None:
         self.trans.append((code, "#", sp, note))
 
