@@ -31,6 +31,10 @@ def test_conduit_doctest_d2_error_names_node_and_keyword() -> None:
     assert err.path == "#/properties/v/oneOf"
     assert err.keyword_or_limit == "oneOf"
     assert err.code == "openai/one-of-converted-to-any-of"
+    # Every finding, each under its own code (the walk records an optional property's two as one).
+    assert [d[:3] for d in err.diagnostics if d[2] == ("properties", "v")] == [
+        ("openai/strict-optional-property", "#", ("properties", "v")),
+        ("openai/nullable-instead-of-omitted", "#", ("properties", "v"))]
 
 
 def test_strict_schema_error_for_a_limit_names_the_limit() -> None:
@@ -150,6 +154,18 @@ def test_null_paths_in_json_use_null_for_items() -> None:
     r = compile_tool({"name": "t", "inputSchema": {"type": "object", "properties": {"xs": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "string"}}}}}, "required": ["xs"]}})
     assert r.null_paths == (("xs", ITEMS, "n"),)
     assert r.to_dict()["null_paths"] == [["xs", None, "n"]]
+
+
+def test_a_null_path_that_anyof_branches_share_is_listed_once() -> None:
+    # Each branch walks the same instance place: the walk lists the path once, not per branch.
+    obj = {"type": "object", "properties": {"n": {"type": "string"}, "m": {"type": "integer"}}, "required": ["m"]}
+    r = compile_tool({"name": "t", "inputSchema": {"type": "object", "required": ["x"], "properties": {
+        "x": {"anyOf": [obj, {**obj, "properties": {**obj["properties"], "k": {"type": "boolean"}}}]}}}})
+    assert r.status == "strict"
+    assert r.null_paths == (("x", "n"), ("x", "k"))
+    nullable = [d.path for d in r.diagnostics if d.code == "openai/nullable-instead-of-omitted"]
+    assert nullable == ["#/properties/x/anyOf/0/properties/n", "#/properties/x/anyOf/1/properties/n",
+                        "#/properties/x/anyOf/1/properties/k"]
 
 
 def test_description_cap_keeps_whole_characters() -> None:

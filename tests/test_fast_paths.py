@@ -94,18 +94,39 @@ def _ref_object(draw, later: str) -> dict:
             "additionalProperties": False}
 
 
+# What blocks strict mode besides null paths: a refusal (`not`), or a lossy change (a oneOf whose
+# branches overlap becomes an anyOf), which blocks it unless the policy allows lossy changes.
+BLOCKERS = {"refused": {"not": {"type": "string"}},
+            "lossy": {"oneOf": [{"type": "string"}, {"type": "string", "enum": ["a"]}]}}
+
+
 @given(root=_ref_object("ABC"), defs=st.fixed_dictionaries({"A": _ref_object("BC"), "B": _ref_object("C"), "C": _ref_object("")}),
-       refused=st.booleans(), rules=st.sampled_from(RULES))
+       blocker=st.sampled_from([None, *BLOCKERS]), policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULES))
 @examples(300)
-def test_null_paths_behind_refs_are_judged_the_same_either_way(root: dict, defs: dict, refused: bool, rules: str) -> None:
-    """A refused schema's null paths are not listed; an ambiguous or unbounded one is still
-    reported exactly as the full listing reports it."""
+def test_null_paths_behind_refs_are_judged_the_same_either_way(root: dict, defs: dict, blocker: str | None, policy: dict,
+                                                               rules: str) -> None:
+    """A blocked schema's null paths are not listed; an ambiguous or unbounded one is still
+    reported exactly as the full listing reports it, and a lossy schema sent strict under
+    allow_lossy keeps every path."""
     schema = {**root, "$defs": defs}
-    if refused:
-        schema["properties"] = {**schema["properties"], "zz": {"not": {"type": "string"}}}
+    if blocker:
+        schema["properties"] = {**schema["properties"], "zz": BLOCKERS[blocker]}
         schema["required"] = [*schema["required"], "zz"]
-    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules)
+    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules, **policy)
     assert fast == slow
+
+
+def test_a_lossy_schema_keeps_its_null_paths_where_lossy_changes_are_allowed() -> None:
+    """The lossy shortcut follows the policy: allow_lossy sends the schema strict, paths and all."""
+    schema = {"type": "object", "additionalProperties": False, "required": ["a", "zz"], "properties": {
+        "a": {"$ref": "#/$defs/A"}, "zz": BLOCKERS["lossy"]},
+        "$defs": {"A": {"type": "object", "additionalProperties": False, "properties": {"n": {"type": "string"}}}}}
+    tool = {"name": "t", "description": "d", "parameters": schema}
+    allowed = toolcast.compile_tool(tool, strict=True, allow_lossy=True)
+    assert allowed.status == "strict" and allowed.null_paths == (("a", "n"),)
+    blocked = toolcast.compile_tool(tool)
+    assert blocked.status == "non-strict" and blocked.null_paths == ()
+    assert [d.code for d in blocked.diagnostics if "null" in d.code] == ["openai/nullable-instead-of-omitted"]
 
 
 def test_an_ambiguous_null_path_of_a_refused_schema_is_still_reported() -> None:

@@ -414,3 +414,14 @@ def test_non_string_required_entry_is_reported(params):
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": params})
     assert res.status == "non-strict"
     assert "openai/invalid-keyword-value" in {d.code for d in res.diagnostics}
+
+
+@pytest.mark.parametrize("sub", [{"anyOf": None}, {"anyOf": None, "description": "x"}, {"anyOf": {"type": "string"}},
+                                 {"allOf": [{"anyOf": None}]}],
+                         ids=["alone", "with-annotation", "object", "through-allOf"])
+def test_an_anyof_that_is_not_a_list_is_an_invalid_value_not_a_crash(sub):
+    # Found by test_fuzz: node() iterated the value after reporting it as invalid.
+    res = toolcast.compile_tool({"name": "t", "description": "d",
+                                 "parameters": {"type": "object", "properties": {"a": sub}, "required": ["a"]}})
+    assert res.status == "non-strict"
+    assert ("openai/invalid-keyword-value", "#/properties/a/anyOf") in {(d.code, d.path) for d in res.diagnostics}

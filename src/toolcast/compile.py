@@ -10,7 +10,7 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from toolcast.interpret import Walk, without_cycle_gc
-from toolcast.model import CompileResult, Diagnostic, Status, ToolcastError, pointer
+from toolcast.model import CompileResult, Deferred, Diagnostic, Status, ToolcastError, expanded, pointer
 from toolcast.rules import Rules, get_rules
 
 Api = Literal["responses", "chat"]
@@ -206,18 +206,19 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     return {"type": "function", "function": fn} if api == "chat" else fn
 
 
-def _reason(walk: Walk) -> str:
-    """Why a tool cannot go strict: its first refusal, else its first lossy change."""
-    diags, refusing = walk.diags, walk.refusing
+def _reason(diags: list, trans: list, refusing: frozenset, lossy_codes: frozenset) -> tuple:
+    """The parameters of `openai/sent-non-strict`: why the tool cannot go strict, its first refusal,
+    else its first lossy change. Formatted when the finding is first read (see Deferred)."""
+    diags = expanded(diags)
     n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
     if n_refusing:
         code, base, tokens, _ = next(d for d in diags if d[0] in refusing)
         more = f" and {n_refusing - 1} more" if n_refusing > 1 else ""
-        return f"refuse it ({code} at {pointer(base, tokens)}{more})"
-    lossy = [t for t in walk.trans if t[0] in walk.lossy_codes]
+        return (("value", f"refuse it ({code} at {pointer(base, tokens)}{more})"),)
+    lossy = [t for t in trans if t[0] in lossy_codes]
     code, base, tokens, _ = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
-    return f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"
+    return (("value", f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"),)
 
 
 def compile_tool(
@@ -275,6 +276,8 @@ def compile_tool(
             status = "non-strict"
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
+            if not allow_lossy:
+                walk.lossy_blocks = True
             try:
                 compiled = walk.compile(schema)
             except RecursionError:
@@ -321,11 +324,14 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
     """The status of a tool whose walk refused or changed something lossily; notes why on the walk."""
     if walk.refusals == 0 and allow_lossy:
         return "strict"
-    if not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
+    # The walk counts every refusing finding it records, and every code refused in all modes is
+    # one: with no refusal, there is none to look for.
+    if (walk.refusals or not ALWAYS_REFUSED <= walk.refusing) and not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
         return "refused"
-    reason = _reason(walk)
     if mode == "auto":
-        walk.diags.append(("openai/sent-non-strict", "#", (), (("value", reason),)))
+        # The walk's findings are complete: the reason is read from them when it is first read.
+        why = Deferred(_reason, walk.diags, walk.trans, walk.refusing, walk.lossy_codes)
+        walk.diags.append(("openai/sent-non-strict", "#", (), why))
         return "non-strict"
     if walk.refusals == 0:
         codes = ", ".join(sorted({t[0] for t in walk.trans if t[0] in walk.lossy_codes}))

@@ -8,10 +8,11 @@ from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from itertools import chain, repeat
+from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from toolcast.model import ITEMS, NullPath
+from toolcast.model import ITEMS, OPTIONAL_CODES, OPTIONAL_PAIR, NullPath
 from toolcast.rules import Rules
 from toolcast.schema_ops import (
     ANNOTATIONS,
@@ -23,6 +24,8 @@ from toolcast.schema_ops import (
     json_equal,
     json_intersection,
 )
+
+_first = itemgetter(0)
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
@@ -144,8 +147,7 @@ VALUE_CHECKS = {
 EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": dict, "list": list, "bool": bool}
 # What an optional property records: its diagnostic, and when null is new there, the warning
 # and the change that makes it nullable.
-_OPTIONAL = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted",
-             "converted-optional-property-to-nullable")
+_OPTIONAL = (*OPTIONAL_CODES, "converted-optional-property-to-nullable")
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
 _NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
@@ -340,6 +342,12 @@ class Walk:
     null_paths: tuple[NullPath, ...] = ()
     root_raw: Any = None
     guarded = False
+    # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
+    # allow_lossy): such a schema's null paths would never be used, like a refused one's.
+    lossy_blocks = False
+    # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
+    # may repeat).
+    branched = False
 
     def __init__(self, rules: Rules):
         self.__dict__.update(_walk_tables(rules))
@@ -381,6 +389,11 @@ class Walk:
 
     def change(self, code: str, sp: tuple, note: str = "") -> None:
         self.trans.append((code, "#", sp, note))
+
+    def _blocked(self) -> bool:
+        """Whether this schema cannot go strict whatever comes next: it refused something, or
+        changed something lossily for a caller that blocks lossy changes."""
+        return bool(self.refusals) or (self.lossy_blocks and not self.lossy_codes.isdisjoint(map(_first, self.trans)))
 
     def refuse(self, code: str, sp: tuple, **params: Any) -> dict:
         self.diag(code, sp, **params)
@@ -459,7 +472,10 @@ class Walk:
             if root_bucket.legit:
                 self._finish_null_paths()
             else:
-                self.null_paths = tuple(dict.fromkeys(root_bucket.nulls))  # anyOf branches may repeat one
+                # Only a place walked twice (anyOf branches, a kept slot beside properties) can
+                # repeat a path.
+                nulls = root_bucket.nulls
+                self.null_paths = tuple(dict.fromkeys(nulls)) if self.branched or not self.fast else tuple(nulls)
         return out
 
     def _set_root_type(self, root: dict) -> dict:
@@ -833,7 +849,8 @@ class Walk:
         if special:
             if "$ref" in s:
                 return self._ref(s["$ref"], out, sp, ip)
-            if "anyOf" in s and r.keywords["anyOf"][1] != "drop":
+            if "anyOf" in s and type(s["anyOf"]) is list and r.keywords["anyOf"][1] != "drop":
+                # (Any other value was reported as invalid above.)
                 any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
         t = s.get("type")
         if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
@@ -1281,6 +1298,7 @@ class Walk:
     def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
         """Generic descent for a kept schema-valued keyword that has no structural rule."""
         kind, step = slot
+        self.branched = True
         d = 1 if step == "reset" else depth + step
         if kind == "map":
             return {n: self.node(x, sp + (k, n), ip, d, nest + 1) for n, x in v.items()}
@@ -1315,6 +1333,7 @@ class Walk:
         return self._ordered(out) if len(out) > 1 else out
 
     def _any_of(self, branches: list, sp: tuple, ip: NullPath, depth: int, nest: int) -> list:
+        self.branched = True
         out = []
         for i, b in enumerate(branches):
             if b is False:
@@ -1379,7 +1398,7 @@ class Walk:
         bucket = self.bucket
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (their outcomes read once per rules).
-        opt_code, null_code, null_change = _OPTIONAL
+        opt_code, _, null_change = _OPTIONAL
         opt_refuses, null_refuses, ref_plain, _ = self.object_flags
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
@@ -1399,9 +1418,7 @@ class Walk:
                     if name not in req:  # optional: nullable instead (null is new here)
                         psp = sp + ("properties", name)
                         bucket.nulls.append(ip + (name,))
-                        named = (("name", name),)
-                        diags.append((opt_code, "#", psp, named))
-                        diags.append((null_code, "#", psp, named))
+                        diags.append((OPTIONAL_PAIR, "#", psp, ()))  # its two diagnostics, in one record
                         trans.append((null_change, "#", psp, ""))
                         if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
@@ -1436,10 +1453,10 @@ class Walk:
             elif optional:
                 bucket.nulls.append(pip)
             if optional:
-                named = (("name", name),)  # one parameter tuple for both findings
-                diags.append((opt_code, "#", psp, named))
-                if not original_null:
-                    diags.append((null_code, "#", psp, named))
+                if original_null:
+                    diags.append((opt_code, "#", psp, (("name", name),)))
+                else:
+                    diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
                     trans.append((null_change, "#", psp, ""))
                 if opt_refuses or (null_refuses and not original_null):
                     self.refusals += opt_refuses + (null_refuses and not original_null)
@@ -1648,8 +1665,9 @@ class Walk:
         if not n_nulls:
             return None, ()
         n_legit = expand("legit", counting=True) if any(b.legit for b in buckets.values()) else 0
-        if self.refusals and self.fast:
-            # Refused already: no path will be used, and only an ambiguous one is still reported.
+        if self.fast and self._blocked():
+            # Refused already (or lossy where that blocks): no path will be used, and only an
+            # ambiguous one is still reported.
             # Each legit path is looked for among the null paths without listing them.
             if not n_legit:
                 return None, ()

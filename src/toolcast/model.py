@@ -217,7 +217,7 @@ class CompileResult:
         if self._diagnostics is None:
             rules, diags, _ = self._records
             entries = rules.diagnostics
-            records, exact = _unique_records(diags)
+            records, exact = _unique_records(_resolved(diags))
             found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
             self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
@@ -297,6 +297,50 @@ def _unique(items: list) -> tuple:
             seen.add(item)
             out.append(item)
     return tuple(out)
+
+
+class Deferred:
+    """A finding's parameters that the compiler computes only when the finding is first read:
+    fn(*args), which must give the (name, value) pairs. The arguments must not change after."""
+
+    __slots__ = ("_args", "_fn")
+
+    def __init__(self, fn: Any, *args: Any) -> None:
+        self._fn, self._args = fn, args
+
+    def __call__(self) -> tuple:
+        return self._fn(*self._args)
+
+
+# An optional property made nullable has two diagnostics at one place, both naming it: the walk
+# records them as one (OPTIONAL_PAIR, base, tokens, ()) record, `tokens` ending in the name.
+OPTIONAL_CODES = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted")
+OPTIONAL_PAIR = "openai/strict-optional-property+nullable-instead-of-omitted"
+
+
+def expanded(records: list) -> list:
+    """Diagnostic records with each OPTIONAL_PAIR record replaced by its two diagnostics."""
+    if not any(rec[0] == OPTIONAL_PAIR for rec in records):
+        return records
+    out = []
+    opt, null = OPTIONAL_CODES
+    for rec in records:
+        if rec[0] == OPTIONAL_PAIR:
+            _, base, tokens, _ = rec
+            named = (("name", tokens[-1]),)
+            out.append((opt, base, tokens, named))
+            out.append((null, base, tokens, named))
+        else:
+            out.append(rec)
+    return out
+
+
+def _resolved(records: list) -> list:
+    """Diagnostic records expanded, with their Deferred parameters computed."""
+    records = expanded(records)
+    if not any(type(rec[3]) is Deferred for rec in records):
+        return records
+    return [(c, b, t, p() if type(p) is Deferred else p) for c, b, t, p in records]
 
 
 class ToolcastError(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.interpret import Walk, without_cycle_gc
-from toolcast.model import NullPath, StrictSchemaError, pointer
+from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
 from toolcast.rules import Rules, get_rules
 
 __all__ = ["StrictSchemaError", "strict_schema", "tool_calls", "tool_output", "tools"]
@@ -23,14 +23,15 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     r = get_rules(rules)
     walk = Walk.for_rules(r)()
     out = without_cycle_gc(walk.compile, schema)
-    blocking = [d for d in walk.diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
+    diags = expanded(walk.diags)
+    blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
     lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
     if blocking or lossy:
         code, base, tokens, params = blocking[0] if blocking else (lossy[0][0], lossy[0][1], lossy[0][2], ())
         p = dict(params)
         subject = p.get("keyword") or _limit_name(r, code) or (str(tokens[-1]) if tokens else "type")
         message = r.diagnostics[code][2].format_map(_Default(p)) if code in r.diagnostics else r.transformations[code][1]
-        raise StrictSchemaError(pointer(base, tokens), subject, code, message, tuple(walk.diags))
+        raise StrictSchemaError(pointer(base, tokens), subject, code, message, tuple(diags))
     return out, walk.null_paths
 
 
