@@ -28,6 +28,8 @@ from toolcast.schema_ops import (
 _first = itemgetter(0)
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+# A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
+_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
 # could be reached; the provider's depth limit (data nesting) is far below it.
 NEST_GUARD = 48
@@ -401,53 +403,12 @@ class Walk:
 
     # -- entry point ---------------------------------------------------------------------
     def compile(self, schema: Any) -> dict:
-        r = self.r
-        if schema is None or schema == {}:
-            self.diag("openai/empty-parameters", ())
-            self.change("closed-empty-parameters", ())
-            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
-        if schema is True:
-            self.diag("openai/boolean-subschema", (), value="true")
-            self.diag("openai/empty-parameters", ())
-            self.change("closed-empty-parameters", ())
-            return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
-        if not isinstance(schema, dict):
-            return self.refuse("openai/root-schema-not-object", (), value=describe(schema))
-        root = schema  # copied before anything is taken out of it or added to it
-        if "$defs" in root or "definitions" in root:
-            root = dict(schema)
-            self._collect_defs(root)
-        self.root_raw = root
-        if "$ref" in root:
-            root = self._inline_root_ref(root)
-            if root is None:
-                return {}
-        if "anyOf" in root or "oneOf" in root:
-            for kw in ("anyOf", "oneOf"):
-                if kw in root:
-                    self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
-        rtype = root.get("type", MISSING)
-        if rtype is MISSING:
-            if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
-                k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
-            ):
-                # Description-only or annotation-only root: a tool without parameters.
-                self.diag("openai/empty-parameters", ())
-                self.change("closed-empty-parameters", ())
-                root = {k: v for k, v in root.items() if k not in r.kept or k in ANNOTATIONS}
-                root.update(type="object", properties={}, additionalProperties=False)
-            elif "enum" in root or "const" in root:
-                # A root that lists its values is not an object schema (arguments are objects).
-                self.diag("openai/root-schema-not-object", (), value="an enum or const without `type: object`")
-            else:
-                self.change("inferred-type", ("type",), "(object, at the root)")
-                root = self._set_root_type(root)
-        elif rtype == ["object"]:
-            root = self._set_root_type(root)
-        elif rtype != "object":
-            self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
-        if self.refusals:
-            return {}
+        if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
+            root = self.root_raw = schema  # the commonest root: nothing to settle before the walk
+        else:
+            root = self._root(schema)
+            if type(root) is not dict or self.refusals:
+                return root[0] if type(root) is tuple else {}
         out = self.node(root, (), (), 1, 0, root=True)
         if self.queue:
             self._compile_defs()
@@ -477,6 +438,55 @@ class Walk:
                 nulls = root_bucket.nulls
                 self.null_paths = tuple(dict.fromkeys(nulls)) if self.branched or not self.fast else tuple(nulls)
         return out
+
+    def _root(self, schema: Any) -> dict | tuple | None:
+        """The root schema to walk; (the result,) when there is nothing to walk; None after a refusal."""
+        r = self.r
+        if schema is None or schema == {}:
+            self.diag("openai/empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
+        if schema is True:
+            self.diag("openai/boolean-subschema", (), value="true")
+            self.diag("openai/empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
+        if not isinstance(schema, dict):
+            return (self.refuse("openai/root-schema-not-object", (), value=describe(schema)),)
+        root = schema  # copied before anything is taken out of it or added to it
+        if "$defs" in root or "definitions" in root:
+            root = dict(schema)
+            self._collect_defs(root)
+        self.root_raw = root
+        if "$ref" in root:
+            root = self._inline_root_ref(root)
+            if root is None:
+                return None
+        if "anyOf" in root or "oneOf" in root:
+            for kw in ("anyOf", "oneOf"):
+                if kw in root:
+                    self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
+        rtype = root.get("type", MISSING)
+        if rtype is MISSING:
+            if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
+                k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
+            ):
+                # Description-only or annotation-only root: a tool without parameters.
+                self.diag("openai/empty-parameters", ())
+                self.change("closed-empty-parameters", ())
+                root = {k: v for k, v in root.items() if k not in r.kept or k in ANNOTATIONS}
+                root.update(type="object", properties={}, additionalProperties=False)
+            elif "enum" in root or "const" in root:
+                # A root that lists its values is not an object schema (arguments are objects).
+                self.diag("openai/root-schema-not-object", (), value="an enum or const without `type: object`")
+            else:
+                self.change("inferred-type", ("type",), "(object, at the root)")
+                root = self._set_root_type(root)
+        elif rtype == ["object"]:
+            root = self._set_root_type(root)
+        elif rtype != "object":
+            self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
+        return root
 
     def _set_root_type(self, root: dict) -> dict:
         """`root` with `type: object`, as a new dict (the input is never changed); the raw root
