@@ -365,3 +365,66 @@ def test_disjointness_by_sizes_is_the_pairwise_one(sets: list) -> None:
 
     n = len(sets)
     assert _disjoint(sets) == all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n))
+
+
+def _allows_null_plainly(s, walk, seen=frozenset()) -> bool:
+    """allows_null as its docstring defines it, one rule after another (the oracle for its fast
+    version): null is a value of the original schema, typeless nodes excepted."""
+    if s is True:
+        return True
+    if not isinstance(s, dict):
+        return False
+    t = s.get("type")
+    if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t) or s.get("nullable") is True):
+        return False
+    if isinstance(s.get("enum"), list) and None not in s["enum"]:
+        return False
+    if "const" in s and s["const"] is not None:
+        return False
+    for kw in ("anyOf", "oneOf"):
+        if isinstance(s.get(kw), list) and not any(_allows_null_plainly(b, walk, seen) for b in s[kw]):
+            return False
+    if isinstance(s.get("allOf"), list) and not all(_allows_null_plainly(b, walk, seen) for b in s["allOf"]):
+        return False
+    ref = s.get("$ref")
+    if isinstance(ref, str):
+        if ref in seen:
+            return False
+        name = next((ref[len(p):].replace("~1", "/").replace("~0", "~") for p in ("#/$defs/", "#/definitions/")
+                     if ref.startswith(p)), None)
+        target = walk.root_raw if ref == "#" else walk.defs_raw.get(name, False) if name is not None else False
+        if not _allows_null_plainly(target, walk, seen | {ref}):
+            return False
+    if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
+        return False
+    return True
+
+
+def _subschemas_of(x):
+    if isinstance(x, dict):
+        yield x
+        for v in x.values():
+            yield from _subschemas_of(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _subschemas_of(v)
+
+
+NULL_EDGES = [{"type": "null"}, {"type": ["string", "null"], "enum": ["a"]}, {"type": ["string", "null"], "enum": ["a", None]},
+              {"nullable": True, "type": "string"}, {"anyOf": "x"}, {"enum": 3}, {"const": None}, {"description": "d"},
+              {"$ref": 3}, {"allOf": []}, {"anyOf": []}, {"oneOf": [{"type": "null"}], "type": "string"},
+              {"$ref": "#/$defs/N"}, {"$ref": "#/$defs/S"}, {"$ref": "#/$defs/Loop"}, {"$ref": "#"}, {"$ref": "#/x/y"}]
+
+
+@given(schema=schemas(), rules=st.sampled_from(RULES))
+@examples(150)
+@example(schema={"type": "object", "properties": {f"e{i}": e for i, e in enumerate(NULL_EDGES)},
+                 "$defs": {"N": {"type": ["integer", "null"]}, "S": {"type": "string"},
+                           "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}, {"type": "null"}]}}}, rules=RULES[-1])
+def test_allows_null_agrees_with_its_plain_definition(schema: dict, rules: str) -> None:
+    from toolcast.schema_ops import allows_null
+
+    walk = Walk.for_rules(get_rules(rules))()
+    walk.compile(schema)  # the definitions and the raw root, as the walk reads them
+    for sub in [True, False, None, *_subschemas_of(schema)]:
+        assert allows_null(sub, walk) == _allows_null_plainly(sub, walk), sub

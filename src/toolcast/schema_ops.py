@@ -108,17 +108,27 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
     t = s.get("type")
     if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t) or s.get("nullable") is True):
         return False
+    if _NULL_DECIDERS.isdisjoint(s):
+        # Nothing below can say otherwise: a type that admits null, or typeless (the walk infers a
+        # type from the keywords, so null stops being accepted, or refuses the node).
+        return t is not None
     if isinstance(s.get("enum"), list) and None not in s["enum"]:
         return False
     if "const" in s and s["const"] is not None:
         return False
     for kw in ("anyOf", "oneOf"):
         branches = s.get(kw)
-        if isinstance(branches, list) and not any(allows_null(b, walk, _seen) for b in branches):
-            return False
+        if isinstance(branches, list):
+            for b in branches:  # (a loop, not any(): this runs for every optional property)
+                if allows_null(b, walk, _seen):
+                    break
+            else:
+                return False
     branches = s.get("allOf")
-    if isinstance(branches, list) and not all(allows_null(b, walk, _seen) for b in branches):
-        return False
+    if isinstance(branches, list):
+        for b in branches:
+            if not allows_null(b, walk, _seen):
+                return False
     ref = s.get("$ref")
     if isinstance(ref, str):
         if ref in _seen:
@@ -136,11 +146,13 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
                 return False
         elif not _ref_allows_null(ref, walk, _seen | {ref}):
             return False
-    if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
-        # Typeless: the walk infers a type from the keywords (so null stops being accepted),
-        # or refuses the node; either way null is not a value to keep here.
-        return False
-    return True
+    # Typeless with only keywords that decided nothing (e.g. a non-list anyOf): as above.
+    return not (t is None and "$ref" not in s and _NULL_DECIDERS_BUT_REF.isdisjoint(s))
+
+
+# The keywords that can decide allows_null beyond `type` (see there).
+_NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
+_NULL_DECIDERS_BUT_REF = _NULL_DECIDERS - {"$ref"}
 
 
 def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
