@@ -281,6 +281,41 @@ def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch
         gc.enable()
 
 
+def test_a_compile_leaves_no_reference_cycles() -> None:
+    """What pausing the collector rests on: results, findings (read or not) and the walk's own
+    structures are freed by reference counting alone. A result that held a cycle (a finding
+    whose deferred parameters referred to the list holding it did) survives every compile until
+    the collector runs, and makes it run over whole results."""
+    import gc
+
+    tools = [
+        {"name": "s", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "pattern": "^a+$"}}}},
+        {"name": "n", "description": "d", "inputSchema": {"type": "object", "properties": {  # non-strict: refused part
+            "a": {"not": {"type": "string"}}, "b": {"type": "integer"}}}},
+        {"name": "l", "inputSchema": {"type": "object", "required": ["v"], "properties": {  # non-strict: lossy
+            "v": {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 2}]}}}},
+        {"name": "r", "inputSchema": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+                                      "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/A"}}}}}},
+        {"name": "bad name", "inputSchema": {"not": {}}},
+    ]
+    for policy in ({}, {"strict": True}, {"strict": True, "allow_lossy": True}, {"strict": False}):
+        compile_tools(tools, **policy)  # one-off caches (the pattern grammar) out of the way
+    gc.collect()
+    gc.disable()
+    try:
+        for policy in ({}, {"strict": True}, {"strict": True, "allow_lossy": True}, {"strict": False}):
+            for read in (False, True):
+                results = [compile_tool(t, **policy) for t in tools] + list(compile_tools(tools, **policy))
+                assert {r.status for r in results} >= {"refused"}
+                if read:
+                    for r in results:
+                        r.to_dict()
+                del results
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_repeated_findings_with_unhashable_parameters_are_removed_by_equality() -> None:
     """_unique_records cannot hash such records; the findings built from them are still read
     once each (this path raised TypeError while a second `_unique` shadowed the first)."""

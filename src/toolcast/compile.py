@@ -206,10 +206,13 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     return {"type": "function", "function": fn} if api == "chat" else fn
 
 
-def _reason(diags: list, trans: list, refusing: frozenset, lossy_codes: frozenset) -> tuple:
-    """The parameters of `openai/sent-non-strict`: why the tool cannot go strict, its first refusal,
-    else its first lossy change. Formatted when the finding is first read (see Deferred)."""
-    diags = expanded(diags)
+def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusing: frozenset,
+            lossy_codes: frozenset) -> tuple:
+    """The parameters of `openai/sent-non-strict`: why the tool cannot go strict, its schema's first
+    refusal, else its first lossy change (the schema's findings start at `first_diag` and
+    `first_trans` in the result's records). Formatted when the finding is first read (Deferred)."""
+    diags = expanded(diags[first_diag:])
+    trans = trans[first_trans:]
     n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
     if n_refusing:
         code, base, tokens, _ = next(d for d in diags if d[0] in refusing)
@@ -288,7 +291,7 @@ def compile_tool(
             if walk.refusals == 0 and walk.lossy_codes.isdisjoint(map(_first, schema_trans)):
                 status = "strict"
             else:
-                status = _blocked_status(walk, mode, allow_lossy)
+                status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))
             if status == "strict":
                 null_paths = walk.null_paths
         if not name_ok:
@@ -320,8 +323,9 @@ _RENAMED = ("renamed-input-schema-to-parameters", "#", (), "")
 _ENABLED = ("enabled-strict-mode", "#", (), "")
 
 
-def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
-    """The status of a tool whose walk refused or changed something lossily; notes why on the walk."""
+def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:
+    """The status of a tool whose walk refused or changed something lossily; notes why on the walk
+    (whose findings follow the tool's own `n_diags` diagnostics and `n_trans` transformations)."""
     if walk.refusals == 0 and allow_lossy:
         return "strict"
     # The walk counts every refusing finding it records, and every code refused in all modes is
@@ -330,7 +334,7 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool) -> Status:
         return "refused"
     if mode == "auto":
         # The walk's findings are complete: the reason is read from them when it is first read.
-        why = Deferred(_reason, walk.diags, walk.trans, walk.refusing, walk.lossy_codes)
+        why = Deferred(_reason, n_diags, n_trans, walk.refusing, walk.lossy_codes)
         walk.diags.append(("openai/sent-non-strict", "#", (), why))
         return "non-strict"
     if walk.refusals == 0:

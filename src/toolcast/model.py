@@ -215,9 +215,9 @@ class CompileResult:
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         if self._diagnostics is None:
-            rules, diags, _ = self._records
+            rules, diags, trans = self._records
             entries = rules.diagnostics
-            records, exact = _unique_records(_resolved(diags))
+            records, exact = _unique_records(_resolved(diags, trans))
             found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
             self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
@@ -301,15 +301,17 @@ def _unique(items: list) -> tuple:
 
 class Deferred:
     """A finding's parameters that the compiler computes only when the finding is first read:
-    fn(*args), which must give the (name, value) pairs. The arguments must not change after."""
+    fn(diags, trans, *args), given the result's own record lists, must give the (name, value)
+    pairs. It holds no reference to those lists (that would be a reference cycle: the list holds
+    the finding that holds it, and would wait for the cycle collector to be freed)."""
 
     __slots__ = ("_args", "_fn")
 
     def __init__(self, fn: Any, *args: Any) -> None:
         self._fn, self._args = fn, args
 
-    def __call__(self) -> tuple:
-        return self._fn(*self._args)
+    def __call__(self, diags: list, trans: list) -> tuple:
+        return self._fn(diags, trans, *self._args)
 
 
 # An optional property made nullable has two diagnostics at one place, both naming it: the walk
@@ -335,12 +337,13 @@ def expanded(records: list) -> list:
     return out
 
 
-def _resolved(records: list) -> list:
-    """Diagnostic records expanded, with their Deferred parameters computed."""
-    records = expanded(records)
-    if not any(type(rec[3]) is Deferred for rec in records):
-        return records
-    return [(c, b, t, p() if type(p) is Deferred else p) for c, b, t, p in records]
+def _resolved(records: list, trans: list) -> list:
+    """Diagnostic records expanded, with their Deferred parameters computed (from `records` as
+    recorded and the transformation records `trans`)."""
+    out = expanded(records)
+    if not any(type(rec[3]) is Deferred for rec in out):
+        return out
+    return [(c, b, t, p(records, trans) if type(p) is Deferred else p) for c, b, t, p in out]
 
 
 class ToolcastError(Exception):
