@@ -1477,6 +1477,13 @@ class Walk:
                     child = self._ref(ref, {}, psp, pip)
                 elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
                     child = self._leaf(sub, lp, psp)
+                elif ((ct := sub.get("type")) == "object" or ct == "array") and _RESHAPING.isdisjoint(sub):
+                    # A nested object or array: node()'s own first step, without its checks.
+                    cp = self.container_plans.get(keys := tuple(sub))
+                    if cp is None:
+                        cp = self._container_plan(keys)
+                    if cp:
+                        child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
             if child is None:
                 child = self.node(sub, psp, pip, depth + 1, nest + 1)
             if optional and not original_null:
