@@ -26,7 +26,7 @@ from toolcast.toolset import ToolSet
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-from servers.openai_stub import chat_completion, responses_response
+from servers.openai_stub import chat_completion, responses_response  # noqa: E402 - after the path insert
 
 PY = sys.executable
 TIME_CMD = [PY, "-m", "mcp_server_time", "--local-timezone", "UTC"]

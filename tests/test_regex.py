@@ -708,7 +708,7 @@ def test_validity_agrees_with_v8() -> None:
         pytest.skip(f"node failed: {out.stderr[:200]}")
     verdicts = json.loads(out.stdout)
     mismatches = []
-    for pattern, (u_ok, legacy_ok) in zip(patterns, verdicts):
+    for pattern, (u_ok, legacy_ok) in zip(patterns, verdicts, strict=True):
         for unicode, v8_ok in ((True, u_ok), (False, legacy_ok)):
             try:
                 found = analyze(pattern, unicode=unicode)

@@ -10,7 +10,15 @@ from operator import itemgetter
 from typing import Any, Literal
 
 from toolcast.interpret import Walk, without_cycle_gc
-from toolcast.model import CompileResult, Deferred, Diagnostic, Status, ToolcastError, expanded, pointer
+from toolcast.model import (
+    CompileResult,
+    Deferred,
+    Diagnostic,
+    Status,
+    ToolcastError,
+    expanded,
+    pointer,
+)
 from toolcast.rules import Rules, get_rules
 
 Api = Literal["responses", "chat"]
@@ -330,7 +338,7 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: in
         return "strict"
     # The walk counts every refusing finding it records, and every code refused in all modes is
     # one: with no refusal, there is none to look for.
-    if (walk.refusals or not ALWAYS_REFUSED <= walk.refusing) and not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
+    if (walk.refusals or not walk.refusing >= ALWAYS_REFUSED) and not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
         return "refused"
     if mode == "auto":
         # The walk's findings are complete: the reason is read from them when it is first read.

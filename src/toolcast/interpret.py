@@ -327,6 +327,37 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
+def _values_copier(values: tuple, r: Rules) -> Callable[[dict, dict], dict | None]:
+    """copy(s, out): `out` with the planned `values` of `s` copied in (see Walk._shape), or None when
+    a value needs node()'s full treatment; records nothing.
+
+    Compiled once per planned key shape into one straight-line function (the plan's keywords are
+    spec keywords, written in by repr): a value that fails its keyword's check, an enum that is
+    empty or holds a non-scalar and a const that is not a scalar hand back; an unsupported format
+    and a pattern the rules drop are left out (their findings are recorded by _record_steps)."""
+    ns: dict[str, Any] = {"_SCALAR_TYPES": _SCALAR_TYPES, "_pattern_kept": _pattern_kept, "r": r,
+                          "formats": r.formats}
+    lines = ["def copy(s, out):"]
+    for i, (k, exact, check, mode) in enumerate(values):
+        ns[f"t{i}"], ns[f"c{i}"] = exact, check
+        lines.append(f"    v = s[{k!r}]")
+        if check is not None:
+            lines.append(f"    if type(v) is not t{i} and not c{i}(v): return None")
+        if mode == _ENUM:
+            lines.append("    if not (v and _SCALAR_TYPES.issuperset(map(type, v))): return None")
+        elif mode == _CONST:
+            lines.append("    if type(v) not in _SCALAR_TYPES: return None")
+        if mode == _FORMAT:
+            lines.append(f"    if v in formats: out[{k!r}] = v")
+        elif mode == _PATTERN:
+            lines.append(f"    if _pattern_kept(r, v): out[{k!r}] = v")
+        else:
+            lines.append(f"    out[{k!r}] = v")
+    lines.append("    return out")
+    exec("\n".join(lines), ns)  # the source is built from the plan above, keys by repr
+    return ns["copy"]
+
+
 class Walk:
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
@@ -938,8 +969,8 @@ class Walk:
 
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
         """For a schema with exactly these keys, in this order: (values, steps, takes null its own
-        way) when it is a scalar leaf that _leaf_values and _record_steps compile, else False (see
-        _shape). Cached per rule version."""
+        way, copy) when it is a scalar leaf that _leaf_values and _record_steps compile, else False
+        (see _shape; copy from _values_copier). Cached per rule version."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
@@ -949,31 +980,9 @@ class Walk:
         if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
             shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
             if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
-                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]))
+                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), _values_copier(shape[0], self.r))
         plans[keys] = found
         return found
-
-    def _copy_values(self, s: dict, values: tuple, out: dict) -> dict | None:
-        """`out` with the planned `values` of `s` copied in (see _shape), or None when a value needs
-        node()'s full treatment; records nothing."""
-        for k, exact, check, mode in values:
-            v = s[k]
-            if type(v) is not exact and check is not None and not check(v):
-                return None
-            if mode:
-                if mode == _ENUM:
-                    if not (v and _SCALAR_TYPES.issuperset(map(type, v))):
-                        return None
-                elif mode == _CONST:
-                    if type(v) not in _SCALAR_TYPES:
-                        return None
-                elif mode == _FORMAT:
-                    if v not in self.r.formats:
-                        continue  # an unsupported format: dropped (see _record_steps)
-                elif not _pattern_kept(self.r, v):
-                    continue  # a pattern the rules drop (see _record_steps)
-            out[k] = v
-        return out
 
     def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
         """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
@@ -981,7 +990,7 @@ class Walk:
         t = s["type"]
         if type(t) is not str or t not in _LEAF_TYPES:
             return None
-        return self._copy_values(s, lp[0], {"type": t})
+        return lp[3](s, {"type": t})
 
     def _dropped(self, k: str, ksp: tuple, dcode: str, tcode: str, refuses: bool) -> None:
         """Record that keyword `k` at `ksp` was dropped (its diagnostic and its transformation)."""
@@ -1018,8 +1027,9 @@ class Walk:
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys, or an anyOf beside annotations
-        only: (plain values, drop steps) as _shape gives them, when _container or _planned_any_of
-        can compile it, else False. Cached per rule version, like _leaf_plan."""
+        only: (plain values, drop steps) as _shape gives them and their copy (_values_copier), when
+        _container or _planned_any_of can compile it, else False. Cached per rule version, like
+        _leaf_plan."""
         if not _plannable(keys):
             return False
         plans = self.container_plans
@@ -1034,14 +1044,14 @@ class Walk:
             shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
-                found = shape
+                found = (*shape, _values_copier(shape[0], self.r))
         elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
             plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
         ):
             # Siblings that constrain are pushed into the branches (_normalize): annotations only.
             shape = self._shape(keys, _ANY_OF_KEY, _PLAIN_MODE)
             if shape is not None and all(o[0] in ANNOTATIONS and rank[o[0]] < rank["anyOf"] for o in shape[0]):
-                found = shape
+                found = (*shape, _values_copier(shape[0], self.r))
         plans[keys] = found
         return found
 
@@ -1051,7 +1061,7 @@ class Walk:
         branches = s["anyOf"]
         if type(branches) is not list or not branches:
             return None
-        out = self._copy_values(s, cp[0], {})
+        out = cp[2](s, {})
         if out is None:
             return None
         if cp[1]:
@@ -1066,7 +1076,7 @@ class Walk:
                    root: bool) -> dict | None:
         """node() for an object or array schema of a planned shape (see _container_plan); None, with
         nothing recorded, when a value needs node()'s full treatment."""
-        out = self._copy_values(s, cp[0], {"type": t})
+        out = cp[2](s, {"type": t})
         if out is None:
             return None
         # The structural keywords' values, checked as node() checks them (else it reports them).
@@ -1422,7 +1432,7 @@ class Walk:
                     lp = self._leaf_plan(keys)
                 child = None
                 if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = self._copy_values(sub, lp[0], {"type": t})
+                    child = lp[3](sub, {"type": t})
                 if child is not None:
                     # The property's place is built only when something is reported there.
                     if name not in req:  # optional: nullable instead (null is new here)
