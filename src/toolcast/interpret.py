@@ -175,8 +175,6 @@ def _plannable(keys: tuple) -> bool:
     return len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
 
 
-def _ok_items(v: Any) -> bool:
-    return type(v) is dict or type(v) is bool or type(v) is list
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
@@ -327,17 +325,35 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-def _values_copier(values: tuple, r: Rules) -> Callable[[dict, dict], dict | None]:
+def _values_copier(values: tuple, r: Rules, keys: tuple = (), container: str = "") -> Callable[[dict, dict], dict | None]:
     """copy(s, out): `out` with the planned `values` of `s` copied in (see Walk._shape), or None when
     a value needs node()'s full treatment; records nothing.
 
     Compiled once per planned key shape into one straight-line function (the plan's keywords are
     spec keywords, written in by repr): a value that fails its keyword's check, an enum that is
     empty or holds a non-scalar and a const that is not a scalar hand back; an unsupported format
-    and a pattern the rules drop are left out (their findings are recorded by _record_steps)."""
+    and a pattern the rules drop are left out (their findings are recorded by _record_steps).
+
+    For an object or array schema of these `keys` (`container`), the structural keywords' values are
+    checked first, as node() checks them (a value it would report hands back)."""
     ns: dict[str, Any] = {"_SCALAR_TYPES": _SCALAR_TYPES, "_pattern_kept": _pattern_kept, "r": r,
-                          "formats": r.formats}
+                          "formats": r.formats, "_ONLY_STR": _ONLY_STR}
     lines = ["def copy(s, out):"]
+    if container == "array" and not {"properties", "required", "additionalProperties"}.isdisjoint(keys):
+        lines.append("    return None")  # object keywords on an array: node() reports them
+    if container:
+        if "items" in keys:
+            lines.append('    v = s["items"]')
+            lines.append("    if type(v) is not dict and type(v) is not bool and type(v) is not list: return None")
+        if container == "object":
+            if "properties" in keys:
+                lines.append('    if type(s["properties"]) is not dict: return None')
+            if "required" in keys:
+                lines.append('    v = s["required"]')
+                lines.append("    if type(v) is not list or not _ONLY_STR.issuperset(map(type, v)): return None")
+            if "additionalProperties" in keys:
+                lines.append('    v = s["additionalProperties"]')
+                lines.append("    if type(v) is not dict and type(v) is not bool: return None")
     for i, (k, exact, check, mode) in enumerate(values):
         ns[f"t{i}"], ns[f"c{i}"] = exact, check
         lines.append(f"    v = s[{k!r}]")
@@ -1027,9 +1043,9 @@ class Walk:
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys, or an anyOf beside annotations
-        only: (plain values, drop steps) as _shape gives them and their copy (_values_copier), when
-        _container or _planned_any_of can compile it, else False. Cached per rule version, like
-        _leaf_plan."""
+        only: (plain values, drop steps) as _shape gives them and their copy (_values_copier; for
+        an object or array, one copy for each), when _container or _planned_any_of can compile it,
+        else False. Cached per rule version, like _leaf_plan."""
         if not _plannable(keys):
             return False
         plans = self.container_plans
@@ -1044,7 +1060,8 @@ class Walk:
             shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
-                found = (*shape, _values_copier(shape[0], self.r))
+                found = (*shape, _values_copier(shape[0], self.r, keys, "object"),
+                         _values_copier(shape[0], self.r, keys, "array"))
         elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
             plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
         ):
@@ -1076,27 +1093,10 @@ class Walk:
                    root: bool) -> dict | None:
         """node() for an object or array schema of a planned shape (see _container_plan); None, with
         nothing recorded, when a value needs node()'s full treatment."""
-        out = cp[2](s, {"type": t})
+        # The plan's copy checks the structural keywords' values as node() checks them.
+        out = (cp[2] if t == "object" else cp[3])(s, {"type": t})
         if out is None:
             return None
-        # The structural keywords' values, checked as node() checks them (else it reports them).
-        if t == "object":
-            v = s.get("properties", MISSING)
-            if v is not MISSING and type(v) is not dict:
-                return None
-            v = s.get("required", MISSING)
-            if v is not MISSING and not (type(v) is list and _ONLY_STR.issuperset(map(type, v))):
-                return None
-            v = s.get("additionalProperties", MISSING)
-            if v is not MISSING and type(v) is not dict and type(v) is not bool:
-                return None
-            if "items" in s and not _ok_items(s["items"]):
-                return None
-        else:
-            if "items" in s and not _ok_items(s["items"]):
-                return None
-            if "properties" in s or "required" in s or "additionalProperties" in s:
-                return None
         if cp[1]:
             self._record_steps(s, cp[1], sp)
         if depth > self.deepest[0]:
