@@ -325,24 +325,42 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-def _values_copier(values: tuple, r: Rules, keys: tuple = (), container: str = "") -> Callable[[dict, dict], dict | None]:
-    """copy(s, out): `out` with the planned `values` of `s` copied in (see Walk._shape), or None when
-    a value needs node()'s full treatment; records nothing.
+def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple = ("",)) -> tuple:
+    """One copy(s, out) per entry of `containers`: `out` with the planned `values` of `s` copied in
+    (see Walk._shape), or None when a value needs node()'s full treatment; records nothing.
 
-    Compiled once per planned key shape into one straight-line function (the plan's keywords are
-    spec keywords, written in by repr): a value that fails its keyword's check, an enum that is
-    empty or holds a non-scalar and a const that is not a scalar hand back; an unsupported format
-    and a pattern the rules drop are left out (their findings are recorded by _record_steps).
+    Compiled once per planned key shape into straight-line functions (the plan's keywords are spec
+    keywords, written in by repr), in one exec: a value that fails its keyword's check, an enum
+    that is empty or holds a non-scalar and a const that is not a scalar hand back; an unsupported
+    format and a pattern the rules drop are left out (their findings are recorded by _record_steps).
 
-    For an object or array schema of these `keys` (`container`), the structural keywords' values are
-    checked first, as node() checks them (a value it would report hands back)."""
+    For an "object" or "array" entry, the structural keywords' values in `keys` are checked first,
+    as node() checks them for that type (a value it would report hands back)."""
     ns: dict[str, Any] = {"_SCALAR_TYPES": _SCALAR_TYPES, "_pattern_kept": _pattern_kept, "r": r,
                           "formats": r.formats, "_ONLY_STR": _ONLY_STR}
-    lines = ["def copy(s, out):"]
-    if container == "array" and not {"properties", "required", "additionalProperties"}.isdisjoint(keys):
-        lines.append("    return None")  # object keywords on an array: node() reports them
-    if container:
-        if "items" in keys:
+    body = []
+    for i, (k, exact, check, mode) in enumerate(values):
+        ns[f"t{i}"], ns[f"c{i}"] = exact, check
+        body.append(f"    v = s[{k!r}]")
+        if check is not None:
+            body.append(f"    if type(v) is not t{i} and not c{i}(v): return None")
+        if mode == _ENUM:
+            body.append("    if not (v and _SCALAR_TYPES.issuperset(map(type, v))): return None")
+        elif mode == _CONST:
+            body.append("    if type(v) not in _SCALAR_TYPES: return None")
+        if mode == _FORMAT:
+            body.append(f"    if v in formats: out[{k!r}] = v")
+        elif mode == _PATTERN:
+            body.append(f"    if _pattern_kept(r, v): out[{k!r}] = v")
+        else:
+            body.append(f"    out[{k!r}] = v")
+    body.append("    return out")
+    lines = []
+    for n, container in enumerate(containers):
+        lines.append(f"def copy{n}(s, out):")
+        if container == "array" and not {"properties", "required", "additionalProperties"}.isdisjoint(keys):
+            lines.append("    return None")  # object keywords on an array: node() reports them
+        if container and "items" in keys:
             lines.append('    v = s["items"]')
             lines.append("    if type(v) is not dict and type(v) is not bool and type(v) is not list: return None")
         if container == "object":
@@ -354,24 +372,9 @@ def _values_copier(values: tuple, r: Rules, keys: tuple = (), container: str = "
             if "additionalProperties" in keys:
                 lines.append('    v = s["additionalProperties"]')
                 lines.append("    if type(v) is not dict and type(v) is not bool: return None")
-    for i, (k, exact, check, mode) in enumerate(values):
-        ns[f"t{i}"], ns[f"c{i}"] = exact, check
-        lines.append(f"    v = s[{k!r}]")
-        if check is not None:
-            lines.append(f"    if type(v) is not t{i} and not c{i}(v): return None")
-        if mode == _ENUM:
-            lines.append("    if not (v and _SCALAR_TYPES.issuperset(map(type, v))): return None")
-        elif mode == _CONST:
-            lines.append("    if type(v) not in _SCALAR_TYPES: return None")
-        if mode == _FORMAT:
-            lines.append(f"    if v in formats: out[{k!r}] = v")
-        elif mode == _PATTERN:
-            lines.append(f"    if _pattern_kept(r, v): out[{k!r}] = v")
-        else:
-            lines.append(f"    out[{k!r}] = v")
-    lines.append("    return out")
+        lines += body
     exec("\n".join(lines), ns)  # the source is built from the plan above, keys by repr
-    return ns["copy"]
+    return tuple(ns[f"copy{n}"] for n in range(len(containers)))
 
 
 class Walk:
@@ -986,7 +989,7 @@ class Walk:
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
         """For a schema with exactly these keys, in this order: (values, steps, takes null its own
         way, copy) when it is a scalar leaf that _leaf_values and _record_steps compile, else False
-        (see _shape; copy from _values_copier). Cached per rule version."""
+        (see _shape; copy from _values_copiers). Cached per rule version."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
@@ -996,7 +999,7 @@ class Walk:
         if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
             shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
             if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
-                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), _values_copier(shape[0], self.r))
+                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), *_values_copiers(shape[0], self.r))
         plans[keys] = found
         return found
 
@@ -1043,7 +1046,7 @@ class Walk:
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys, or an anyOf beside annotations
-        only: (plain values, drop steps) as _shape gives them and their copy (_values_copier; for
+        only: (plain values, drop steps) as _shape gives them and their copy (_values_copiers; for
         an object or array, one copy for each), when _container or _planned_any_of can compile it,
         else False. Cached per rule version, like _leaf_plan."""
         if not _plannable(keys):
@@ -1060,15 +1063,14 @@ class Walk:
             shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
-                found = (*shape, _values_copier(shape[0], self.r, keys, "object"),
-                         _values_copier(shape[0], self.r, keys, "array"))
+                found = (*shape, *_values_copiers(shape[0], self.r, keys, ("object", "array")))
         elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
             plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
         ):
             # Siblings that constrain are pushed into the branches (_normalize): annotations only.
             shape = self._shape(keys, _ANY_OF_KEY, _PLAIN_MODE)
             if shape is not None and all(o[0] in ANNOTATIONS and rank[o[0]] < rank["anyOf"] for o in shape[0]):
-                found = (*shape, _values_copier(shape[0], self.r))
+                found = (*shape, *_values_copiers(shape[0], self.r))
         plans[keys] = found
         return found
 
