@@ -374,7 +374,8 @@ def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple
                 lines.append("    if type(v) is not dict and type(v) is not bool: return None")
         lines += body
     exec("\n".join(lines), ns)  # the source is built from the plan above, keys by repr
-    return tuple(ns[f"copy{n}"] for n in range(len(containers)))
+    # Taken out of their namespace (their globals): a function left in it would make a cycle.
+    return tuple(ns.pop(f"copy{n}") for n in range(len(containers)))
 
 
 class Walk:
