@@ -296,7 +296,7 @@ def compile_tool(
                 compiled = {}
                 walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
             schema_diags, schema_trans = walk.diags, walk.trans
-            if walk.refusals == 0 and walk.lossy_codes.isdisjoint(map(_first, schema_trans)):
+            if walk.refusals == 0 and not walk.lossy():
                 status = "strict"
             else:
                 status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))

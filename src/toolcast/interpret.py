@@ -443,10 +443,14 @@ class Walk:
     def change(self, code: str, sp: tuple, note: str = "") -> None:
         self.trans.append((code, "#", sp, note))
 
+    def lossy(self) -> bool:
+        """Whether the walk has recorded a lossy change."""
+        return not self.lossy_codes.isdisjoint(map(_first, self.trans))
+
     def _blocked(self) -> bool:
         """Whether this schema cannot go strict whatever comes next: it refused something, or
         changed something lossily for a caller that blocks lossy changes."""
-        return bool(self.refusals) or (self.lossy_blocks and not self.lossy_codes.isdisjoint(map(_first, self.trans)))
+        return bool(self.refusals) or (self.lossy_blocks and self.lossy())
 
     def refuse(self, code: str, sp: tuple, **params: Any) -> dict:
         self.diag(code, sp, **params)

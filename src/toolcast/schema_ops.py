@@ -146,13 +146,13 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
                 return False
         elif not _ref_allows_null(ref, walk, _seen | {ref}):
             return False
-    # Typeless with only keywords that decided nothing (e.g. a non-list anyOf): as above.
-    return not (t is None and "$ref" not in s and _NULL_DECIDERS_BUT_REF.isdisjoint(s))
+    # No keyword excluded null (a typeless node gets here only with one of them, which the walk
+    # keeps or reports, however it was written).
+    return True
 
 
 # The keywords that can decide allows_null beyond `type` (see there).
 _NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
-_NULL_DECIDERS_BUT_REF = _NULL_DECIDERS - {"$ref"}
 
 
 def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
