@@ -393,8 +393,12 @@ def _allows_null_plainly(s, walk, seen=frozenset()) -> bool:
     for kw in ("anyOf", "oneOf"):
         if isinstance(s.get(kw), list) and not any(_allows_null_plainly(b, walk, seen) for b in s[kw]):
             return False
-    if isinstance(s.get("allOf"), list) and not all(_allows_null_plainly(b, walk, seen) for b in s["allOf"]):
-        return False
+    if isinstance(s.get("allOf"), list):
+        decided = [b for b in s["allOf"] if not _says_nothing_of_null(b, walk, seen)]
+        if not all(_allows_null_plainly(b, walk, seen) for b in decided):
+            return False
+        if not decided and t is None and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "$ref")):
+            return False
     ref = s.get("$ref")
     if isinstance(ref, str):
         if ref in seen:
@@ -406,6 +410,24 @@ def _allows_null_plainly(s, walk, seen=frozenset()) -> bool:
             return False
     if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
         return False
+    return True
+
+
+def _says_nothing_of_null(s, walk, seen) -> bool:
+    """An allOf part with no type and none of the keywords allows_null reads (its allOf parts
+    and its $ref's target alike): merged, it takes the other parts' type."""
+    if not isinstance(s, dict) or s.get("type") is not None or any(k in s for k in ("enum", "const", "anyOf", "oneOf")):
+        return False
+    if "allOf" in s and not (isinstance(s["allOf"], list) and all(_says_nothing_of_null(p, walk, seen) for p in s["allOf"])):
+        return False
+    if "$ref" in s:
+        ref = s["$ref"]
+        if not isinstance(ref, str) or ref in seen:
+            return False
+        name = next((ref[len(p):].replace("~1", "/").replace("~0", "~") for p in ("#/$defs/", "#/definitions/")
+                     if ref.startswith(p)), None)
+        target = walk.root_raw if ref == "#" else walk.defs_raw.get(name, False) if name is not None else False
+        return _says_nothing_of_null(target, walk, seen | {ref})
     return True
 
 

@@ -173,6 +173,12 @@ CASES = [
     {"type": "object", "properties": {"x": {"oneOf": [{"type": "string"}, {"type": "boolean"}]}}, "required": ["x"]},
     {"type": "object", "allOf": [{"properties": {"a": {"type": "integer"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}]},
     {"type": "object", "properties": {"p": {"$ref": "#/definitions/P", "description": "d"}}, "definitions": {"P": {"type": "string", "maxLength": 3}}},
+    # Null is the only value: an allOf part with no type takes the type it is merged with (found by
+    # test_strict_compile_preserves_semantics: `a` was listed as a null path, so strip_nulls
+    # dropped a real null).
+    {"type": "object", "properties": {"a": {"oneOf": [{"allOf": [{"type": "null"}, {"properties": {"a": {"type": "boolean"}}}]}]}}},
+    {"type": "object", "properties": {"a": {"allOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/D"}]}},
+     "$defs": {"D": {"minLength": 2, "allOf": [{"maxLength": 4}]}}},
 ]
 
 
@@ -190,6 +196,21 @@ def test_hand_picked_cases_preserve_semantics(schema, rules, data):
     ys = [data.draw(instances(result.tool["parameters"])) for _ in range(3)]
     ys.append(data.draw(mutated(ys[0])))
     check_preserved(schema, result, xs, ys)
+
+
+def test_an_untyped_all_of_part_leaves_null_a_real_value():
+    """Merged with a part that accepts null, a part with no type says nothing about null: null is
+    a value of the original there, so it is not a null path (strip_nulls would drop it)."""
+    for part in ({"properties": {"a": {"type": "boolean"}}}, {"$ref": "#/$defs/D"}, {"allOf": [{"minLength": 1}]}):
+        schema = {"type": "object", "properties": {"a": {"allOf": [{"type": ["string", "null"]}, part]}},
+                  "$defs": {"D": {"maxLength": 3}}}
+        result = compile_params(schema, "openai@2026-10-17")
+        assert result.status == "strict", part
+        assert result.null_paths == (), part
+        assert [d.code for d in result.diagnostics].count("openai/nullable-instead-of-omitted") == 0, part
+    # Typeless all through, the walk infers a type for the merged node: null is not kept there.
+    schema = {"type": "object", "properties": {"a": {"allOf": [{"properties": {"b": {"type": "string"}}}, {"required": ["b"]}]}}}
+    assert compile_params(schema, "openai@2026-10-17").null_paths == (("a",),)
 
 
 # -- bugs found by these properties (minimal repros) -------------------------------------------

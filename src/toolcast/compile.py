@@ -61,20 +61,38 @@ def copy_json(value: Any) -> Any:
 
 
 def _copy(value: dict | list, depth: int) -> Any:
+    if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
+        return _copy_dict(value, depth)
+    return _copy_list(value, depth)
+
+
+def _copy_dict(value: dict, depth: int) -> dict:
     # Shallow-copy the container, then replace its containers: most values are scalars.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
-    if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
-        out: Any = dict(value)
-        for k, v in value.items():
-            tv = type(v)
-            if tv is dict or tv is list or (tv not in _SCALARS and isinstance(v, (dict, list))):
-                out[k] = _copy(v, depth + 1)
-        return out
+    out = dict(value)
+    for k, v in value.items():
+        tv = type(v)
+        if tv is dict:
+            out[k] = _copy_dict(v, depth + 1)
+        elif tv is list:
+            out[k] = _copy_list(v, depth + 1)
+        elif tv not in _SCALARS and isinstance(v, (dict, list)):
+            out[k] = _copy(v, depth + 1)
+    return out
+
+
+def _copy_list(value: list, depth: int) -> list:
+    if depth > MAX_COPY_DEPTH:
+        raise _TooDeep
     out = list(value)
     for i, v in enumerate(value):
         tv = type(v)
-        if tv is dict or tv is list or (tv not in _SCALARS and isinstance(v, (dict, list))):
+        if tv is dict:
+            out[i] = _copy_dict(v, depth + 1)
+        elif tv is list:
+            out[i] = _copy_list(v, depth + 1)
+        elif tv not in _SCALARS and isinstance(v, (dict, list)):
             out[i] = _copy(v, depth + 1)
     return out
 

@@ -1336,10 +1336,13 @@ class Walk:
     def _count_enum(self, values: list, sp: tuple) -> None:
         r = self.r
         self.n_enum += len(values)
-        chars = 0
-        for x in values:
-            if isinstance(x, str):
-                chars += len(x)
+        try:
+            chars = sum(map(len, values))  # all strings, the common enum (its values are scalars)
+        except TypeError:
+            chars = 0
+            for x in values:
+                if isinstance(x, str):
+                    chars += len(x)
         self.n_chars += chars
         if len(values) > r.limit("large_enum_threshold") and chars > r.limit("large_enum_chars"):
             self.diag(r.limits["large_enum_chars"][1], sp, count=len(values), value=chars,
@@ -1491,6 +1494,16 @@ class Walk:
             if leaf_ok and type(sub) is dict:
                 if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
                     # A bare reference: what node() makes of it, without the general path.
+                    if (known := self.ref_names.get(ref)) is not None and (target := known[0]) in self.defs_out:
+                        # Resolved and queued before (_target's and _ref's common case, inline).
+                        if known[1]:
+                            trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
+                        bucket.refs.append((pip, target))
+                        if optional and not original_null:
+                            out_props[name] = {"anyOf": [{"$ref": _DEF_REFS.get(target) or _def_ref(target)}, {"type": "null"}]}
+                        else:
+                            out_props[name] = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
+                        continue
                     child = self._ref(ref, {}, psp, pip)
                 elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
                     child = self._leaf(sub, lp, psp)

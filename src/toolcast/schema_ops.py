@@ -126,9 +126,18 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
                 return False
     branches = s.get("allOf")
     if isinstance(branches, list):
+        # A typeless part with nothing deciding (say, only `properties`) takes the type of the
+        # parts it is merged with, so it says nothing about null; typeless all through, the
+        # merged node is typeless, which the early answer above covers.
+        decided = t is not None or not _DECIDERS_BESIDE_ALL_OF.isdisjoint(s)
         for b in branches:
+            if _neutral(b, walk, _seen):
+                continue
             if not allows_null(b, walk, _seen):
                 return False
+            decided = True
+        if not decided:
+            return False
     ref = s.get("$ref")
     if isinstance(ref, str):
         if ref in _seen:
@@ -155,16 +164,35 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
 _NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
 
 
-def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
+_DECIDERS_BESIDE_ALL_OF = _NULL_DECIDERS - {"allOf"}
+
+
+def _neutral(s: Any, walk: Walk, seen: frozenset) -> bool:
+    """Whether allOf part `s` says nothing about null: no type and no keyword that decides
+    allows_null, its own allOf parts and its $ref's target neutral in turn."""
+    if not isinstance(s, dict) or s.get("type") is not None or not {"enum", "const", "anyOf", "oneOf"}.isdisjoint(s):
+        return False
+    if "allOf" in s and not (isinstance(parts := s["allOf"], list) and all(_neutral(p, walk, seen) for p in parts)):
+        return False
+    if "$ref" in s and not (isinstance(ref := s["$ref"], str) and ref not in seen
+                            and _neutral(_ref_target(ref, walk), walk, seen | {ref})):
+        return False
+    return True
+
+
+def _ref_target(ref: str, walk: Walk) -> Any:
+    """The raw schema a local $ref names (False when it names none)."""
     if ref == "#":
-        target = walk.root_raw
-    else:
-        name = None
-        for prefix in ("#/$defs/", "#/definitions/"):
-            if ref.startswith(prefix):
-                name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
-        target = walk.defs_raw.get(name, False) if name is not None else False
-    return allows_null(target, walk, seen)
+        return walk.root_raw
+    name = None
+    for prefix in ("#/$defs/", "#/definitions/"):
+        if ref.startswith(prefix):
+            name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
+    return walk.defs_raw.get(name, False) if name is not None else False
+
+
+def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
+    return allows_null(_ref_target(ref, walk), walk, seen)
 
 
 def _type_set(b: Any) -> frozenset | None:
