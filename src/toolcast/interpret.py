@@ -45,6 +45,7 @@ IMPLIES = (
     ("string", ("pattern", "format", "minLength", "maxLength")),
     ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
 )
+_IMPLIES_SETS = tuple((kind, frozenset(kws)) for kind, kws in IMPLIES)
 MISSING = object()
 # Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
 # instance passes them. `format` is left out: OpenAPI gives formats to numbers too (int64).
@@ -1311,7 +1312,7 @@ class Walk:
             return _TYPE_SETS[t] if isinstance(t, str) else frozenset(t)
         if has_any_of or "$ref" in s or "enum" in out or "const" in out:
             return frozenset()
-        implied = [name for name, kws in IMPLIES if any(k in s for k in kws)]
+        implied = [name for name, kws in _IMPLIES_SETS if not kws.isdisjoint(s)]
         if len(implied) == 1:
             kind = implied[0]
             trigger = next(k for k in dict(IMPLIES)[kind] if k in s)
