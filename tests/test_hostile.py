@@ -175,6 +175,36 @@ def test_huge_merges_and_one_of_branches_are_linear_not_pairwise():
         "The schema has 40000 properties in total; OpenAI accepts at most 5000."]
 
 
+def test_untyped_all_of_parts_are_judged_once_per_definition(monkeypatch):
+    """Whether an allOf part says nothing about null (schema_ops._neutral) is remembered per $ref:
+    n definitions, each the allOf of the next named twice, cost a number of checks linear in n
+    (the first version judged each level again from every level above it: n**2 / 2)."""
+    from toolcast import schema_ops
+
+    calls = 0
+    judge = schema_ops._neutral
+
+    def counting(s, walk):
+        nonlocal calls
+        calls += 1
+        return judge(s, walk)
+
+    monkeypatch.setattr(schema_ops, "_neutral", counting)
+    n = 150
+    for last in ({"type": "string", "minLength": 1}, {"minLength": 1}):
+        defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]} for i in range(n)}
+        defs[f"d{n}"] = last
+        calls = 0
+        res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
+            "type": "object", "properties": {"a": {"allOf": [{"type": ["string", "null"]}, {"$ref": "#/$defs/d0"}]}},
+            "$defs": defs}})
+        assert 0 < calls <= 6 * n, (last, calls)
+        # Typed at the end, null is not a value of the original; typeless all the way down, the
+        # chain takes the string-or-null type, and null stays a value.
+        made_nullable = "openai/nullable-instead-of-omitted" in {d.code for d in res.diagnostics}
+        assert made_nullable == ("type" in last), last
+
+
 def test_million_value_enum_through_the_cli(tmp_path):
     f = tmp_path / "enum.json"
     f.write_text(tool_json({"type": "object", "properties": {"a": {"type": "string", "enum": [str(i) for i in range(1_000_000)]}}}))

@@ -432,6 +432,7 @@ class Walk:
     queue: Any = ()  # definitions referred to, in order (repeats included)
     _merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
     ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see schema_ops.allows_null)
+    ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (schema_ops._neutral)
     ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
     merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merge)
 

@@ -131,7 +131,7 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
         # merged node is typeless, which the early answer above covers.
         decided = t is not None or not _DECIDERS_BESIDE_ALL_OF.isdisjoint(s)
         for b in branches:
-            if _neutral(b, walk, _seen):
+            if _neutral(b, walk):
                 continue
             if not allows_null(b, walk, _seen):
                 return False
@@ -167,17 +167,29 @@ _NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
 _DECIDERS_BESIDE_ALL_OF = _NULL_DECIDERS - {"allOf"}
 
 
-def _neutral(s: Any, walk: Walk, seen: frozenset) -> bool:
+def _neutral(s: Any, walk: Walk) -> bool:
     """Whether allOf part `s` says nothing about null: no type and no keyword that decides
-    allows_null, its own allOf parts and its $ref's target neutral in turn."""
-    if not isinstance(s, dict) or s.get("type") is not None or not {"enum", "const", "anyOf", "oneOf"}.isdisjoint(s):
+    allows_null, its own allOf parts and its $ref's target neutral in turn. A $ref's answer is
+    remembered for the walk; one that leads back to itself is not neutral."""
+    if not isinstance(s, dict) or s.get("type") is not None or not _DECIDING_HERE.isdisjoint(s):
         return False
-    if "allOf" in s and not (isinstance(parts := s["allOf"], list) and all(_neutral(p, walk, seen) for p in parts)):
+    if "allOf" in s and not (isinstance(parts := s["allOf"], list) and all(_neutral(p, walk) for p in parts)):
         return False
-    if "$ref" in s and not (isinstance(ref := s["$ref"], str) and ref not in seen
-                            and _neutral(_ref_target(ref, walk), walk, seen | {ref})):
-        return False
+    if "$ref" in s:
+        ref = s["$ref"]
+        if not isinstance(ref, str):
+            return False
+        known = walk.ref_neutral.get(ref)
+        if known is None:
+            if type(walk.ref_neutral) is not dict:
+                walk.ref_neutral = {}
+            walk.ref_neutral[ref] = False  # while it is decided: a cycle back to it is not neutral
+            known = walk.ref_neutral[ref] = _neutral(_ref_target(ref, walk), walk)
+        return known
     return True
+
+
+_DECIDING_HERE = frozenset({"enum", "const", "anyOf", "oneOf"})
 
 
 def _ref_target(ref: str, walk: Walk) -> Any:
