@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,14 +11,44 @@ from typing import Any
 MAX_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class InputError:
+class _Frozen:
+    """A small immutable record: fields set once in __init__, compared and hashed by value
+    (a dataclass would import `inspect` and cost every CLI start-up a few milliseconds)."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()  # in the constructor's order
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, k) for k in self._fields)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._fields)})"
+
+
+class InputError(_Frozen):
     """A problem with an input: where it is and what is wrong."""
 
+    __slots__ = ("column", "line", "message", "source")
+    _fields = ("source", "message", "line", "column")
     source: str
     message: str
-    line: int | None = None
-    column: int | None = None
+    line: int | None
+    column: int | None
+
+    def __init__(self, source: str, message: str, line: int | None = None, column: int | None = None) -> None:
+        for k, v in (("source", source), ("message", message), ("line", line), ("column", column)):
+            object.__setattr__(self, k, v)
 
     def __str__(self) -> str:
         where = self.source
@@ -33,12 +62,17 @@ class InputError:
         return {"source": self.source, "line": self.line, "column": self.column, "message": self.message}
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(_Frozen):
     """One tool as read, with where it came from (file plus index or line)."""
 
+    __slots__ = ("source", "tool")
+    _fields = ("source", "tool")
     source: str
     tool: Any
+
+    def __init__(self, source: str, tool: Any) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "tool", tool)
 
 
 class _Duplicate(ValueError):
