@@ -1496,8 +1496,9 @@ class Walk:
             if leaf_ok and type(sub) is dict:
                 if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
                     # A bare reference: what node() makes of it, without the general path.
-                    if (known := self.ref_names.get(ref)) is not None and (target := known[0]) in self.defs_out:
-                        # Resolved and queued before (_target's and _ref's common case, inline).
+                    if (known := self.ref_names.get(ref)) is not None and (target := known[0]) and target in self.defs_out:
+                        # Resolved and queued before (_target's and _ref's common case, inline; the
+                        # root, named "", keeps to _ref).
                         if known[1]:
                             trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
                         bucket.refs.append((pip, target))
