@@ -403,14 +403,18 @@ def _allows_null_plainly(s, walk, seen=frozenset()) -> bool:
     if isinstance(ref, str):
         if ref in seen:
             return False
-        name = next((ref[len(p):].replace("~1", "/").replace("~0", "~") for p in ("#/$defs/", "#/definitions/")
-                     if ref.startswith(p)), None)
-        target = walk.root_raw if ref == "#" else walk.defs_raw.get(name, False) if name is not None else False
-        if not _allows_null_plainly(target, walk, seen | {ref}):
+        if not _allows_null_plainly(_target_plainly(ref, walk), walk, seen | {ref}):
             return False
     if t is None and "$ref" not in s and not any(k in s for k in ("enum", "const", "anyOf", "oneOf", "allOf")):
         return False
     return True
+
+
+def _target_plainly(ref, walk):
+    """The raw schema a local $ref names, False when it names none."""
+    name = next((ref[len(p):].replace("~1", "/").replace("~0", "~") for p in ("#/$defs/", "#/definitions/")
+                 if ref.startswith(p)), None)
+    return walk.root_raw if ref == "#" else walk.defs_raw.get(name, False) if name is not None else False
 
 
 def _says_nothing_of_null(s, walk, seen) -> bool:
@@ -424,10 +428,7 @@ def _says_nothing_of_null(s, walk, seen) -> bool:
         ref = s["$ref"]
         if not isinstance(ref, str) or ref in seen:
             return False
-        name = next((ref[len(p):].replace("~1", "/").replace("~0", "~") for p in ("#/$defs/", "#/definitions/")
-                     if ref.startswith(p)), None)
-        target = walk.root_raw if ref == "#" else walk.defs_raw.get(name, False) if name is not None else False
-        return _says_nothing_of_null(target, walk, seen | {ref})
+        return _says_nothing_of_null(_target_plainly(ref, walk), walk, seen | {ref})
     return True
 
 

@@ -1502,10 +1502,9 @@ class Walk:
                         if known[1]:
                             trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
                         bucket.refs.append((pip, target))
-                        if optional and not original_null:
-                            out_props[name] = {"anyOf": [{"$ref": _DEF_REFS.get(target) or _def_ref(target)}, {"type": "null"}]}
-                        else:
-                            out_props[name] = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
+                        child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
+                        # with_null's answer for a bare $ref (see _with_null_own)
+                        out_props[name] = {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
                         continue
                     child = self._ref(ref, {}, psp, pip)
                 elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value

@@ -127,8 +127,9 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
     branches = s.get("allOf")
     if isinstance(branches, list):
         # A typeless part with nothing deciding (say, only `properties`) takes the type of the
-        # parts it is merged with, so it says nothing about null; typeless all through, the
-        # merged node is typeless, which the early answer above covers.
+        # parts it is merged with, so it says nothing about null. With no other part, type or
+        # deciding keyword, the merged node is typeless: the walk infers a type, and null is not
+        # kept (as in the early answer above).
         decided = t is not None or not _DECIDERS_BESIDE_ALL_OF.isdisjoint(s)
         for b in branches:
             if _neutral(b, walk):
@@ -160,11 +161,12 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
     return True
 
 
-# The keywords that can decide allows_null beyond `type` (see there).
+# The keywords that can decide allows_null beyond `type` (see there); those of them that decide
+# beside an allOf; and those that decide at the node itself (allOf parts and a $ref's target are
+# judged in turn, see _neutral).
 _NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
-
-
 _DECIDERS_BESIDE_ALL_OF = _NULL_DECIDERS - {"allOf"}
+_DECIDING_HERE = _NULL_DECIDERS - {"allOf", "$ref"}
 
 
 def _neutral(s: Any, walk: Walk) -> bool:
@@ -188,8 +190,6 @@ def _neutral(s: Any, walk: Walk) -> bool:
         return known
     return True
 
-
-_DECIDING_HERE = frozenset({"enum", "const", "anyOf", "oneOf"})
 
 
 def _ref_target(ref: str, walk: Walk) -> Any:
