@@ -184,10 +184,10 @@ def test_untyped_all_of_parts_are_judged_once_per_definition(monkeypatch):
     calls = 0
     judge = schema_ops._neutral
 
-    def counting(s, walk):
+    def counting(s, walk, *depth):
         nonlocal calls
         calls += 1
-        return judge(s, walk)
+        return judge(s, walk, *depth)
 
     monkeypatch.setattr(schema_ops, "_neutral", counting)
     n = 150

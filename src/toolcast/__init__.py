@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast import _accel  # noqa: F401  (first: picks compiled or source modules)
 from toolcast.compile import InvalidToolError, compile_tool, compile_tools
 from toolcast.model import (
     ITEMS,

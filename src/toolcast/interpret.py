@@ -16,6 +16,7 @@ from toolcast.model import ITEMS, OPTIONAL_CODES, OPTIONAL_PAIR, NullPath
 from toolcast.rules import Rules
 from toolcast.schema_ops import (
     ANNOTATIONS,
+    RECURSION_GUARD,
     _finite,
     _refs_in,
     _with_null_own,
@@ -23,6 +24,7 @@ from toolcast.schema_ops import (
     exclusive,
     json_equal,
     json_intersection,
+    too_deep,
 )
 
 _first = itemgetter(0)
@@ -673,8 +675,12 @@ class Walk:
             self.defs_out[name] = self.node(raw, sp, (), 1, 1)
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
-    def _merge(self, parts: list, sp: tuple) -> dict | None:
-        """allOf semantics as one schema, when no keyword is given two different values."""
+    def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
+        """allOf semantics as one schema, when no keyword is given two different values. `depth`
+        counts the merges this one is nested in (RecursionError past RECURSION_GUARD: unfolding
+        definitions can nest without end)."""
+        if depth > RECURSION_GUARD:
+            raise too_deep()
         out: dict = {}
         closed: list[set] = []  # property names each closed part allows
         open_schema = None
@@ -711,7 +717,7 @@ class Walk:
                         self._merging = set()
                     self._merging.add(ref)
                     try:
-                        part = self._merge([target, rest], sp)
+                        part = self._merge([target, rest], sp, depth + 1)
                     finally:
                         self._merging.discard(ref)
                     if part is None:
@@ -723,10 +729,10 @@ class Walk:
                             self.merged_refs = {}
                         self.merged_refs[(ref, sp)] = part
             if "allOf" in part and isinstance(part["allOf"], list):
-                inner = self._merge(part["allOf"], sp + ("allOf",))
+                inner = self._merge(part["allOf"], sp + ("allOf",), depth + 1)
                 if inner is None:
                     return None
-                part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp)
+                part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
                 if part is None:
                     return None
             ap = part.get("additionalProperties", MISSING)
@@ -763,7 +769,7 @@ class Walk:
                     own_props = True
                     for pname, pschema in v.items():
                         if pname in merged_props and merged_props[pname] != pschema:
-                            both = self._merge([merged_props[pname], pschema], sp + ("properties", pname))
+                            both = self._merge([merged_props[pname], pschema], sp + ("properties", pname), depth + 1)
                             if both is None:
                                 return None
                             merged_props[pname] = both

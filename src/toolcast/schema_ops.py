@@ -10,6 +10,17 @@ if TYPE_CHECKING:  # the walk is passed in for its definitions; no import cycle 
 # Kept keywords that only annotate: they may stay beside `$ref`/`anyOf` without merging.
 ANNOTATIONS = frozenset({"description", "title"})
 
+# How deep the recursive questions below (and Walk._merge) follow nesting and $ref chains before
+# they give up with RecursionError, which the compile reports as `openai/schema-too-deep`. Compiled
+# (see setup.py), calls do not count against Python's recursion limit, so without this limit a
+# chain of definitions thousands long would overflow the C stack. Run as Python, the interpreter's
+# own limit (about 1,000 frames) may be reached first; the result is the same.
+RECURSION_GUARD = 500
+
+
+def too_deep() -> RecursionError:
+    return RecursionError(f"nested or chained deeper than {RECURSION_GUARD} levels")
+
 
 def _refs_in(c: Any) -> set[str]:
     """Names of the definitions a compiled schema refers to ("" for the root)."""
@@ -99,8 +110,10 @@ def _with_null_own(c: dict) -> dict:
     return c
 
 
-def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
+def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset(), _depth: int = 0) -> bool:
     """Whether the *original* schema already accepts null (so null is a real value there)."""
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
     if s is True:
         return True
     if not isinstance(s, dict):
@@ -120,7 +133,7 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
         branches = s.get(kw)
         if isinstance(branches, list):
             for b in branches:  # (a loop, not any(): this runs for every optional property)
-                if allows_null(b, walk, _seen):
+                if allows_null(b, walk, _seen, _depth + 1):
                     break
             else:
                 return False
@@ -132,9 +145,9 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
         # kept (as in the early answer above).
         decided = t is not None or not _DECIDERS_BESIDE_ALL_OF.isdisjoint(s)
         for b in branches:
-            if _neutral(b, walk):
+            if _neutral(b, walk, _depth + 1):
                 continue
-            if not allows_null(b, walk, _seen):
+            if not allows_null(b, walk, _seen, _depth + 1):
                 return False
             decided = True
         if not decided:
@@ -148,13 +161,13 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset()) -> bool:
             # remember it for this walk (a definition is often referred to from many places).
             known = walk.ref_nulls.get(ref)
             if known is None:
-                known = _ref_allows_null(ref, walk, frozenset((ref,)))
+                known = _ref_allows_null(ref, walk, frozenset((ref,)), _depth + 1)
                 if type(walk.ref_nulls) is not dict:
                     walk.ref_nulls = {}
                 walk.ref_nulls[ref] = known
             if not known:
                 return False
-        elif not _ref_allows_null(ref, walk, _seen | {ref}):
+        elif not _ref_allows_null(ref, walk, _seen | {ref}, _depth + 1):
             return False
     # No keyword excluded null (a typeless node gets here only with one of them, which the walk
     # keeps or reports, however it was written).
@@ -169,13 +182,15 @@ _DECIDERS_BESIDE_ALL_OF = _NULL_DECIDERS - {"allOf"}
 _DECIDING_HERE = _NULL_DECIDERS - {"allOf", "$ref"}
 
 
-def _neutral(s: Any, walk: Walk) -> bool:
+def _neutral(s: Any, walk: Walk, _depth: int = 0) -> bool:
     """Whether allOf part `s` says nothing about null: no type and no keyword that decides
     allows_null, its own allOf parts and its $ref's target neutral in turn. A $ref's answer is
     remembered for the walk; one that leads back to itself is not neutral."""
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
     if not isinstance(s, dict) or s.get("type") is not None or not _DECIDING_HERE.isdisjoint(s):
         return False
-    if "allOf" in s and not (isinstance(parts := s["allOf"], list) and all(_neutral(p, walk) for p in parts)):
+    if "allOf" in s and not (isinstance(parts := s["allOf"], list) and all(_neutral(p, walk, _depth + 1) for p in parts)):
         return False
     if "$ref" in s:
         ref = s["$ref"]
@@ -186,7 +201,7 @@ def _neutral(s: Any, walk: Walk) -> bool:
             if type(walk.ref_neutral) is not dict:
                 walk.ref_neutral = {}
             walk.ref_neutral[ref] = False  # while it is decided: a cycle back to it is not neutral
-            known = walk.ref_neutral[ref] = _neutral(_ref_target(ref, walk), walk)
+            known = walk.ref_neutral[ref] = _neutral(_ref_target(ref, walk), walk, _depth + 1)
         return known
     return True
 
@@ -203,8 +218,8 @@ def _ref_target(ref: str, walk: Walk) -> Any:
     return walk.defs_raw.get(name, False) if name is not None else False
 
 
-def _ref_allows_null(ref: str, walk: Walk, seen: frozenset) -> bool:
-    return allows_null(_ref_target(ref, walk), walk, seen)
+def _ref_allows_null(ref: str, walk: Walk, seen: frozenset, depth: int) -> bool:
+    return allows_null(_ref_target(ref, walk), walk, seen, depth)
 
 
 def _type_set(b: Any) -> frozenset | None:
@@ -231,16 +246,18 @@ def _values(b: Any) -> list | None:
     return None
 
 
-def json_equal(a: Any, b: Any) -> bool:
+def json_equal(a: Any, b: Any, _depth: int = 0) -> bool:
     """Equality as JSON Schema means it: 1 == 1.0, but true is not 1."""
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=False))
+        return len(a) == len(b) and all(json_equal(x, y, _depth + 1) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k], _depth + 1) for k in a)
     return type(a) is type(b) and a == b
 
 
@@ -283,9 +300,11 @@ def _disjoint(sets: list) -> bool:
     return sum(map(len, sets)) == len(set().union(*sets))
 
 
-def _canon(v: Any) -> Any:
+def _canon(v: Any, _depth: int = 0) -> Any:
     """A hashable key that two JSON values share exactly when json_equal holds for them, nested
     values included (1 and 1.0 share one; true and 1 do not)."""
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
     k = json_key(v)
     if k is not None:
         return k
@@ -296,9 +315,9 @@ def _canon(v: Any) -> Any:
     if isinstance(v, str):
         return (3, str(v))
     if isinstance(v, list):
-        return (6, tuple(_canon(x) for x in v))
+        return (6, tuple(_canon(x, _depth + 1) for x in v))
     if isinstance(v, dict):
-        return (7, frozenset((name, _canon(x)) for name, x in v.items()))
+        return (7, frozenset((name, _canon(x, _depth + 1)) for name, x in v.items()))
     return (8, id(v))
 
 
