@@ -522,7 +522,7 @@ def render_markdown(res: dict) -> str:
     lin = res.get("linearity")
     if lin:
         lines += ["## Linearity", "",
-                  "Compile time against schema size (JSON bytes), each point the fastest of 7 samples. The",
+                  "Compile time against schema size (JSON bytes), each point the fastest of 9 samples. The",
                   "growth exponent is the log-log slope over the upper half of each curve: 1.0 is linear, 2.0",
                   "quadratic. Depth grows a little faster than",
                   "size because each finding's path (`tokens`) and each null path is as long as the nesting",

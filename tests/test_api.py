@@ -293,6 +293,64 @@ def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch
         gc.enable()
 
 
+def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(monkeypatch) -> None:
+    """compile_tool decides from the root alone; a walk that meets more than
+    PAUSE_GC_AFTER_PROPERTIES properties on its way down pauses the collector itself (the allOf
+    parts and depth curves of the benchmark spent a fifth of their time in it), keeps it paused
+    for compile_tool's copy of a non-strict schema, and always turns it back on."""
+    import gc
+
+    from toolcast import compile as compile_mod
+    from toolcast.interpret import PAUSE_GC_AFTER_PROPERTIES, Walk
+    from toolcast.rules import get_rules
+
+    seen = []
+    walk_object = Walk._object
+
+    def spy(self, s, *rest):
+        seen.append(gc.isenabled())
+        return walk_object(self, s, *rest)
+
+    copies = []
+    copy_json = compile_mod.copy_json
+
+    def copy_spy(value):
+        copies.append(gc.isenabled())
+        return copy_json(value)
+
+    monkeypatch.setattr(Walk, "_object", spy)
+    monkeypatch.setattr(compile_mod, "copy_json", copy_spy)
+    big = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(PAUSE_GC_AFTER_PROPERTIES + 1)}}
+    after = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    schema = {"type": "object", "properties": {"a": big, "z": after}, "required": ["a", "z"]}
+    assert gc.isenabled()
+    # root, then `a` (which pauses it on entry), then `z`: the same from compile_tool and the walk
+    assert compile_tool({"name": "t", "parameters": schema}).status == "strict"
+    assert seen == [True, True, False] and gc.isenabled()
+    seen.clear()
+    Walk(get_rules()).compile(schema)
+    assert seen == [True, True, False] and gc.isenabled()
+    # Sent non-strict (a free-form object refuses): still paused for the copy.
+    seen.clear()
+    loose = {**schema, "properties": {**schema["properties"], "z": {"type": "object"}}}
+    assert compile_tool({"name": "t", "parameters": loose}).status == "non-strict"
+    assert copies == [False] and gc.isenabled()
+    # A walk that ends in RecursionError (reported as too deep) turns it back on too.
+    deep: dict = {"type": "string"}
+    for _ in range(600):
+        deep = {"allOf": [deep]}
+    res = compile_tool({"name": "t", "parameters": {**schema, "properties": {"a": big, "d": deep}}})
+    assert "openai/schema-too-deep" in {d.code for d in res.diagnostics} and gc.isenabled()
+    # A caller's own gc.disable() stays.
+    gc.disable()
+    try:
+        seen.clear()
+        compile_tool({"name": "t", "parameters": schema})
+        assert seen == [False, False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_a_compile_leaves_no_reference_cycles() -> None:
     """What pausing the collector rests on: results, findings (read or not) and the walk's own
     structures are freed by reference counting alone. A result that held a cycle (a finding

@@ -283,6 +283,7 @@ def compile_tool(
         type(props := schema.get("properties")) is dict and len(props) > PAUSE_GC_PROPERTIES)) and gc_isenabled()
     if paused:
         gc_disable()
+    walk = None
     try:
         diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
         trans: list[tuple] = []
@@ -305,6 +306,7 @@ def compile_tool(
             status = "non-strict"
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
+            walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
             if not allow_lossy:
                 walk.lossy_blocks = True
             try:
@@ -341,7 +343,7 @@ def compile_tool(
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
                                            diags + schema_diags, trans + schema_trans, r, api)
     finally:
-        if paused:
+        if paused or (walk is not None and walk.gc_paused):
             gc_enable()
 
 

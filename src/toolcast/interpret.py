@@ -39,6 +39,9 @@ NEST_GUARD = 48
 # two references to the next, n deep, has 2**n), so a small schema could otherwise take
 # exponential time and memory. Beyond it the schema is refused (openai/too-many-null-paths).
 NULL_PATHS_GUARD = 10_000
+# Properties met on the way down past which a walk pauses the cycle collector until it ends (see
+# without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
+PAUSE_GC_AFTER_PROPERTIES = 256
 # Keywords that imply a type when `type` is missing (used to infer it, reported).
 IMPLIES = (
     ("object", ("properties", "required", "additionalProperties", "minProperties", "maxProperties",
@@ -404,6 +407,11 @@ class Walk:
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
+    # Properties of the objects entered so far, and whether this walk paused the collector (see
+    # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
+    entered_props = 0
+    gc_paused = False
+    hold_gc = False
 
     def __init__(self, rules: Rules):
         self.__dict__.update(_walk_tables(rules))
@@ -462,6 +470,14 @@ class Walk:
 
     # -- entry point ---------------------------------------------------------------------
     def compile(self, schema: Any) -> dict:
+        try:
+            return self._compile(schema)
+        finally:
+            if self.gc_paused and not self.hold_gc:
+                self.gc_paused = False
+                gc_enable()
+
+    def _compile(self, schema: Any) -> dict:
         if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
             root = self.root_raw = schema  # the commonest root: nothing to settle before the walk
         else:
@@ -1393,6 +1409,11 @@ class Walk:
         props = s.get("properties")
         if not isinstance(props, dict):
             props = {}
+        elif not self.gc_paused:
+            n = self.entered_props = self.entered_props + len(props)
+            if n > PAUSE_GC_AFTER_PROPERTIES and gc_isenabled():
+                gc_disable()
+                self.gc_paused = True
         ap = s.get("additionalProperties", MISSING)
         required = s.get("required")
         if isinstance(required, list) and required:
