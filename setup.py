@@ -70,7 +70,7 @@ def _extensions() -> list:
         Extension(f"toolcast.{name}", [f"src/toolcast/{name}.py"], optional=True, extra_compile_args=["-g0"])
         for name in ACCELERATED
     ]
-    return cythonize(
+    compiled = cythonize(
         extensions,
         quiet=True,
         compiler_directives={
@@ -83,6 +83,10 @@ def _extensions() -> list:
             "binding": False,
         },
     )
+    for ext in compiled:
+        ext.optional = True  # cythonize's copies drop it: a module that fails to compile stays Python
+    return compiled
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+if __name__ == "__main__":  # as setuptools runs it; tests import the functions above
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})

@@ -37,6 +37,27 @@ def _run(code: str, *, pure: bool = False, path: Path | None = None, timeout: fl
 _WHICH = "import toolcast._accel as a; print(','.join(a.compiled_modules()))"
 
 
+def test_every_compiled_module_is_optional(monkeypatch):
+    """A module that fails to compile (no C compiler, no Python headers) must leave the install
+    working as Python: setuptools skips an optional extension that fails, and cythonize's copies
+    of the extensions drop the flag unless setup.py sets it again."""
+    pytest.importorskip("Cython")
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("toolcast_setup", root / "setup.py")
+    setup_py = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup_py)  # defines, does not build (setup() runs only as __main__)
+    monkeypatch.chdir(root)
+    monkeypatch.delenv("TOOLCAST_PURE_PYTHON", raising=False)
+    extensions = setup_py._extensions()
+    assert sorted(e.name for e in extensions) == sorted(f"toolcast.{n}" for n in _accel.ACCELERATED)
+    assert all(e.optional for e in extensions)
+    assert setup_py.ACCELERATED == _accel.ACCELERATED
+    monkeypatch.setenv("TOOLCAST_PURE_PYTHON", "1")
+    assert setup_py._extensions() == []
+
+
 def test_ci_runs_the_compiled_modules():
     """CI installs as a user does (`pip install -e`): the build must have compiled every module,
     or the speed figures in the README would not be what users get."""
