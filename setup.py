@@ -65,24 +65,27 @@ def _extensions() -> list:
         from Cython.Build import cythonize
     except ImportError:  # a build without Cython: plain Python
         return []
-    extensions = [
-        # No debug information: it takes most of the compile's time and most of the size.
-        Extension(f"toolcast.{name}", [f"src/toolcast/{name}.py"], optional=True, extra_compile_args=["-g0"])
-        for name in ACCELERATED
-    ]
-    compiled = cythonize(
-        extensions,
-        quiet=True,
-        compiler_directives={
+    compiled = []
+    for name in ACCELERATED:
+        directives = {
             "language_level": 3,
             # Annotations document; they are not C types (a `list` annotation must not reject a
             # tuple, as plain Python would not).
             "annotation_typing": False,
             # Plain C functions rather than function objects that imitate Python's: faster calls
-            # (about a tenth off mcp and large), at the cost of introspection (no __code__).
+            # (about a tenth off mcp and large). Such a function has no __code__, so
+            # inspect.signature() reads the signature from its docstring, where "clinic" puts it.
             "binding": False,
-        },
-    )
+            "embedsignature": True,
+            "embedsignature.format": "clinic",
+        }
+        if name == "model":
+            # The public result classes: their methods stay full function objects (signatures and
+            # docstrings as written); nothing in them is hot.
+            directives.update({"binding": True, "embedsignature": False})
+        # No debug information: it takes most of the compile's time and most of the size.
+        extension = Extension(f"toolcast.{name}", [f"src/toolcast/{name}.py"], extra_compile_args=["-g0"])
+        compiled += cythonize([extension], quiet=True, compiler_directives=directives)
     for ext in compiled:
         ext.optional = True  # cythonize's copies drop it: a module that fails to compile stays Python
     return compiled

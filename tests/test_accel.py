@@ -93,6 +93,20 @@ def test_an_edited_source_runs_from_source(tmp_path):
     assert _run(_WHICH, path=tmp_path).stdout.strip() == ""
 
 
+def test_the_public_functions_keep_their_signatures_and_docstrings():
+    """Compiled as plain C functions, compile_tool and compile_tools still answer
+    inspect.signature() and help() as written (setup.py embeds their signatures)."""
+    import inspect
+
+    for fn, first in ((toolcast.compile_tool, "tool"), (toolcast.compile_tools, "tools")):
+        params = inspect.signature(fn).parameters
+        assert list(params) == [first, "target", "api", "rules", "strict", "allow_lossy"]
+        assert params["strict"].default == "auto" and params["strict"].kind is inspect.Parameter.KEYWORD_ONLY
+        assert fn.__doc__.startswith("Compile ")
+    assert list(inspect.signature(toolcast.CompileResult.to_dict).parameters) == ["self"]
+    assert toolcast.CompileResult._from_records.__doc__.startswith("The compiler's constructor")
+
+
 _COMPILE_ALL = """
 import json, sys
 sys.path.insert(0, %(bench)r)
