@@ -59,7 +59,7 @@ class BuildExt(build_ext):
 
 
 def _extensions() -> list:
-    if os.environ.get("TOOLCAST_PURE_PYTHON", "") not in ("", "0"):
+    if os.environ.get("TOOLCAST_PURE_PYTHON", "") not in ("", "0"):  # as toolcast._accel.pure_requested
         return []
     try:
         from Cython.Build import cythonize

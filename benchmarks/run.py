@@ -424,7 +424,7 @@ def _build() -> str:
     compiled = _accel.compiled_modules()
     if not compiled:
         return "toolcast run as Python source (no compiled modules" + (
-            ": TOOLCAST_PURE_PYTHON is set)" if os.environ.get("TOOLCAST_PURE_PYTHON") else ")")
+            ": TOOLCAST_PURE_PYTHON is set)" if _accel.pure_requested() else ")")
     return f"toolcast compiled with Cython: {', '.join(compiled)}"
 
 

@@ -67,6 +67,14 @@ def test_ci_runs_the_compiled_modules():
     assert _run(_WHICH).stdout.strip() == ",".join(_accel.ACCELERATED)
 
 
+def test_only_a_set_flag_asks_for_source(monkeypatch):
+    for value, pure in (("", False), ("0", False), ("1", True), ("yes", True)):
+        monkeypatch.setenv("TOOLCAST_PURE_PYTHON", value)
+        assert _accel.pure_requested() is pure, value
+    monkeypatch.delenv("TOOLCAST_PURE_PYTHON")
+    assert _accel.pure_requested() is False
+
+
 @needs_build
 def test_the_modules_run_compiled_unless_asked_not_to():
     assert _run(_WHICH).stdout.strip() == ",".join(_accel.ACCELERATED)

@@ -69,12 +69,13 @@ class _FromSource:
         return spec_from_file_location(fullname, source, loader=SourceFileLoader(fullname, source))
 
 
+def pure_requested() -> bool:
+    """Whether TOOLCAST_PURE_PYTHON asks for every module to run from source ("" and "0" do not)."""
+    return os.environ.get("TOOLCAST_PURE_PYTHON", "") not in ("", "0")
+
+
 def _choose() -> None:
-    recorded = _recorded()
-    if os.environ.get("TOOLCAST_PURE_PYTHON", "") not in ("", "0"):
-        from_source = set(ACCELERATED)
-    else:
-        from_source = _stale(recorded)
+    from_source = set(ACCELERATED) if pure_requested() else _stale(_recorded())
     if from_source:
         sys.meta_path.insert(0, _FromSource(from_source))
 

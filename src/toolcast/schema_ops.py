@@ -206,7 +206,6 @@ def _neutral(s: Any, walk: Walk, _depth: int = 0) -> bool:
     return True
 
 
-
 def _ref_target(ref: str, walk: Walk) -> Any:
     """The raw schema a local $ref names (False when it names none)."""
     if ref == "#":
