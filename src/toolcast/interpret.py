@@ -445,6 +445,7 @@ class Walk:
     ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (schema_ops._neutral)
     ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
     merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merge)
+    exclusive_of: Any = _EMPTY  # id(oneOf list) -> (the list, schema_ops.exclusive's answer for it)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
@@ -1232,7 +1233,15 @@ class Walk:
             and isinstance(s["oneOf"], list)
             and s["oneOf"]
         ):
-            why = exclusive(s["oneOf"], self)
+            branches = s["oneOf"]
+            known = self.exclusive_of.get(id(branches))
+            if known is not None and known[0] is branches:
+                why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
+            else:
+                why = exclusive(branches, self)
+                if type(self.exclusive_of) is not dict:
+                    self.exclusive_of = {}
+                self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
             if why:
                 self.diag("openai/one-of-exclusive-converted", sp + ("oneOf",), value=why)
                 self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
@@ -1463,7 +1472,7 @@ class Walk:
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         for name, sub in props.items():
             lp = None
-            if leaf_ok and type(sub) is dict:
+            if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
                 # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
                 # findings after the property's, as node() would have them.
                 lp = leaf_plans.get(keys := tuple(sub))
