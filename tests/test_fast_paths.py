@@ -460,3 +460,44 @@ def test_allows_null_agrees_with_its_plain_definition(schema: dict, rules: str) 
     walk.compile(schema)  # the definitions and the raw root, as the walk reads them
     for sub in [True, False, None, *_subschemas_of(schema)]:
         assert allows_null(sub, walk) == _allows_null_plainly(sub, walk), sub
+
+
+def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatch) -> None:
+    """A definition's oneOf merged in at many places (allOf of a $ref, as in schemastore's
+    github-workflow) is judged exclusive once per walk; every place still has its own finding,
+    with the reason, and the result equals the general path's (which judges each place)."""
+    from toolcast import interpret
+
+    calls = 0
+    judge = interpret.exclusive
+
+    def counting(branches, walk):
+        nonlocal calls
+        calls += 1
+        return judge(branches, walk)
+
+    monkeypatch.setattr(interpret, "exclusive", counting)
+    n = 40
+    event = {"oneOf": [{"type": "object", "properties": {"on": {"type": "boolean"}}, "required": ["on"],
+                        "additionalProperties": False}, {"type": "null"}]}
+    props = {f"e{i}": {"allOf": [{"$ref": "#/definitions/event"}], "description": f"event {i}"} for i in range(n)}
+    tool = {"name": "t", "description": "d", "parameters": {
+        "type": "object", "properties": props, "required": list(props), "additionalProperties": False,
+        "definitions": {"event": event}}}
+    fast, slow = both(tool)
+    assert fast == slow
+    calls = 0
+    res = toolcast.compile_tool(tool)
+    assert calls == 1
+    found = [d for d in res.diagnostics if d.code == "openai/one-of-exclusive-converted"]
+    assert [d.path for d in found] == [f"#/properties/e{i}/oneOf" for i in range(n)]
+    assert {dict(d.params)["value"] for d in found} == {"their types differ"}
+    assert res.status == "strict"
+    # The general path judges every place afresh: the memo is what the count above measures.
+    Walk.fast = False
+    try:
+        calls = 0
+        toolcast.compile_tool(tool)
+    finally:
+        Walk.fast = True
+    assert calls == n

@@ -1234,7 +1234,7 @@ class Walk:
             and s["oneOf"]
         ):
             branches = s["oneOf"]
-            known = self.exclusive_of.get(id(branches))
+            known = self.exclusive_of.get(id(branches)) if self.fast else None
             if known is not None and known[0] is branches:
                 why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
             else:
