@@ -501,3 +501,58 @@ def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatc
     finally:
         Walk.fast = True
     assert calls == n
+
+
+# Values of the wrong kind for a keyword, to send the copiers down their hand-back branches.
+_ODD_VALUES = (None, 0, 1.5, float("nan"), True, "x", "", [], ["a", 1], [{}], {}, {"a": 1}, "date-time", "^a+$", "(?=a)")
+
+
+def _dict_nodes(value, out: list) -> None:
+    stack = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            out.append(x)
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_the_looping_copiers_answer_as_the_written_out_ones(rules: str) -> None:
+    """_values_copiers has two forms (see there): the straight-line functions the source runs and the
+    loops the compiled build runs. For every planned key shape in the corpus, both give the same
+    answer for the corpus node and for each of its values swapped for a value of another kind."""
+    from toolcast import interpret
+
+    r = get_rules(rules)
+    walk = Walk.for_rules(r)()
+    nodes: list = []
+    for tool in _corpus_tools():
+        _dict_nodes(tool, nodes)
+    shapes = [(interpret._TYPE_KEY, interpret._LEAF_MODES, ("",)),
+              (interpret._CONTAINER_KEYS, interpret._PLAIN_MODE, ("object", "array")),
+              (interpret._ANY_OF_KEY, interpret._PLAIN_MODE, ("",))]
+    seen: set = set()
+    compared = handed_back = 0
+    for node in nodes:
+        keys = tuple(node)
+        if keys in seen or not interpret._plannable(keys):
+            continue
+        seen.add(keys)
+        for own, modes, containers in shapes:
+            shape = walk._shape(keys, own, modes)
+            if shape is None:
+                continue
+            written = interpret._values_copiers(shape[0], r, keys, containers, looping=False)
+            looping = interpret._values_copiers(shape[0], r, keys, containers, looping=True)
+            variants = [node] + [{**node, k: odd} for k in keys for odd in _ODD_VALUES]
+            for a, b in zip(written, looping, strict=True):
+                for s in variants:
+                    want, got = a(s, {"type": "object"}), b(s, {"type": "object"})
+                    assert (None if got is None else list(got.items())) == (None if want is None else list(want.items())), (keys, s)
+                    compared += 1
+                    handed_back += want is None
+    # Not vacuous: many shapes, both outcomes.
+    assert len(seen) > 200 and compared > 10_000 and 0 < handed_back < compared

@@ -331,17 +331,29 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple = ("",)) -> tuple:
+# Whether this module runs as Python source: its copiers are then written out per key shape (see
+# _values_copiers); compiled (the Cython build), one compiled loop over the plan is faster.
+INTERPRETED = __file__.endswith(".py")
+
+
+def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple = ("",),
+                    looping: bool = not INTERPRETED) -> tuple:
     """One copy(s, out) per entry of `containers`: `out` with the planned `values` of `s` copied in
     (see Walk._shape), or None when a value needs node()'s full treatment; records nothing.
 
-    Compiled once per planned key shape into straight-line functions (the plan's keywords are spec
-    keywords, written in by repr), in one exec: a value that fails its keyword's check, an enum
-    that is empty or holds a non-scalar and a const that is not a scalar hand back; an unsupported
-    format and a pattern the rules drop are left out (their findings are recorded by _record_steps).
+    A value that fails its keyword's check, an enum that is empty or holds a non-scalar and a const
+    that is not a scalar hand back; an unsupported format and a pattern the rules drop are left out
+    (their findings are recorded by _record_steps). For an "object" or "array" entry, the structural
+    keywords' values in `keys` are checked first, as node() checks them for that type (a value it
+    would report hands back).
 
-    For an "object" or "array" entry, the structural keywords' values in `keys` are checked first,
-    as node() checks them for that type (a value it would report hands back)."""
+    Run as Python, the copiers are compiled once per planned key shape into straight-line functions
+    (the plan's keywords are spec keywords, written in by repr), in one exec: the interpreter runs
+    those faster than a loop. `looping` (the default when this module is compiled) gives closures
+    over one loop instead, which the compiled build runs faster than interpreted code; both give
+    the same answers (tests/test_fast_paths.py compares them)."""
+    if looping:
+        return tuple(_looping_copier(values, r, keys, container) for container in containers)
     ns: dict[str, Any] = {"_SCALAR_TYPES": _SCALAR_TYPES, "_pattern_kept": _pattern_kept, "r": r,
                           "formats": r.formats, "_ONLY_STR": _ONLY_STR}
     body = []
@@ -382,6 +394,59 @@ def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple
     exec("\n".join(lines), ns)  # the source is built from the plan above, keys by repr
     # Taken out of their namespace (their globals): a function left in it would make a cycle.
     return tuple(ns.pop(f"copy{n}") for n in range(len(containers)))
+
+
+def _never_copies(s: dict, out: dict) -> None:
+    return None  # object keywords on an array: node() reports them
+
+
+def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Callable[[dict, dict], dict | None]:
+    """_values_copiers' copy for one container, as a loop over `values` (see there)."""
+    if container == "array" and not {"properties", "required", "additionalProperties"}.isdisjoint(keys):
+        return _never_copies
+    items = bool(container) and "items" in keys
+    obj = container == "object"
+    props, required, additional = obj and "properties" in keys, obj and "required" in keys, \
+        obj and "additionalProperties" in keys
+    formats = r.formats
+
+    def copy(s: dict, out: dict) -> dict | None:
+        if items:
+            v = s["items"]
+            if type(v) is not dict and type(v) is not bool and type(v) is not list:
+                return None
+        if props and type(s["properties"]) is not dict:
+            return None
+        if required:
+            v = s["required"]
+            if type(v) is not list or not _ONLY_STR.issuperset(map(type, v)):
+                return None
+        if additional:
+            v = s["additionalProperties"]
+            if type(v) is not dict and type(v) is not bool:
+                return None
+        for k, exact, check, mode in values:
+            v = s[k]
+            if check is not None and type(v) is not exact and not check(v):
+                return None
+            if mode == _PLAIN:
+                out[k] = v
+            elif mode == _ENUM:
+                if not (v and _SCALAR_TYPES.issuperset(map(type, v))):
+                    return None
+                out[k] = v
+            elif mode == _CONST:
+                if type(v) not in _SCALAR_TYPES:
+                    return None
+                out[k] = v
+            elif mode == _FORMAT:
+                if v in formats:
+                    out[k] = v
+            elif _pattern_kept(r, v):
+                out[k] = v
+        return out
+
+    return copy
 
 
 class Walk:
