@@ -251,6 +251,7 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_object_flags"] = (_OPTIONAL[0] in refusing, _OPTIONAL[1] in refusing,
                                    plan.get("$ref", (None,))[0] == OP_STRUCTURAL,
                                    "openai/object-missing-additional-properties" in refusing)
+    r.__dict__["_enum_limits"] = (r.limit("large_enum_threshold"), r.limit("large_enum_chars"))
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
     return plan
@@ -266,6 +267,7 @@ def _walk_tables(r: Rules) -> dict:
             "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
             "rank": d["_rank"], "leaf_plans": d["_leaf_plans"], "container_plans": d["_container_plans"],
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
+            "enum_limits": d["_enum_limits"],
         }
     return tables
 
@@ -994,7 +996,7 @@ class Walk:
                 if not v:
                     self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
                     continue
-                self._count_enum(v, sp + (k,))
+                self._count_enum(v, sp, k)
             elif op == OP_CONST and isinstance(v, str):
                 self.n_chars += len(v)
             if slot is not None:
@@ -1116,20 +1118,21 @@ class Walk:
     def _record_steps(self, s: dict, steps: tuple, sp: tuple) -> None:
         """What compiling the planned node `s` records, after its values were accepted (see _shape)."""
         for mode, k, dcode, tcode, refuses in steps:
-            ksp = sp + (k,)
+            # The keyword's place is built where something is recorded there.
             if mode == _DROP:
-                self._dropped(k, ksp, dcode, tcode, refuses)
+                self._dropped(k, sp + (k,), dcode, tcode, refuses)
             elif mode == _ENUM:
-                self._count_enum(s[k], ksp)
+                self._count_enum(s[k], sp, k)
             elif mode == _CONST:
                 if type(v := s[k]) is str:
                     self.n_chars += len(v)
             elif mode == _FORMAT:
                 if (v := s[k]) not in self.r.formats:
+                    ksp = sp + (k,)
                     self.diag("openai/unsupported-string-format", ksp, format=v)
                     self.change("dropped-unsupported-format", ksp, f"({v})")
             else:
-                self._pattern(s[k], ksp)
+                self._pattern(s[k], sp + (k,))
 
     def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
         """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
@@ -1431,8 +1434,8 @@ class Walk:
             return [self.node(x, sp + (k, i), ip, d, nest + 1) for i, x in enumerate(v)]
         return self.node(v, sp + (k,), ip, d, nest + 1)
 
-    def _count_enum(self, values: list, sp: tuple) -> None:
-        r = self.r
+    def _count_enum(self, values: list, sp: tuple, k: str) -> None:
+        """Count the values of enum `k` of the node at `sp` towards the limits; report a large one."""
         self.n_enum += len(values)
         try:
             chars = sum(map(len, values))  # all strings, the common enum (its values are scalars)
@@ -1442,9 +1445,10 @@ class Walk:
                 if isinstance(x, str):
                     chars += len(x)
         self.n_chars += chars
-        if len(values) > r.limit("large_enum_threshold") and chars > r.limit("large_enum_chars"):
-            self.diag(r.limits["large_enum_chars"][1], sp, count=len(values), value=chars,
-                      threshold=r.limit("large_enum_threshold"), limit=r.limit("large_enum_chars"))
+        threshold, max_chars = self.enum_limits
+        if len(values) > threshold and chars > max_chars:
+            self.diag(self.r.limits["large_enum_chars"][1], sp + (k,), count=len(values), value=chars,
+                      threshold=threshold, limit=max_chars)
 
     def _ref(self, ref: Any, out: dict, sp: tuple, ip: NullPath) -> dict:
         name = self._target(ref, sp + ("$ref",))
