@@ -312,23 +312,34 @@ CURVES = {
 }
 
 
-def _time_one(fn, arg, budget_ns: float = 200e6, runs: int = 9) -> float:
-    """µs per call: the fastest of `runs` samples (a median still moves with the machine's load and
-    tilts the fitted slope). The budget gives the largest sizes several calls a sample: with 60 ms
-    they took one, and one slow call at the top of a curve read as an exponent of 1.3 for a curve
-    that re-measured at 12.1 → 13.1 µs/KB (width, 50 → 300 root properties, compiled build)."""
+def _fastest_interleaved(calls: list[tuple], budget_ns: float = 200e6, runs: int = 9) -> list[float]:
+    """µs per call of each (fn, arg) in `calls`: the fastest of `runs` samples (a median still
+    moves with the machine's load and tilts the fitted slope). The budget gives the largest sizes
+    several calls a sample: with 60 ms they took one, and one slow call at the top of a curve read
+    as an exponent of 1.3 for a curve that re-measured at 12.1 → 13.1 µs/KB (width, 50 → 300 root
+    properties, compiled build).
+
+    The samples are taken round by round over all the calls (every point of a curve, toolcast and
+    the round trip), as the speed section interleaves: a slow spell of the machine then costs one
+    sample of each point, not every sample of one. Measured point by point, a spell of a few
+    seconds at the top of one curve read as exponents of 1.2–1.5 for curves that re-measured at
+    1.0–1.1 (three runs on a busy afternoon, 2026-11-30)."""
     clock = common.CLOCK["ns"]
-    t0 = clock()
-    fn(arg)
-    once = max(clock() - t0, 1)
-    reps = max(1, int(budget_ns / runs / once))
-    samples = []
-    for _ in range(runs):
+    reps = []
+    for fn, arg in calls:
         t0 = clock()
-        for _ in range(reps):
-            fn(arg)
-        samples.append((clock() - t0) / reps / 1000)
-    return min(samples)
+        fn(arg)
+        once = max(clock() - t0, 1)
+        reps.append(max(1, int(budget_ns / runs / once)))
+    best = [math.inf] * len(calls)
+    for _ in range(runs):
+        for i, (fn, arg) in enumerate(calls):
+            n = reps[i]
+            t0 = clock()
+            for _ in range(n):
+                fn(arg)
+            best[i] = min(best[i], (clock() - t0) / n / 1000)
+    return best
 
 
 def bench_linearity(quick: bool) -> dict:
@@ -338,15 +349,14 @@ def bench_linearity(quick: bool) -> dict:
     for label, (make, sizes) in CURVES.items():
         if quick:
             sizes = sizes[: max(3, len(sizes) - 2)]
+        tools = [{"name": "t", "description": "A tool.", "inputSchema": make(n)} for n in sizes]
+        us = _fastest_interleaved([(toolcast.compile_tool, t) for t in tools] + [(common.baseline, t) for t in tools])
         points = []
-        for n in sizes:
-            schema = make(n)
-            tool = {"name": "t", "description": "A tool.", "inputSchema": schema}
-            size = len(json.dumps(schema, separators=(",", ":")))
-            tc = _time_one(toolcast.compile_tool, tool)
-            bl = _time_one(common.baseline, tool)
+        for i, (n, tool) in enumerate(zip(sizes, tools, strict=True)):
+            size = len(json.dumps(tool["inputSchema"], separators=(",", ":")))
             status = toolcast.compile_tool(tool).status
-            points.append({"n": n, "bytes": size, "toolcast_us": tc, "baseline_us": bl, "status": status})
+            points.append({"n": n, "bytes": size, "toolcast_us": us[i], "baseline_us": us[len(tools) + i],
+                           "status": status})
         # Growth exponent over the upper half of the curve: 1.0 is linear, 2.0 quadratic.
         hi = points[len(points) // 2:]
         xs = [math.log(p["bytes"]) for p in hi]
