@@ -532,9 +532,11 @@ def render_markdown(res: dict) -> str:
     lin = res.get("linearity")
     if lin:
         lines += ["## Linearity", "",
-                  "Compile time against schema size (JSON bytes), each point the fastest of 9 samples. The",
-                  "growth exponent is the log-log slope over the upper half of each curve: 1.0 is linear, 2.0",
-                  "quadratic. Depth grows a little faster than",
+                  "Compile time against schema size (JSON bytes), each point the fastest of 9 samples, taken",
+                  "round by round over every point of the curve. The growth exponent is the log-log slope over",
+                  "the upper half of each curve: 1.0 is linear, 2.0 quadratic. The largest points are the most",
+                  "exposed to other load on the machine (their working set is the largest), so an exponent",
+                  "moves by about 0.1 between runs. Depth grows a little faster than",
                   "size because each finding's path (`tokens`) and each null path is as long as the nesting",
                   "is deep; nesting is capped (the walk refuses past its structural guard; OpenAI allows 10).", "",
                   "| curve | sizes (n) | KB at largest | µs at largest | µs/KB smallest → largest | exponent |",
