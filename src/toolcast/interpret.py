@@ -408,8 +408,9 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
         return _never_copies
     items = bool(container) and "items" in keys
     obj = container == "object"
-    props, required, additional = obj and "properties" in keys, obj and "required" in keys, \
-        obj and "additionalProperties" in keys
+    props = obj and "properties" in keys
+    required = obj and "required" in keys
+    additional = obj and "additionalProperties" in keys
     formats = r.formats
 
     def copy(s: dict, out: dict) -> dict | None:
