@@ -322,8 +322,8 @@ def _fastest_interleaved(calls: list[tuple], budget_ns: float = 200e6, runs: int
     The samples are taken round by round over all the calls (every point of a curve, toolcast and
     the round trip), as the speed section interleaves: a slow spell of the machine then costs one
     sample of each point, not every sample of one. Measured point by point, a spell of a few
-    seconds at the top of one curve read as exponents of 1.2–1.5 for curves that re-measured at
-    1.0–1.1 (three runs on a busy afternoon, 2026-11-30)."""
+    seconds at the top of one curve read as exponents of 1.20–1.52 for curves that re-measured at
+    1.00–1.13 (four of five runs, 2026-11-30 17:57–18:08 UTC)."""
     clock = common.CLOCK["ns"]
     reps = []
     for fn, arg in calls:
