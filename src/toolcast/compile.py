@@ -307,6 +307,7 @@ def compile_tool(
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             try:

@@ -472,6 +472,10 @@ class Walk:
     # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
     # allow_lossy): such a schema's null paths would never be used, like a refused one's.
     lossy_blocks = False
+    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
+    # strict_schema): once something is refused, an object's properties are still walked for their
+    # findings, null paths and counts, but their compiled forms are not kept (see _object).
+    builds_refused = True
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
@@ -1540,7 +1544,16 @@ class Walk:
         opt_refuses, null_refuses, ref_plain, _ = self.object_flags
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
+        # Once the walk has refused something, a caller that clears builds_refused will not use the
+        # strict form: its properties are walked as before, their compiled forms dropped (`lean`),
+        # and a planned leaf's values are checked into a scratch dict (`sink`) instead of a new one.
+        discard = not self.builds_refused
+        lean = False
+        sink: Any = None
+        falses: Any = None  # names of properties whose schema is false: not compiled, not counted
         for name, sub in props.items():
+            if discard and not lean and self.refusals:
+                lean, sink = True, {}
             lp = None
             if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
                 # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
@@ -1550,7 +1563,7 @@ class Walk:
                     lp = self._leaf_plan(keys)
                 child = None
                 if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = lp[3](sub, {"type": t})
+                    child = lp[3](sub, sink if lean else {"type": t})
                 if child is not None:
                     # The property's place is built only when something is reported there.
                     if name not in req:  # optional: nullable instead (null is new here)
@@ -1560,16 +1573,22 @@ class Walk:
                         trans.append((null_change, "#", psp, ""))
                         if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
-                        if lp[2]:
+                        if lean:
+                            pass
+                        elif lp[2]:
                             child = _with_null_own(child)  # an enum or const takes null its own way
                         else:
                             child["type"] = [t, "null"]
                     if lp[1]:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
-                    out_props[name] = child
+                    if not lean:
+                        out_props[name] = child
                     continue
             psp = sp + ("properties", name)
             if sub is False:
+                if falses is None:
+                    falses = []
+                falses.append(name)
                 self.diag("openai/boolean-subschema", psp, value="false")
                 if name in req:
                     self.diag("openai/unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
@@ -1608,6 +1627,8 @@ class Walk:
                         if known[1]:
                             trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
                         bucket.refs.append((pip, target))
+                        if lean:
+                            continue
                         child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
                         # with_null's answer for a bare $ref (see _with_null_own)
                         out_props[name] = {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
@@ -1624,6 +1645,8 @@ class Walk:
                         child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
             if child is None:
                 child = self.node(sub, psp, pip, depth + 1, nest + 1)
+            if lean:
+                continue
             if optional and not original_null:
                 t = child.get("type")
                 if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
@@ -1631,6 +1654,13 @@ class Walk:
                 else:
                     child = _with_null_own(child)
             out_props[name] = child
+        if lean:
+            # out_props holds those compiled before the refusal: every property but a false one
+            # counts, as below.
+            falses = falses or ()
+            self.n_props += len(props) - len(falses)
+            self.n_chars += sum(map(len, props)) - sum(map(len, falses))
+            return
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
         out["properties"] = out_props
