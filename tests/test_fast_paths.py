@@ -336,6 +336,29 @@ def _doubling_all_of(n: int, key: str = "$defs") -> dict:
 
 
 @pytest.mark.parametrize("key", ["$defs", "definitions"])
+def test_merges_grow_with_the_definitions(key: str, monkeypatch) -> None:
+    """The memo of merged $refs keys a place by identity, and a merge passes one place on as one
+    tuple: each level of the doubling chain costs the same number of merges, however deep (merged
+    afresh, 2**n; a place rebuilt at each level would miss the memo and double them again)."""
+    merge = Walk._merge
+    calls = [0]
+
+    def counted(self, *args, **kwargs):
+        calls[0] += 1
+        return merge(self, *args, **kwargs)
+
+    monkeypatch.setattr(Walk, "_merge", counted)
+    counts = []
+    for n in (12, 24, 48):
+        calls[0] = 0
+        res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": _doubling_all_of(n, key)})
+        assert res.status == "strict"
+        assert calls[0] < 6 * n, (n, calls[0])  # checked at once: a missed memo grows as 2**n
+        counts.append(calls[0])
+    assert (counts[2] - counts[1]) / 24 == (counts[1] - counts[0]) / 12, counts
+
+
+@pytest.mark.parametrize("key", ["$defs", "definitions"])
 def test_a_definition_merged_twice_at_one_place_is_merged_once(key: str) -> None:
     """An allOf naming the same definition twice, 60 definitions deep, compiles at once (it took
     2**60 merges), with what merging each afresh gives on a smaller one (legacy

@@ -516,7 +516,8 @@ class Walk:
     ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see schema_ops.allows_null)
     ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (schema_ops._neutral)
     ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
-    merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merge)
+    merged_refs: Any = _EMPTY  # ($ref, id(place)) -> (place, its target merged there) (see _merge)
+    all_of_places: Any = _EMPTY  # id(place) -> (place, place + ("allOf",)) (see _all_of_place)
     exclusive_of: Any = _EMPTY  # id(oneOf list) -> (the list, schema_ops.exclusive's answer for it)
 
     # -- recording ---------------------------------------------------------------------
@@ -764,6 +765,19 @@ class Walk:
             self.defs_out[name] = self.node(raw, sp, (), 1, 1)
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _all_of_place(self, sp: tuple) -> tuple:
+        """sp + ("allOf",), as the same tuple each time for the same `sp` tuple: an allOf reached
+        twice from one place (a definition named twice in one allOf) then meets its memo in
+        merged_refs, which keys places by identity."""
+        known = self.all_of_places.get(id(sp))
+        if known is not None and known[0] is sp:
+            return known[1]
+        place = sp + ("allOf",)
+        if type(self.all_of_places) is not dict:
+            self.all_of_places = {}
+        self.all_of_places[id(sp)] = (sp, place)  # holding `sp` keeps its id its own
+        return place
+
     def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
         """allOf semantics as one schema, when no keyword is given two different values. `depth`
         counts the merges this one is nested in (RecursionError past RECURSION_GUARD: unfolding
@@ -792,11 +806,15 @@ class Walk:
                     # A schema that is defined as itself (plus more) has no meaning to merge.
                     self.diag("openai/unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
                     return None
-                known = self.merged_refs.get((ref, sp)) if len(part) == 1 and type(ref) is str and self.fast else None
-                if known is not None:
+                # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
+                # a place as long as the nesting at every merge would be quadratic in a chain of
+                # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
+                # place passed as another tuple is merged again, to the same end.
+                known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
+                if known is not None and known[0] is sp:
                     # Merged here before (an allOf that names a definition twice, or a definition
                     # that does): the same schema, and the same findings, which repeat.
-                    part = known
+                    part = known[1]
                 else:
                     target = self._resolve_raw(ref, sp + ("$ref",))
                     if target is MISSING:
@@ -816,9 +834,9 @@ class Walk:
                         # wherever this reference is merged again at this place.
                         if type(self.merged_refs) is not dict:
                             self.merged_refs = {}
-                        self.merged_refs[(ref, sp)] = part
+                        self.merged_refs[(ref, id(sp))] = (sp, part)
             if "allOf" in part and isinstance(part["allOf"], list):
-                inner = self._merge(part["allOf"], sp + ("allOf",), depth + 1)
+                inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
                 if inner is None:
                     return None
                 part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)

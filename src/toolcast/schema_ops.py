@@ -110,8 +110,12 @@ def _with_null_own(c: dict) -> dict:
     return c
 
 
-def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset(), _depth: int = 0) -> bool:
-    """Whether the *original* schema already accepts null (so null is a real value there)."""
+def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset(), _depth: int = 0) -> bool:
+    """Whether the *original* schema already accepts null (so null is a real value there).
+
+    `_seen` holds the $refs followed to get here: one set for the whole chain, each $ref added
+    while its target is judged and taken out after (a new set per step would copy the chain at
+    every step, quadratic in its length)."""
     if _depth > RECURSION_GUARD:
         raise too_deep()
     if s is True:
@@ -161,14 +165,19 @@ def allows_null(s: Any, walk: Walk, _seen: frozenset = frozenset(), _depth: int 
             # remember it for this walk (a definition is often referred to from many places).
             known = walk.ref_nulls.get(ref)
             if known is None:
-                known = _ref_allows_null(ref, walk, frozenset((ref,)), _depth + 1)
+                known = _ref_allows_null(ref, walk, {ref}, _depth + 1)
                 if type(walk.ref_nulls) is not dict:
                     walk.ref_nulls = {}
                 walk.ref_nulls[ref] = known
             if not known:
                 return False
-        elif not _ref_allows_null(ref, walk, _seen | {ref}, _depth + 1):
-            return False
+        else:
+            _seen.add(ref)  # a set begun above, for this chain
+            try:
+                if not _ref_allows_null(ref, walk, _seen, _depth + 1):
+                    return False
+            finally:
+                _seen.discard(ref)
     # No keyword excluded null (a typeless node gets here only with one of them, which the walk
     # keeps or reports, however it was written).
     return True
@@ -217,7 +226,7 @@ def _ref_target(ref: str, walk: Walk) -> Any:
     return walk.defs_raw.get(name, False) if name is not None else False
 
 
-def _ref_allows_null(ref: str, walk: Walk, seen: frozenset, depth: int) -> bool:
+def _ref_allows_null(ref: str, walk: Walk, seen: set[str], depth: int) -> bool:
     return allows_null(_ref_target(ref, walk), walk, seen, depth)
 
 
