@@ -1591,12 +1591,11 @@ class Walk:
                         trans.append((null_change, "#", psp, ""))
                         if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
-                        if lean:
-                            pass
-                        elif lp[2]:
-                            child = _with_null_own(child)  # an enum or const takes null its own way
-                        else:
-                            child["type"] = [t, "null"]
+                        if not lean:  # (a form not kept needs no null)
+                            if lp[2]:
+                                child = _with_null_own(child)  # an enum or const takes null its own way
+                            else:
+                                child["type"] = [t, "null"]
                     if lp[1]:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
                     if not lean:
