@@ -20,6 +20,7 @@ from strategies import RULES, examples, schemas
 
 import toolcast
 from toolcast.interpret import NEST_GUARD, Walk
+from toolcast.model import OPTIONAL_PAIR
 from toolcast.rules import get_rules
 
 _spec = importlib.util.spec_from_file_location(
@@ -634,7 +635,7 @@ def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
     assert lean_records == records
     codes = [d[0] for d in lean_records[0]]
     assert "openai/tuple-items" in codes and "openai/boolean-subschema" in codes
-    assert codes.count("openai/strict-optional-property+nullable-instead-of-omitted") == limit + 2  # the p's, ref, and D's q
+    assert codes.count(OPTIONAL_PAIR) == limit + 2  # the p's, ref, and D's q: each optional, made nullable
     assert ("openai/default-keyword-dropped", "#", ("properties", "kept", "default"), (("keyword", "default"),)) in lean_records[0]
     assert lean_records[4] == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
     assert len(lean_records[2]) == 0 and len(full["properties"]) == limit + 3  # refused: no null paths either way
