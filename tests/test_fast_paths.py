@@ -640,3 +640,7 @@ def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
     assert lean_records[4] == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
     assert len(lean_records[2]) == 0 and len(full["properties"]) == limit + 3  # refused: no null paths either way
     assert "properties" not in lean  # and the strict form was not kept
+    # The counts are taken as before, from the names of the properties kept: a false property
+    # named by a non-string (from Python) is left out of them either way.
+    odd = {"type": "object", "properties": {"first": props["first"], 1: False, "a": {"type": "string"}}}
+    assert _walked(odd, rules, False)[1] == _walked(odd, rules, True)[1]

@@ -1563,12 +1563,12 @@ class Walk:
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         # Once the walk has refused something, a caller that clears builds_refused will not use the
-        # strict form: its properties are walked as before, their compiled forms dropped (`lean`),
-        # and a planned leaf's values are checked into a scratch dict (`sink`) instead of a new one.
+        # strict form: its properties are walked as before, but only their names are kept (`lean`:
+        # for the counts below), and a planned leaf's values are checked into a scratch dict
+        # (`sink`) instead of a new one.
         discard = not self.builds_refused
         lean = False
         sink: Any = None
-        falses: Any = None  # names of properties whose schema is false: not compiled, not counted
         for name, sub in props.items():
             if discard and not lean and self.refusals:
                 lean, sink = True, {}
@@ -1598,14 +1598,10 @@ class Walk:
                                 child["type"] = [t, "null"]
                     if lp[1]:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
-                    if not lean:
-                        out_props[name] = child
+                    out_props[name] = None if lean else child
                     continue
             psp = sp + ("properties", name)
             if sub is False:
-                if falses is None:
-                    falses = []
-                falses.append(name)
                 self.diag("openai/boolean-subschema", psp, value="false")
                 if name in req:
                     self.diag("openai/unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
@@ -1645,6 +1641,7 @@ class Walk:
                             trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
                         bucket.refs.append((pip, target))
                         if lean:
+                            out_props[name] = None
                             continue
                         child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
                         # with_null's answer for a bare $ref (see _with_null_own)
@@ -1663,23 +1660,18 @@ class Walk:
             if child is None:
                 child = self.node(sub, psp, pip, depth + 1, nest + 1)
             if lean:
-                continue
-            if optional and not original_null:
+                child = None
+            elif optional and not original_null:
                 t = child.get("type")
                 if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
                     child["type"] = [t, "null"]  # _with_null_own's common case, inline
                 else:
                     child = _with_null_own(child)
             out_props[name] = child
-        if lean:
-            # out_props holds those compiled before the refusal: every property but a false one
-            # counts, as below.
-            falses = falses or ()
-            self.n_props += len(props) - len(falses)
-            self.n_chars += sum(map(len, props)) - sum(map(len, falses))
-            return
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
+        if lean:
+            return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
