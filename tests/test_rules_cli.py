@@ -165,3 +165,76 @@ def test_impact_over_the_corpus_runs_in_seconds():
     # The widening and the raised limits let many tools go strict.
     assert any(o["from"] == "non-strict" and o["to"] == "strict" for o in m["outcomes"])
     assert elapsed < 15, elapsed
+
+
+# -- the library API behind the command (toolcast.rules_diff) ---------------------------------
+def test_versions_and_resolved_tables_are_plain_data():
+    from toolcast import rules_diff
+    from toolcast.rules import get_rules
+
+    data = rules_diff.versions()
+    ids = [v["id"] for v in data["versions"]]
+    assert data["providers"] == ["openai"] and f"openai@{data['defaults']['openai']}" in ids
+    assert ids[0] == "openai@2024-08-06" and ids == sorted(ids)
+    launch = rules_diff.resolved(get_rules("2024-08-06"))
+    assert launch["limits"]["max_properties"] == {"value": 100, "code": "openai/too-many-properties",
+                                                  "cite": ["O-LAUNCH-LIMITS"]}
+    assert launch["keyword_details"]["pattern"]["class"] == "tier1"
+    assert launch["diagnostics"]["openai/strict-optional-property"]["severity"] == "error"
+    assert json.loads(json.dumps(launch)) == launch  # JSON-ready: lists, not tuples
+
+
+def test_diff_rules_as_api():
+    from toolcast import rules_diff
+    from toolcast.model import UnknownRulesError
+    from toolcast.rules import get_rules
+
+    a, b = get_rules("2024-08-06"), get_rules("2025-05-20")
+    d = rules_diff.diff_rules(a, b)
+    moved = {k["keyword"]: k for k in d["keywords"]}
+    assert moved["pattern"]["from"] == {"class": "tier1", "action": "drop", "handler": None}
+    assert moved["pattern"]["to"] == {"class": "supported", "action": "keep", "handler": "pattern"}
+    assert d["citations"]["O-WIDENING-2025"]["date"] == "2025-05-21"
+    back = rules_diff.diff_rules(b, a)
+    assert {k["keyword"]: (k["from"], k["to"]) for k in back["keywords"]} == {
+        k: (v["to"], v["from"]) for k, v in moved.items()}
+    same = rules_diff.diff_rules(b, b)
+    assert not any(same[k] for k in ("keywords", "limits", "name", "description", "regex_features", "classes",
+                                     "diagnostics", "transformations", "citations"))
+    assert rules_diff.compare("openai@2024-08-06", b) == d  # a spelling or a Rules, alike
+    with pytest.raises(UnknownRulesError):
+        rules_diff.compare("1999-01-01", "latest")
+
+
+def test_impact_as_api(tmp_path):
+    from toolcast import rules_diff
+
+    tools = tmp_path / "tools.jsonl"
+    tools.write_text(json.dumps({"name": "short", "inputSchema": {"type": "object", "properties": {
+        "code": {"type": "string", "maxLength": 8}, "note": {"type": "string"}}, "required": ["code"]}}) + "\n")
+    d = rules_diff.compare("2026-08-20", "2026-10-17", [str(tools), str(tmp_path / "missing.json")])
+    m = d["impact"]
+    assert m["counts"]["tools"] == 1 and m["counts"]["outcome_changed"] == 1
+    assert m["tools"][0]["null_paths_added"] == [["note"]]
+    assert len(m["errors"]) == 1 and "missing.json" in m["errors"][0]
+    assert "impact" not in rules_diff.compare("2026-08-20", "2026-10-17")
+
+
+def test_only_the_accessors_know_how_a_table_entry_is_laid_out():
+    """The generated tables' entries are read by position in a few accessor functions of
+    rules_diff and nowhere else in it or in rules_cli, so a change of their layout (named records)
+    touches those functions only."""
+    import ast
+
+    import toolcast
+
+    accessors = {"_keyword", "_limit", "_diagnostic", "_transformation", "_regex_feature", "_regex_class", "_source"}
+    package = Path(toolcast.__file__).resolve().parent
+    for module in ("rules_diff.py", "rules_cli.py"):
+        tree = ast.parse((package / module).read_text(encoding="utf-8"))
+        outside = []
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name not in accessors:
+                outside += [(fn.name, n.lineno) for n in ast.walk(fn) if isinstance(n, ast.Subscript)
+                            and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, int)]
+        assert outside == [], (module, outside)

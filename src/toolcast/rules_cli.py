@@ -1,66 +1,27 @@
-"""`toolcast rules`: list rule versions, show one version's resolved tables, diff two (with impact)."""
+"""`toolcast rules`: render rule versions, one version's tables, and diffs with their impact (the data: toolcast.rules_diff)."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Sequence
 from typing import IO, Any
 
-from toolcast import _tables
 from toolcast.rules import Rules, get_rules
-
-CLASS_ORDER = ("supported", "rewrite", "tier1", "tier2", "annotation", "default", "unknown")
-REGEX_CLASS_ORDER = ("unsupported", "unconfirmed")
+from toolcast.rules_diff import REGEX_CLASS_ORDER, compare, resolved, versions
 
 
 def _dump(out: IO[str], data: Any) -> None:
     out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
-def _regex_features(r: Rules) -> dict:
-    return getattr(r.module, "REGEX_FEATURES", {})
-
-
-def _regex_classes(r: Rules) -> dict:
-    return getattr(r.module, "REGEX_FEATURE_CLASSES", {})
-
-
-def _max_chars(r: Rules) -> int | None:
-    return getattr(r.module, "DESCRIPTION_MAX_CHARS", None)
-
-
-def _source(r: Rules, sid: str) -> dict:
-    s = r.sources[sid]
-    out = {"title": s[0], "url": s[1], "date": s[2]}
-    if len(s) > 3 and s[3]:
-        out["evidence"] = s[3]
-    return out
-
-
 # -- list -----------------------------------------------------------------------------------
-def version_info(r: Rules) -> dict:
-    versions = _tables.VERSIONS[r.provider]
-    return {
-        "id": r.id,
-        "provider": r.provider,
-        "version": r.version,
-        "default": r.version == _tables.DEFAULTS[r.provider],
-        "latest": r.version == versions[-1],
-        "reviewed": r.reviewed,
-        "extends": r.extends,
-        "sources": len(r.sources),
-        "summary": r.summary,
-    }
-
-
 def list_versions(out: IO[str], fmt: str) -> int:
-    infos = [version_info(get_rules(f"{p}@{v}")) for p, vs in sorted(_tables.VERSIONS.items()) for v in vs]
+    data = versions()
     if fmt == "json":
-        _dump(out, {"providers": sorted(_tables.VERSIONS), "defaults": dict(_tables.DEFAULTS), "versions": infos})
+        _dump(out, data)
         return 0
     out.write(f"{'version':<20} {'default':<8} {'reviewed':<11} {'extends':<11} {'sources':>7}  summary\n")
-    for i in infos:
+    for i in data["versions"]:
         mark = "yes" if i["default"] else ""
         summary = i["summary"] if len(i["summary"]) <= 70 else i["summary"][:67] + "..."
         out.write(f"{i['id']:<20} {mark:<8} {i['reviewed']:<11} {i['extends'] or '-':<11} {i['sources']:>7}  {summary}\n")
@@ -69,56 +30,22 @@ def list_versions(out: IO[str], fmt: str) -> int:
 
 
 # -- show -----------------------------------------------------------------------------------
-def resolved(r: Rules) -> dict:
-    features = _regex_features(r)
-    return {
-        **version_info(r),
-        "name": {"pattern": r.name_pattern, "max_length": r.name_max_length},
-        "description": {"max_bytes": r.description_max_bytes, "max_chars": _max_chars(r)},
-        "limits": {k: {"value": v[0], "code": v[1], "cite": list(v[2])} for k, v in sorted(r.limits.items())},
-        "formats": {k: list(v) for k, v in sorted(r.module.FORMATS.items())},
-        "keywords": {
-            cls: sorted(k for k, e in r.keywords.items() if e[0] == cls)
-            for cls in CLASS_ORDER
-            if any(e[0] == cls for e in r.keywords.values())
-        },
-        "keyword_details": {
-            k: {"class": e[0], "action": e[1], "handler": e[2], "value": e[3], "cite": list(e[6])}
-            for k, e in sorted(r.keywords.items())
-        },
-        "rewrites": {k: e[2] for k, e in sorted(r.keywords.items()) if e[2]},
-        "regex_feature_classes": {
-            c: {"action": v[0], "diagnostic": v[1], "transformation": v[2]} for c, v in sorted(_regex_classes(r).items())
-        },
-        "regex_features": {f: {"class": v[0], "cite": list(v[1])} for f, v in sorted(features.items())},
-        "diagnostics": {
-            code: {"severity": d[0], "outcome": d[1], "status": d[5], "message": d[2], "docs": d[3], "cite": list(d[4])}
-            for code, d in sorted(r.diagnostics.items())
-        },
-        "transformations": {
-            code: {"lossy": t[0], "status": t[2], "detail": t[1]} for code, t in sorted(r.transformations.items())
-        },
-        "sources": {sid: _source(r, sid) for sid in sorted(r.sources)},
-    }
-
-
 def _cites(c: Sequence[str]) -> str:
     return "[" + ", ".join(c) + "]" if c else ""
 
 
 def show(out: IO[str], version: str | None, fmt: str) -> int:
-    r = get_rules(version)
-    data = resolved(r)
+    data = resolved(get_rules(version))
     if fmt == "json":
         _dump(out, data)
         return 0
     w = out.write
     flags = [f for f, on in (("default", data["default"]), ("latest", data["latest"])) if on]
-    w(f"{r.id}  reviewed {r.reviewed}" + (f", extends {r.extends}" if r.extends else ", standalone")
+    w(f"{data['id']}  reviewed {data['reviewed']}" + (f", extends {data['extends']}" if data["extends"] else ", standalone")
       + (f"  ({', '.join(flags)})" if flags else "") + "\n")
-    w(f"  {r.summary}\n\n")
-    w(f"name         {r.name_pattern} (at most {r.name_max_length} characters)\n")
-    desc = f"at most {r.description_max_bytes} bytes"
+    w(f"  {data['summary']}\n\n")
+    w(f"name         {data['name']['pattern']} (at most {data['name']['max_length']} characters)\n")
+    desc = f"at most {data['description']['max_bytes']} bytes"
     if data["description"]["max_chars"] is not None:
         desc += f" and {data['description']['max_chars']} characters"
     w(f"description  {desc}, cut on a character boundary\n\nlimits\n")
@@ -164,119 +91,6 @@ def show(out: IO[str], version: str | None, fmt: str) -> int:
 
 
 # -- diff -----------------------------------------------------------------------------------
-def _kw_state(r: Rules, kw: str) -> dict | None:
-    e = r.keywords.get(kw)
-    if e is None:
-        return None
-    return {"class": e[0], "action": e[1], "handler": e[2]}
-
-
-def diff_rules(a: Rules, b: Rules) -> dict:
-    """What changes from rule version `a` to `b`, each change with the citations behind it."""
-    cited: set[str] = set()
-
-    def cite(r: Rules, ids: Sequence[str]) -> list[str]:
-        ids = [i for i in ids if i in r.sources]
-        cited.update(("a:" if r is a else "b:") + i for i in ids)
-        return list(ids)
-
-    keywords = []
-    for kw in sorted(set(a.keywords) | set(b.keywords)):
-        sa, sb = _kw_state(a, kw), _kw_state(b, kw)
-        if sa == sb:
-            continue
-        side, entry = (b, b.keywords[kw]) if sb is not None else (a, a.keywords[kw])
-        keywords.append({"keyword": kw, "from": sa, "to": sb, "cite": cite(side, entry[6])})
-    fa, fb = a.module.FORMATS, b.module.FORMATS
-    formats = {
-        "added": [{"format": f, "cite": cite(b, fb[f])} for f in sorted(set(fb) - set(fa))],
-        "removed": [{"format": f, "cite": cite(a, fa[f])} for f in sorted(set(fa) - set(fb))],
-    }
-    limits = []
-    for name in sorted(set(a.limits) | set(b.limits)):
-        la, lb = a.limits.get(name), b.limits.get(name)
-        va, vb = la and la[0], lb and lb[0]
-        if va != vb or (la and lb and la[1] != lb[1]):
-            side = lb or la
-            limits.append({"limit": name, "from": va, "to": vb, "code": side[1],
-                           "cite": cite(b if lb else a, side[2])})
-    description = []
-    for field, va, vb, src in (
-        ("max_bytes", a.description_max_bytes, b.description_max_bytes, "DESCRIPTION_CITE"),
-        ("max_chars", _max_chars(a), _max_chars(b), "DESCRIPTION_CITE"),
-    ):
-        if va != vb:
-            description.append({"field": field, "from": va, "to": vb, "cite": cite(b, getattr(b.module, src, ()))})
-    name = []
-    for field, va, vb in (("pattern", a.name_pattern, b.name_pattern), ("max_length", a.name_max_length, b.name_max_length)):
-        if va != vb:
-            name.append({"field": field, "from": va, "to": vb, "cite": cite(b, getattr(b.module, "NAME_CITE", ()))})
-    ra, rb = _regex_features(a), _regex_features(b)
-    regex = []
-    for f in sorted(set(ra) | set(rb)):
-        ca, cb = ra.get(f, (None,))[0], rb.get(f, (None,))[0]
-        if ca != cb:
-            side, entry = (b, rb[f]) if cb is not None else (a, ra[f])
-            regex.append({"feature": f, "from": ca, "to": cb, "cite": cite(side, entry[1])})
-    classes = []
-    for kind, ta, tb in (
-        ("keyword", getattr(a.module, "KEYWORD_CLASSES", {}), getattr(b.module, "KEYWORD_CLASSES", {})),
-        ("regex", _regex_classes(a), _regex_classes(b)),
-    ):
-        for c in sorted(set(ta) | set(tb)):
-            if ta.get(c) != tb.get(c):
-                classes.append({"kind": kind, "class": c, "from": ta.get(c), "to": tb.get(c)})
-    diagnostics = []
-    fields = ("severity", "outcome", "message", "docs", "cite", "status")
-    for code in sorted(set(a.diagnostics) | set(b.diagnostics)):
-        da, db = a.diagnostics.get(code), b.diagnostics.get(code)
-        if da == db:
-            continue
-        if da is None or db is None:
-            d = db or da
-            diagnostics.append({"code": code, "change": "added" if da is None else "removed",
-                                "severity": d[0], "outcome": d[1], "cite": cite(b if db else a, d[4])})
-            continue
-        changed = {f: [x, y] for f, x, y in zip(fields, da, db, strict=True) if x != y and f != "cite"}
-        if changed:
-            diagnostics.append({"code": code, "change": "changed", "fields": changed, "cite": cite(b, db[4])})
-    transformations = []
-    tfields = ("lossy", "detail", "status")
-    for code in sorted(set(a.transformations) | set(b.transformations)):
-        ta_, tb_ = a.transformations.get(code), b.transformations.get(code)
-        if ta_ == tb_:
-            continue
-        if ta_ is None or tb_ is None:
-            t = tb_ or ta_
-            transformations.append({"code": code, "change": "added" if ta_ is None else "removed", "lossy": t[0]})
-        else:
-            transformations.append({"code": code, "change": "changed",
-                                    "fields": {f: [x, y] for f, x, y in zip(tfields, ta_, tb_, strict=True) if x != y}})
-    sources = {
-        "added": sorted(set(b.sources) - set(a.sources)),
-        "removed": sorted(set(a.sources) - set(b.sources)),
-    }
-    citations = {}
-    for key in sorted(cited):
-        side, sid = (a if key.startswith("a:") else b), key[2:]
-        citations.setdefault(sid, _source(side, sid))
-    return {
-        "from": a.id,
-        "to": b.id,
-        "keywords": keywords,
-        "formats": formats,
-        "limits": limits,
-        "name": name,
-        "description": description,
-        "regex_features": regex,
-        "classes": classes,
-        "diagnostics": diagnostics,
-        "transformations": transformations,
-        "sources": sources,
-        "citations": dict(sorted(citations.items())),
-    }
-
-
 def _state(s: dict | None) -> str:
     if s is None:
         return "(absent)"
@@ -315,15 +129,15 @@ def render_diff(d: dict, w) -> None:
         w("\ncodes\n")
         for x in d["diagnostics"]:
             if x["change"] == "changed":
-                what = "; ".join(f"{f} {v[0]!r} -> {v[1]!r}" if f == "message" else f"{f} {v[0]} -> {v[1]}"
-                                 for f, v in x["fields"].items())
+                what = "; ".join(f"{f} {old!r} -> {new!r}" if f == "message" else f"{f} {old} -> {new}"
+                                 for f, (old, new) in x["fields"].items())
                 w(f"  ~ {x['code']}: {what} {_cites(x['cite'])}\n")
             else:
                 sign = "+" if x["change"] == "added" else "-"
                 w(f"  {sign} {x['code']} ({x['severity']}, {x['outcome']}) {_cites(x['cite'])}\n")
         for x in d["transformations"]:
             if x["change"] == "changed":
-                what = "; ".join(f"{f} {v[0]!r} -> {v[1]!r}" for f, v in x["fields"].items())
+                what = "; ".join(f"{f} {old!r} -> {new!r}" for f, (old, new) in x["fields"].items())
                 w(f"  ~ {x['code']}: {what}\n")
             else:
                 sign = "+" if x["change"] == "added" else "-"
@@ -343,84 +157,6 @@ def render_diff(d: dict, w) -> None:
                                     "diagnostics", "transformations"))
     if empty and not any(d["formats"].values()):
         w("\n(no rule differences)\n")
-
-
-# -- impact ---------------------------------------------------------------------------------
-def _pairs(res: Any) -> Counter:
-    return Counter((d.code, d.path) for d in res.diagnostics)
-
-
-def _np(path: tuple) -> list:
-    from toolcast.model import ITEMS
-
-    return [None if step is ITEMS else step for step in path]
-
-
-def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", strict: str = "auto",
-           allow_lossy: bool = False, stdin: Any = None) -> dict:
-    """Compile every tool in `paths` under both versions; what changes for each."""
-    from toolcast.compile import InvalidToolError, compile_tool
-    from toolcast.loader import load
-
-    tools = 0
-    errors: list[str] = []
-    transitions: Counter = Counter()
-    codes_added: Counter = Counter()
-    codes_removed: Counter = Counter()
-    details = []
-    n_null = n_diag = 0
-    for path in paths:
-        items, errs = load(path, stdin=stdin)
-        errors.extend(str(e) for e in errs)
-        for item in items:
-            try:
-                ra = compile_tool(item.tool, api=api, rules=a, strict=strict, allow_lossy=allow_lossy)
-                rb = compile_tool(item.tool, api=api, rules=b, strict=strict, allow_lossy=allow_lossy)
-            except InvalidToolError as exc:
-                errors.append(f"{item.source}: {exc}")
-                continue
-            tools += 1
-            pa, pb = _pairs(ra), _pairs(rb)
-            added, removed = pb - pa, pa - pb
-            na, nb = set(ra.null_paths), set(rb.null_paths)
-            outcome_changed = ra.status != rb.status
-            if not (outcome_changed or added or removed or na != nb):
-                continue
-            if outcome_changed:
-                transitions[(ra.status, rb.status)] += 1
-            if na != nb:
-                n_null += 1
-            if added or removed:
-                n_diag += 1
-            codes_added.update(c for c, _ in added.elements())
-            codes_removed.update(c for c, _ in removed.elements())
-            details.append({
-                "source": item.source,
-                "name": rb.name,
-                "from": ra.status,
-                "to": rb.status,
-                "null_paths_added": [_np(p) for p in rb.null_paths if p not in na],
-                "null_paths_removed": [_np(p) for p in ra.null_paths if p not in nb],
-                "diagnostics_added": [{"code": c, "path": p} for c, p in sorted(added.elements())],
-                "diagnostics_removed": [{"code": c, "path": p} for c, p in sorted(removed.elements())],
-            })
-    return {
-        "from": a.id,
-        "to": b.id,
-        "options": {"api": api, "strict": strict, "allow_lossy": allow_lossy},
-        "counts": {
-            "tools": tools,
-            "changed": len(details),
-            "outcome_changed": sum(transitions.values()),
-            "null_paths_changed": n_null,
-            "diagnostics_changed": n_diag,
-        },
-        "outcomes": [{"from": f, "to": t, "tools": n} for (f, t), n in sorted(transitions.items(), key=lambda x: (-x[1], x[0]))],
-        "codes_added": dict(sorted(codes_added.items(), key=lambda x: (-x[1], x[0]))),
-        "codes_removed": dict(sorted(codes_removed.items(), key=lambda x: (-x[1], x[0]))),
-        "tools": details,
-        "errors": errors,
-    }
 
 
 def render_impact(m: dict, w, max_details: int | None) -> None:
@@ -459,11 +195,8 @@ def render_impact(m: dict, w, max_details: int | None) -> None:
 def diff(out: IO[str], a_spec: str, b_spec: str, fmt: str, impact_paths: Sequence[str] | None = None, *,
          api: str = "responses", strict: str = "auto", allow_lossy: bool = False, details: str = "20",
          stdin: Any = None, rules_a: Rules | None = None, rules_b: Rules | None = None) -> int:
-    a = rules_a or get_rules(a_spec)
-    b = rules_b or get_rules(b_spec)
-    data = diff_rules(a, b)
-    if impact_paths:
-        data["impact"] = impact(a, b, impact_paths, api=api, strict=strict, allow_lossy=allow_lossy, stdin=stdin)
+    data = compare(rules_a or a_spec, rules_b or b_spec, impact_paths, api=api, strict=strict,
+                   allow_lossy=allow_lossy, stdin=stdin)
     if fmt == "json":
         _dump(out, data)
     else:
