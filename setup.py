@@ -1,95 +1,104 @@
-"""Build toolcast; the walk's modules are also compiled to C by Cython where that works.
+"""Build toolcast as plain Python, or, with TOOLCAST_COMPILE=1, with its hot modules compiled by Cython.
 
-The Python sources stay the one definition of behaviour. Cython compiles them as they are (type
-annotations are not read as C types), so a compiled module does exactly what its source does,
-only without the interpreter loop. Each compiled module is optional: with no C compiler, or with
-TOOLCAST_PURE_PYTHON=1 set at install, toolcast installs as plain Python. At import,
-`toolcast/_accel.py` uses a compiled module only when it was built from the source beside it.
+Compiling is opt-in at build time, as black ships its mypyc wheels: `TOOLCAST_COMPILE=1 pip
+install .` (or `pip wheel .`) compiles the modules in COMPILED; without the variable, and in every
+editable install, toolcast is its Python source and nothing else. The Python sources stay the one
+definition of behaviour: Cython compiles them as they are (type annotations are not read as C
+types), so a compiled module does what its source does, only without the interpreter loop. Each
+extension is optional: where one fails to compile (no C compiler, no Python headers), that module
+installs as Python. `toolcast --version` and `toolcast.build_info()` say which build runs.
 """
 
 from __future__ import annotations
 
 import os
-import zlib
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-# The modules the compile path spends its time in (keep in step with toolcast/_accel.py).
-ACCELERATED = ("model", "schema_ops", "interpret", "compile")
-HERE = Path(__file__).resolve().parent
-SRC = HERE / "src" / "toolcast"
-RECORD = "_built.py"
+# The modules TOOLCAST_COMPILE=1 compiles: the one list, as paths under src/ (a path that does not
+# exist fails the build). Each maps to the Cython directives it sets beyond DIRECTIVES.
+COMPILED: dict[str, dict] = {
+    # The public result classes: their methods stay full function objects (signatures and
+    # docstrings as written); nothing in them is hot.
+    "toolcast/model.py": {"binding": True, "embedsignature": False},
+    "toolcast/schema_ops.py": {},
+    "toolcast/interpret.py": {},
+    "toolcast/compile.py": {},
+}
+DIRECTIVES = {
+    "language_level": 3,
+    # Annotations document; they are not C types (a `list` annotation must not reject a tuple, as
+    # plain Python would not).
+    "annotation_typing": False,
+    # Plain C functions rather than function objects that imitate Python's: faster calls (about a
+    # tenth off mcp and large). Such a function has no __code__, so inspect.signature() reads the
+    # signature from its docstring, where "clinic" puts it.
+    "binding": False,
+    "embedsignature": True,
+    "embedsignature.format": "clinic",
+}
+ENV = "TOOLCAST_COMPILE"
+SRC = Path(__file__).resolve().parent / "src"
 
 
-def _source_crc(name: str) -> int:
-    return zlib.crc32((SRC / f"{name}.py").read_bytes())
+def compile_requested(environ: dict | os._Environ = os.environ) -> bool:
+    """Whether the build was asked to compile: TOOLCAST_COMPILE set to anything but "" or "0"."""
+    return environ.get(ENV, "") not in ("", "0")
+
+
+def check_listed(modules: dict[str, dict] = COMPILED) -> None:
+    """Fail the build, naming them, if listed modules do not exist (checked in every build, so
+    that a module renamed or moved cannot quietly drop out of the compiled one)."""
+    missing = [path for path in modules if not (SRC / path).is_file()]
+    if missing:
+        raise SystemExit(f"setup.py: COMPILED lists modules that do not exist under src/: {', '.join(missing)}")
+
+
+def _extensions(modules: dict[str, dict] = COMPILED) -> list[Extension]:
+    """One optional extension per listed module, its source the .py file: Cython runs when the
+    extension is built, so an editable install, which builds none, never runs it."""
+    check_listed(modules)
+    extensions = []
+    for path, directives in modules.items():
+        # No debug information: it takes most of the compile's time and most of the size.
+        ext = Extension(path[: -len(".py")].replace("/", "."), [f"src/{path}"], extra_compile_args=["-g0"])
+        ext.optional = True  # a module that fails to compile stays Python
+        ext.cython_directives = {**DIRECTIVES, **directives}
+        ext.cython_c_in_temp = True  # Cython's C goes to the build directory, not beside the source
+        extensions.append(ext)
+    return extensions
 
 
 class BuildExt(build_ext):
-    """build_ext that records, beside the extensions, which source each was compiled from."""
+    """build_ext that compiles nothing in an editable install. Where Cython is installed,
+    setuptools' build_ext is Cython's: it runs Cython on each extension's .py source first."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
+        if self.extensions and self.editable_mode:
+            # An editable install runs its source: an extension built beside it would shadow
+            # every later edit of that source.
+            print(f"setup.py: {ENV} is ignored by an editable install, which runs the Python source",
+                  file=sys.stderr)
+            self.extensions = []
+        if self.extensions and not _has_cython():
+            print(f"setup.py: {ENV} is set but Cython is not installed: building plain Python", file=sys.stderr)
+            self.extensions = []
         if not self.parallel:
             self.parallel = os.cpu_count() or 1  # the modules compile independently
 
-    def run(self) -> None:
-        self._built: dict[str, int] = {}
-        super().run()
-        if not self.extensions:
-            return
-        out_dir = Path(self.get_ext_fullpath(self.extensions[0].name)).parent
-        out_dir.mkdir(parents=True, exist_ok=True)
-        lines = "".join(f"    {name!r}: {crc},\n" for name, crc in sorted(self._built.items()))
-        text = (
-            '"""Written by setup.py when it compiled these modules: the crc32 of the source each was\n'
-            'compiled from (toolcast/_accel.py uses an extension only while its source is unchanged)."""\n\n'
-            f"SOURCES = {{\n{lines}}}\n"
-        )
-        tmp = out_dir / (RECORD + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out_dir / RECORD)
 
-    def build_extension(self, ext: Extension) -> None:
-        crc = _source_crc(ext.name.rsplit(".", 1)[1])  # read before compiling: what was compiled
-        super().build_extension(ext)  # an optional extension that fails raises here, unrecorded
-        self._built[ext.name.rsplit(".", 1)[1]] = crc
-
-
-def _extensions() -> list:
-    if os.environ.get("TOOLCAST_PURE_PYTHON", "") not in ("", "0"):  # as toolcast._accel.pure_requested
-        return []
+def _has_cython() -> bool:
     try:
-        from Cython.Build import cythonize
-    except ImportError:  # a build without Cython: plain Python
-        return []
-    compiled = []
-    for name in ACCELERATED:
-        directives = {
-            "language_level": 3,
-            # Annotations document; they are not C types (a `list` annotation must not reject a
-            # tuple, as plain Python would not).
-            "annotation_typing": False,
-            # Plain C functions rather than function objects that imitate Python's: faster calls
-            # (about a tenth off mcp and large). Such a function has no __code__, so
-            # inspect.signature() reads the signature from its docstring, where "clinic" puts it.
-            "binding": False,
-            "embedsignature": True,
-            "embedsignature.format": "clinic",
-        }
-        if name == "model":
-            # The public result classes: their methods stay full function objects (signatures and
-            # docstrings as written); nothing in them is hot.
-            directives.update({"binding": True, "embedsignature": False})
-        # No debug information: it takes most of the compile's time and most of the size.
-        extension = Extension(f"toolcast.{name}", [f"src/toolcast/{name}.py"], extra_compile_args=["-g0"])
-        compiled += cythonize([extension], quiet=True, compiler_directives=directives)
-    for ext in compiled:
-        ext.optional = True  # cythonize's copies drop it: a module that fails to compile stays Python
-    return compiled
+        import Cython.Build  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 if __name__ == "__main__":  # as setuptools runs it; tests import the functions above
-    setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExt})
+    check_listed()
+    setup(ext_modules=_extensions() if compile_requested() else [], cmdclass={"build_ext": BuildExt})

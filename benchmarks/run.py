@@ -428,13 +428,12 @@ def targets(res: dict) -> list[tuple[str, str, bool]]:
 
 
 def _build() -> str:
-    """Which toolcast this run measures: compiled by setup.py (Cython) or run as Python source."""
-    from toolcast import _accel
+    """Which toolcast this run measures: compiled (TOOLCAST_COMPILE=1 at install) or Python source."""
+    import toolcast
 
-    compiled = _accel.compiled_modules()
+    compiled = toolcast.build_info().compiled
     if not compiled:
-        return "toolcast run as Python source (no compiled modules" + (
-            ": TOOLCAST_PURE_PYTHON is set)" if _accel.pure_requested() else ")")
+        return "toolcast run as Python source (no compiled modules)"
     return f"toolcast compiled with Cython: {', '.join(compiled)}"
 
 

@@ -1,104 +1,157 @@
-"""The compiled modules (setup.py, toolcast/_accel.py): used only when built from the source beside
-them, the same results as the source, and no unbounded recursion left for them to overflow the C
-stack with (compiled calls do not count against Python's recursion limit)."""
+"""The compiled build (setup.py, TOOLCAST_COMPILE=1) and `toolcast.build_info()`: compiling is opt-in
+and never happens in an editable install, a module that fails to compile installs as Python, the
+compiled modules give the source's results, and no unbounded recursion is left for them to
+overflow the C stack with (compiled calls do not count against Python's recursion limit)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
 import textwrap
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
 import toolcast
-from toolcast import _accel
 
-PACKAGE = Path(toolcast.__file__).resolve().parent
-BUILT = (PACKAGE / "_built.py").exists()
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"  # the checkout's source, which no build writes into
+PACKAGE = Path(toolcast.__file__).resolve().parent  # the toolcast these tests import
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+INFO = toolcast.build_info()
 
-needs_build = pytest.mark.skipif(not BUILT, reason="installed without the compiled modules")
+needs_build = pytest.mark.skipif(not INFO.compiled, reason="the installed toolcast is pure Python")
 
 
-def _run(code: str, *, pure: bool = False, path: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "TOOLCAST_PURE_PYTHON"}
-    if pure:
-        env["TOOLCAST_PURE_PYTHON"] = "1"
-    if path is not None:
-        env["PYTHONPATH"] = str(path)
+def _setup_py():
+    spec = importlib.util.spec_from_file_location("toolcast_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # defines, does not build (setup() runs only as __main__)
+    return module
+
+
+setup_py = _setup_py()
+LISTED = tuple(sorted(path[: -len(".py")].replace("/", ".") for path in setup_py.COMPILED))
+
+
+def _run(code: str, *, source: bool = False, path: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run `code` in a child: with the installed toolcast, the checkout's source (`source`), or
+    the package under `path`."""
+    env = dict(os.environ)
+    if source or path is not None:
+        env["PYTHONPATH"] = str(SRC if source else path)
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True,
                           env=env, timeout=timeout)
 
 
-_WHICH = "import toolcast._accel as a; print(','.join(a.compiled_modules()))"
+_WHICH = "import toolcast; print(','.join(toolcast.build_info().compiled))"
 
 
-def test_every_compiled_module_is_optional(monkeypatch):
-    """A module that fails to compile (no C compiler, no Python headers) must leave the install
-    working as Python: setuptools skips an optional extension that fails, and cythonize's copies
-    of the extensions drop the flag unless setup.py sets it again."""
-    pytest.importorskip("Cython")
-    import importlib.util
+def test_the_ci_job_runs_the_build_it_asked_for():
+    """.ci/run runs the suite twice and says which build each run must test: the editable
+    install (the source) and a non-editable install with TOOLCAST_COMPILE=1 (every listed module
+    compiled, imported from the install, not from src/)."""
+    expected = os.environ.get("TOOLCAST_EXPECT_BUILD")
+    if expected is None:
+        pytest.skip("TOOLCAST_EXPECT_BUILD is set by .ci/run")
+    assert expected in ("source", "compiled"), expected
+    if expected == "source":
+        assert INFO.compiled == ()
+        assert PACKAGE == SRC / "toolcast"
+        assert str(INFO) == f"toolcast {toolcast.__version__} (pure Python)"
+    else:
+        assert INFO.compiled == LISTED
+        assert not PACKAGE.is_relative_to(ROOT), PACKAGE
+        assert str(INFO).startswith(f"toolcast {toolcast.__version__} (compiled with Cython: toolcast.")
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("toolcast_setup", root / "setup.py")
-    setup_py = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(setup_py)  # defines, does not build (setup() runs only as __main__)
-    monkeypatch.chdir(root)
-    monkeypatch.delenv("TOOLCAST_PURE_PYTHON", raising=False)
+
+def test_compiling_is_opt_in():
+    for environ, asked in (({}, False), ({"TOOLCAST_COMPILE": ""}, False), ({"TOOLCAST_COMPILE": "0"}, False),
+                           ({"TOOLCAST_COMPILE": "1"}, True), ({"TOOLCAST_COMPILE": "yes"}, True)):
+        assert setup_py.compile_requested(environ) is asked, environ
+
+
+def test_every_listed_module_exists_and_is_an_optional_extension():
+    """The list in setup.py is the only one: each entry names a module that exists, and each
+    becomes an extension that may fail to build."""
+    setup_py.check_listed()
     extensions = setup_py._extensions()
-    assert sorted(e.name for e in extensions) == sorted(f"toolcast.{n}" for n in _accel.ACCELERATED)
+    assert tuple(sorted(e.name for e in extensions)) == LISTED
     assert all(e.optional for e in extensions)
-    assert setup_py.ACCELERATED == _accel.ACCELERATED
-    monkeypatch.setenv("TOOLCAST_PURE_PYTHON", "1")
-    assert setup_py._extensions() == []
+    assert all(e.sources == [f"src/{e.name.replace('.', '/')}.py"] for e in extensions)
 
 
-def test_ci_runs_the_compiled_modules():
-    """CI installs as a user does (`pip install -e`): the build must have compiled every module,
-    or the speed figures in the README would not be what users get."""
-    if not os.environ.get("CI"):
-        pytest.skip("checked in CI, where the build is the one users get")
-    assert BUILT
-    assert _run(_WHICH).stdout.strip() == ",".join(_accel.ACCELERATED)
+def test_a_listed_module_that_does_not_exist_fails_the_build():
+    with pytest.raises(SystemExit, match=r"do not exist under src/: toolcast/walk/gone\.py"):
+        setup_py.check_listed({**setup_py.COMPILED, "toolcast/walk/gone.py": {}})
+    with pytest.raises(SystemExit, match=r"toolcast/gone\.py"):
+        setup_py._extensions({"toolcast/gone.py": {}})
 
 
-def test_only_a_set_flag_asks_for_source(monkeypatch):
-    for value, pure in (("", False), ("0", False), ("1", True), ("yes", True)):
-        monkeypatch.setenv("TOOLCAST_PURE_PYTHON", value)
-        assert _accel.pure_requested() is pure, value
-    monkeypatch.delenv("TOOLCAST_PURE_PYTHON")
-    assert _accel.pure_requested() is False
+def _build_ext(tmp_path: Path, extensions: list, **options: object):
+    from setuptools import Distribution
+
+    dist = Distribution({"name": "toolcast-test", "ext_modules": extensions,
+                         "cmdclass": {"build_ext": setup_py.BuildExt}})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib, cmd.build_temp = str(tmp_path / "lib"), str(tmp_path / "temp")
+    for name, value in options.items():
+        setattr(cmd, name, value)
+    cmd.ensure_finalized()
+    return cmd
+
+
+def test_an_editable_install_compiles_nothing(tmp_path, monkeypatch):
+    """Even asked to compile, an editable install runs its source: an extension built beside the
+    source would shadow every later edit of it."""
+    monkeypatch.chdir(ROOT)
+    assert _build_ext(tmp_path, setup_py._extensions(), editable_mode=True).extensions == []
+    assert len(_build_ext(tmp_path, setup_py._extensions()).extensions) == len(LISTED)
+
+
+def _extension_in(folder: Path, module: str) -> list[Path]:
+    return [p for p in folder.rglob(f"{module}.*") if p.name.endswith(tuple(EXTENSION_SUFFIXES))]
+
+
+def test_a_module_that_fails_to_compile_installs_as_python_and_one_that_compiles_runs_compiled(tmp_path, monkeypatch):
+    """Cythonize's copies of the extensions drop the `optional` flag unless BuildExt sets it again:
+    without it a failed C compile fails the install. Built here for one small module (nulls), with
+    a C compiler that always fails, then with the real one; build_info() then names the module."""
+    pytest.importorskip("Cython")
+    if shutil.which(os.environ.get("CC", "cc")) is None:
+        pytest.skip("no C compiler")
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("CC", "/bin/false")
+    failed = _build_ext(tmp_path / "failed", setup_py._extensions({"toolcast/nulls.py": {}}))
+    failed.run()  # warns, does not raise
+    assert _extension_in(tmp_path / "failed", "nulls") == []
+    assert not list(ROOT.glob("src/toolcast/*.c")), "the C must go to the build directory"
+    monkeypatch.delenv("CC")
+    built = _build_ext(tmp_path / "built", setup_py._extensions({"toolcast/nulls.py": {}}))
+    built.run()
+    (extension,) = _extension_in(tmp_path / "built" / "lib", "nulls")
+    # A copy of the source package with that extension beside nulls.py runs it compiled.
+    copy = tmp_path / "pkg" / "toolcast"
+    shutil.copytree(SRC / "toolcast", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(extension, copy / extension.name)
+    p = _run(_WHICH + "; import toolcast.nulls as n; print(n.__file__ == n.__spec__.origin != n.__file__.endswith('.py'));"
+             " print(toolcast.strip_nulls({'a': None, 'b': 1}, [('a',)]))", path=tmp_path / "pkg")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split("\n")[:3] == ["toolcast.nulls", "True", "{'b': 1}"]
 
 
 @needs_build
-def test_the_modules_run_compiled_unless_asked_not_to():
-    assert _run(_WHICH).stdout.strip() == ",".join(_accel.ACCELERATED)
-    p = _run(_WHICH + "; import toolcast.interpret as i; print(i.__file__)", pure=True)
+def test_the_installed_modules_run_compiled_and_the_source_as_python():
+    assert _run(_WHICH).stdout.strip() == ",".join(LISTED)
+    p = _run(_WHICH + "; import toolcast.compile as c; print(c.__file__)", source=True)
     which, where = p.stdout.split("\n")[:2]
     assert which == ""
-    assert where.endswith("interpret.py")
-
-
-@needs_build
-def test_an_edited_source_runs_from_source(tmp_path):
-    """An extension compiled from another version of its source is not used: after an edit in an
-    editable install, the module runs as its new source says until the next build."""
-    copy = tmp_path / "toolcast"
-    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "*.c"))
-    assert _run(_WHICH, path=tmp_path).stdout.strip() == ",".join(_accel.ACCELERATED)
-    with (copy / "interpret.py").open("a") as f:
-        f.write("\nEDITED = True\n")
-    p = _run(_WHICH + "; import toolcast.interpret as i; print(i.EDITED)", path=tmp_path)
-    assert p.returncode == 0, p.stderr
-    assert p.stdout.split() == [",".join(n for n in _accel.ACCELERATED if n != "interpret"), "True"]
-    # Without the build record, no extension is trusted.
-    (copy / "_built.py").unlink()
-    assert _run(_WHICH, path=tmp_path).stdout.strip() == ""
+    assert where == str(SRC / "toolcast" / "compile.py")
 
 
 def test_the_public_functions_keep_their_signatures_and_docstrings():
@@ -132,8 +185,8 @@ print(json.dumps(out))
 @pytest.mark.skipif(not (CORPUS / "bfcl.jsonl").exists(), reason="the shared corpus is not here")
 def test_compiled_and_source_agree_on_the_corpus():
     """Every result on the corpus, key order included, is the same compiled and as source."""
-    code = _COMPILE_ALL % {"bench": str(Path(__file__).resolve().parents[1] / "benchmarks")}
-    compiled, source = _run(code), _run(code, pure=True)
+    code = _COMPILE_ALL % {"bench": str(ROOT / "benchmarks")}
+    compiled, source = _run(code), _run(code, source=True)
     assert compiled.returncode == 0, compiled.stderr[-2000:]
     assert source.returncode == 0, source.stderr[-2000:]
     a, b = json.loads(compiled.stdout), json.loads(source.stdout)
@@ -192,9 +245,10 @@ def test_unbounded_recursion_ends_as_too_deep_not_as_a_crash(label):
             r = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, strict=strict)
             print(r.status, sorted({d.code for d in r.diagnostics}))
     """)
-    for pure in (False, True):
-        p = _run(code, pure=pure)
-        assert p.returncode == 0, (pure, p.returncode, p.stderr[-2000:])
+    # Compiled, the installed build; as Python, the checkout's source (once if they are the same).
+    for source in (False, True) if INFO.compiled else (False,):
+        p = _run(code, source=source)
+        assert p.returncode == 0, (source, p.returncode, p.stderr[-2000:])
         lines = p.stdout.splitlines()
         assert len(lines) == 2
-        assert all("openai/schema-too-deep" in line for line in lines), (pure, lines)
+        assert all("openai/schema-too-deep" in line for line in lines), (source, lines)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -211,3 +212,63 @@ def test_compile_tools_of_a_real_mcp_server() -> None:
     assert set(names) == {"get_current_time", "convert_time"}
     assert all(r["status"] == "strict" for r in names.values())
     assert names["convert_time"]["source"].startswith("mcp:")
+
+
+def _parsers(parser: argparse.ArgumentParser, prog: str = "toolcast"):
+    """Every parser of the command line with its command words: the root, each subcommand, ..."""
+    yield prog, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, f"{prog} {name}")
+
+
+def test_every_option_of_every_command_has_help_and_shows_its_default() -> None:
+    from toolcast.cli import build_parser
+
+    missing, no_default, seen = [], [], set()
+    for prog, parser in _parsers(build_parser()):
+        formatter = parser._get_formatter()
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            name = f"{prog} {'/'.join(action.option_strings) or action.metavar or action.dest}"
+            seen.add(name)
+            if not action.help or action.help == argparse.SUPPRESS:
+                missing.append(name)
+                continue
+            # An option with no value by default (--out, --rules, a flag) has none to show.
+            shown = formatter._expand_help(action)
+            if action.default not in (None, False, argparse.SUPPRESS, []) and "(default: " not in shown:
+                no_default.append(name)
+    assert missing == [], f"options without help: {missing}"
+    assert no_default == [], f"options whose help does not show the default: {no_default}"
+    # The walk reached the options the issue named.
+    for name in ("toolcast compile --api", "toolcast compile --strict", "toolcast compile --format",
+                 "toolcast compile --target", "toolcast check --fail-on", "toolcast compile --rules",
+                 "toolcast compile --out", "toolcast compile --mcp", "toolcast compile --mcp-timeout",
+                 "toolcast rules diff --impact", "toolcast --version"):
+        assert name in seen, name
+
+
+def test_help_text_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert "--strict {auto,true,false} auto: a tool that cannot be sent strict" in text
+    assert "(default: auto)" in text and "(default: responses)" in text and "(default: 30.0)" in text
+    assert main(["check", "--help"]) == 0
+    assert "(default: error)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    import toolcast
+
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    info = toolcast.build_info()
+    assert out == f"{info}\n"
+    assert out.startswith(f"toolcast {toolcast.__version__} (")
+    if info.compiled:
+        assert out == f"toolcast {toolcast.__version__} (compiled with Cython: {', '.join(info.compiled)})\n"
+    else:
+        assert out == f"toolcast {toolcast.__version__} (pure Python)\n"

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolcast import _accel  # noqa: F401  (first: picks compiled or source modules)
 from toolcast.compile import InvalidToolError, compile_tool, compile_tools
 from toolcast.model import (
     ITEMS,
@@ -16,6 +15,9 @@ from toolcast.model import (
     UnknownRulesError,
 )
 from toolcast.nulls import fill_nulls, strip_nulls
+
+if TYPE_CHECKING:
+    from toolcast._build import BuildInfo
 
 __version__ = "0.1.0"
 
@@ -31,11 +33,22 @@ __all__ = [
     "ToolcastError",
     "Transformation",
     "UnknownRulesError",
+    "build_info",
     "compile_tool",
     "compile_tools",
     "fill_nulls",
     "strip_nulls",
 ]
+
+
+def build_info() -> BuildInfo:
+    """Which build is running: a `BuildInfo` (`version`, `compiled`: the names of the modules
+    that run compiled, `()` for pure Python; `str()` gives the line `toolcast --version` prints).
+    Compiling is opt-in at build time (`TOOLCAST_COMPILE=1 pip install .`); an editable install
+    is always pure Python."""
+    from toolcast._build import build_info
+
+    return build_info()
 
 
 def __getattr__(name: str) -> Any:

@@ -23,49 +23,82 @@ class UsageError(Exception):
     pass
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help that ends each option's text with its default, unless the text gives it already."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "(default" in text or action.default in (None, False, argparse.SUPPRESS, []):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+class _VersionAction(argparse.Action):
+    """--version: toolcast's version and which build runs (the compiled modules, or pure Python)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None):
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from toolcast import build_info
+
+        sys.stdout.write(f"{build_info()}\n")  # looked up only when asked: it reads the installed files
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("formatter_class", _HelpFormatter)  # subcommands' parsers too
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # argparse would exit itself; keep one exit path
         raise UsageError(f"{self.prog}: {message}")
 
 
+STRICT_HELP = ("auto: a tool that cannot be sent strict without loss is sent non-strict with its original schema; "
+               "true: such a tool is refused; false: every tool is sent non-strict")
+FORMAT_HELP = "text for people, json for one machine-readable document"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="toolcast", description="Compile LLM tool definitions into OpenAI strict function tools and report every change.")
-    p.add_argument("--version", action="version", version=f"toolcast {__version__}")
-    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    p.add_argument("--version", action=_VersionAction, help="print the version and which build runs (the compiled modules, or pure Python), and exit")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, help="run `toolcast COMMAND --help` for its options")
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines or YAML; - reads stdin")
-        sp.add_argument("--target", default="openai", choices=["openai"])
-        sp.add_argument("--api", default="responses", choices=["responses", "chat"])
+        sp.add_argument("--target", default="openai", choices=["openai"], help="the provider dialect to compile to")
+        sp.add_argument("--api", default="responses", choices=["responses", "chat"], help="the OpenAI API to shape tools for: the Responses API or Chat Completions")
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
-        sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
+        sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help=STRICT_HELP)
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
-        sp.add_argument("--format", default="text", choices=["text", "json"])
-        sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools")
-        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help=argparse.SUPPRESS)
+        sp.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
+        sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
+        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp server to start and list its tools")
 
     c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused")
     common(c)
     c.add_argument("--out", metavar="DIR", help="write one file per tool plus manifest.json here")
     k = sub.add_parser("check", help="report findings only; exit 1 at --fail-on")
     common(k)
-    k.add_argument("--fail-on", default="error", choices=["error", "warning", "never"])
+    k.add_argument("--fail-on", default="error", choices=["error", "warning", "never"], help="exit 1 on a finding at least this severe (never: findings leave the exit status 0)")
     r = sub.add_parser("rules", help="list, show or diff rule versions")
-    rsub = r.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser)
+    rsub = r.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser, help="run `toolcast rules ACTION --help` for its options")
     rl = rsub.add_parser("list", help="providers and rule versions")
-    rl.add_argument("--format", default="text", choices=["text", "json"])
+    rl.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
     rs = rsub.add_parser("show", help="one rule version's resolved tables")
     rs.add_argument("version", nargs="?", default=None, metavar="VERSION", help="VERSION, openai@VERSION or latest (default: the reviewed default)")
-    rs.add_argument("--format", default="text", choices=["text", "json"])
+    rs.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
     rd = rsub.add_parser("diff", help="what changes between two rule versions (and, with --impact, for your tools)")
     rd.add_argument("old", metavar="A", help="VERSION, openai@VERSION or latest")
     rd.add_argument("new", metavar="B", help="VERSION, openai@VERSION or latest")
-    rd.add_argument("--format", default="text", choices=["text", "json"])
+    rd.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
     rd.add_argument("--impact", nargs="+", default=None, metavar="PATH", help="recompile these tools under A and B and report what changes")
-    rd.add_argument("--api", default="responses", choices=["responses", "chat"])
-    rd.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
-    rd.add_argument("--allow-lossy", action="store_true")
-    rd.add_argument("--details", default="20", metavar="N|all", help="tools listed in text output (default 20)")
+    rd.add_argument("--api", default="responses", choices=["responses", "chat"], help="with --impact: the OpenAI API to compile for")
+    rd.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help="with --impact: " + STRICT_HELP)
+    rd.add_argument("--allow-lossy", action="store_true", help="with --impact: compile as compile --allow-lossy does")
+    rd.add_argument("--details", default="20", metavar="N|all", help="with --impact: how many tools the text output lists one by one (default: 20)")
     return p
 
 
