@@ -252,3 +252,17 @@ def test_unbounded_recursion_ends_as_too_deep_not_as_a_crash(label):
         lines = p.stdout.splitlines()
         assert len(lines) == 2
         assert all("openai/schema-too-deep" in line for line in lines), (source, lines)
+
+
+def test_the_license_ships_with_the_distribution():
+    """pyproject.toml declares Apache-2.0 and lists LICENSE in license-files: the installed
+    distribution (wheel or editable) carries the text, as the sdist does."""
+    from importlib.metadata import distribution
+
+    dist = distribution("toolcast")
+    assert dist.metadata["License-Expression"] == "Apache-2.0"
+    assert "LICENSE" in (dist.metadata.get_all("License-File") or [])
+    text = dist.read_text("licenses/LICENSE")
+    assert text == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.split()[:6] == ["Apache", "License", "Version", "2.0,", "January", "2004"]
+    assert "END OF TERMS AND CONDITIONS" in text and "APPENDIX: How to apply the Apache License" in text
