@@ -260,9 +260,11 @@ def test_unbounded_recursion_ends_as_too_deep_not_as_a_crash(label):
 def test_the_license_ships_with_the_distribution():
     """pyproject.toml declares Apache-2.0 and lists LICENSE in license-files: the installed
     distribution (wheel or editable) carries the text, as the sdist does."""
-    from importlib.metadata import distribution
+    from importlib.metadata import distributions
 
-    dist = distribution("toolcast")
+    # The install's own metadata (in site-packages), not an egg-info a source build left in src/.
+    site = sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})
+    (dist,) = distributions(name="toolcast", path=site)
     assert dist.metadata["License-Expression"] == "Apache-2.0"
     assert "LICENSE" in (dist.metadata.get_all("License-File") or [])
     text = dist.read_text("licenses/LICENSE")
