@@ -5,13 +5,10 @@ from __future__ import annotations
 import io
 import json
 import time
-from pathlib import Path
 
-import pytest
+from corpus_paths import CORPUS
 
 from toolcast.cli import main
-
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -154,7 +151,6 @@ def test_impact_input_errors_exit_2_but_others_are_compiled(tmp_path):
     assert "impact on 1 tool(s)" in out and "input error:" in out
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
 def test_impact_over_the_corpus_runs_in_seconds():
     paths = sorted(str(p) for p in CORPUS.glob("*.jsonl"))
     start = time.perf_counter()
