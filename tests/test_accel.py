@@ -20,7 +20,9 @@ from toolcast import _accel
 PACKAGE = Path(toolcast.__file__).resolve().parent
 BUILT = (PACKAGE / "_built.py").exists()
 
-needs_build = pytest.mark.skipif(not BUILT, reason="installed without the compiled modules")
+needs_build = pytest.mark.skipif(
+    not BUILT, reason="installed without the compiled modules (to run: pip install -e . with Cython and a C compiler, "
+    "TOOLCAST_PURE_PYTHON unset)")
 
 
 def _run(code: str, *, pure: bool = False, path: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -61,7 +63,7 @@ def test_ci_runs_the_compiled_modules():
     """CI installs as a user does (`pip install -e`): the build must have compiled every module,
     or the speed figures in the README would not be what users get."""
     if not os.environ.get("CI"):
-        pytest.skip("checked in CI, where the build is the one users get")
+        pytest.skip("checked in CI only, where the build is the one users get (CI=1 with a compiled install runs it)")
     assert BUILT
     assert _run(_WHICH).stdout.strip() == ",".join(_accel.ACCELERATED)
 

@@ -617,7 +617,7 @@ process.stdout.write(JSON.stringify(data.map(p => {
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node (V8) not installed")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (V8) not installed: install Node.js to compare with V8")
 def test_validity_agrees_with_v8() -> None:
     import random
 

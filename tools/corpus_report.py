@@ -38,6 +38,11 @@ DEFAULT_OUT = ROOT / "docs" / "corpus-report.md"
 TOP = 10
 
 
+def default_corpus() -> Path:
+    """The corpus the report is made from: the copy vendored in tests/corpus."""
+    return DEFAULT_CORPUS
+
+
 def load_jsonl(path: Path) -> list[dict]:
     tools = []
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -195,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: tests/corpus)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = p.parse_args(argv)
-    corpus = args.corpus or DEFAULT_CORPUS
+    corpus = args.corpus or default_corpus()
     if not corpus.is_dir():
         print(f"corpus_report: {corpus} is not a directory (it should hold bfcl.jsonl, mcp.jsonl, large/ and jsts/)",
               file=sys.stderr)
