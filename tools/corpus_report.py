@@ -175,8 +175,9 @@ def render(corpus: Path, stats: dict | None = None) -> str:
         lines.append("## JSON-Schema-Test-Suite (draft 2020-12)")
         lines.append("")
         lines.append("A group is *used* by `tests/test_jsts.py` when its schema compiles strict and not lossy; the")
-        lines.append("others are left out for the first code that blocked them. (The test also leaves out two")
-        lines.append("groups its validator cannot judge: a remote `$ref` and a `$vocabulary` metaschema.)")
+        lines.append("others are left out for the first code that blocked them, and the test asserts that they")
+        lines.append("are sent non-strict with their original schema or refused. (Its validator is given the")
+        lines.append("suite's remote documents; the instances it cannot judge are listed in the test's VALIDATOR_GAPS.)")
         lines.append("")
         for rules in RULES:
             n, used, reasons, left = jsts_summary(jsts, rules)
