@@ -131,18 +131,74 @@ def test_converted_sets_list_the_tools_that_changed(tmp_path: Path) -> None:
     a, b, c = ({"name": n, "inputSchema": {"type": "object"}} for n in "abc")
     _write(dest / "mcp.jsonl", jsonl(a, b))
     _write(co / "mcp.jsonl", jsonl({"name": "a", "inputSchema": {"type": "object", "properties": {}}}, c))
-    for name in ("bfcl", "agent_tools"):
-        _write(dest / f"{name}.jsonl", jsonl(a))
-        _write(co / f"{name}.jsonl", jsonl(a))
     code, out, err = run("--converted", str(co), "--dest", str(dest))
     assert code == 0, err
     mcp = out.splitlines()
     at = mcp.index("  changed   mcp.jsonl")
     assert mcp[at + 1:at + 4] == ["    ~ a", "    - b", "    + c"]
-    assert "  unchanged bfcl.jsonl" in mcp
     _write(co / "mcp.jsonl", "{not json\n")
     code, _, err = run("--converted", str(co), "--dest", str(dest))
     assert code == 2 and "nothing was written" in err
+
+
+def _bfcl_checkout(root: Path) -> Path:
+    data = root / "berkeley-function-call-leaderboard" / "bfcl_eval" / "data"
+    entry = {"id": "simple_python_0", "question": [], "function": [
+        {"name": "área", "description": "d", "parameters": {"type": "dict", "properties": {
+            "w": {"type": "float", "default": "dict"}, "xs": {"type": "tuple", "items": {"type": "any"}},
+            "m": {"type": "HashMap", "additionalProperties": {"type": "String"}}}, "required": ["w"]}}]}
+    for category in refresh_corpus.BFCL_CATEGORIES:
+        _write(data / f"BFCL_v4_{category}.json", json.dumps(entry) + "\n" if category == "simple_python" else "")
+    # The same doc again (dropped: the first wins) and one that differs only in its schema (kept).
+    again = dict(entry, id="multiple_3")
+    changed = {"id": "multiple_4", "function": [dict(entry["function"][0], parameters={"type": "dict", "properties": {}})]}
+    _write(data / "BFCL_v4_multiple.json", json.dumps(again) + "\n" + json.dumps(changed) + "\n")
+    _write(data / "multi_turn_func_doc" / "math_api.json", json.dumps({"name": "add", "parameters": {"type": "dict"}}) + "\n")
+    _write(data / "unused_datasets" / "question" / "BFCL_v4_rest.json", "")
+    _write(data / "unused_datasets" / "question" / "BFCL_v4_sql.json", "")
+    return data
+
+
+def test_bfcl_docs_are_converted_as_sources_md_says(tmp_path: Path) -> None:
+    co, dest = tmp_path / "gorilla", tmp_path / "corpus"
+    data = _bfcl_checkout(co)
+    code, _, err = run("--gorilla", str(co), "--dest", str(dest))
+    assert code == 0, err
+    text = (dest / "bfcl.jsonl").read_text(encoding="utf-8")
+    assert "área" in text  # non-ASCII is written as it is
+    first, second, third = (json.loads(line) for line in text.splitlines())
+    assert first == {
+        "name": "área", "description": "d",
+        "inputSchema": {"type": "object", "properties": {
+            "w": {"type": "number", "default": "dict"},  # values of default are not types
+            "xs": {"type": "array", "items": {}},  # `any` is unconstrained: its type is removed
+            "m": {"type": "object", "additionalProperties": {"type": "string"}}}, "required": ["w"]},
+        "source": "ShishirPatil/gorilla:berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multiple.json",
+        "ref": "multiple_3",
+        "bfcl_original_types": {"/properties/w": "float", "/properties/xs": "tuple", "/properties/xs/items": "any",
+                                "/properties/m": "HashMap", "/properties/m/additionalProperties": "String"},
+    }
+    assert (second["ref"], second["inputSchema"]) == ("multiple_4", {"type": "object", "properties": {}})
+    assert third == {"name": "add", "description": None, "inputSchema": {"type": "object"},
+                     "source": "ShishirPatil/gorilla:berkeley-function-call-leaderboard/bfcl_eval/data/multi_turn_func_doc/math_api.json"}
+    (data / "BFCL_v4_live_simple.json").unlink()
+    code, _, err = run("--gorilla", str(co), "--dest", str(dest))
+    assert code == 2 and "BFCL_v4_live_simple.json" in err and "nothing was written" in err
+
+
+def test_vscode_tools_with_an_input_schema_are_taken(tmp_path: Path) -> None:
+    co, dest = tmp_path / "vscode-copilot-chat", tmp_path / "corpus"
+    tools = [{"name": "a", "modelDescription": "for the model", "userDescription": "for people", "toolReferenceName": "ra",
+              "inputSchema": {"type": "object"}},
+             {"name": "b", "modelDescription": "no schema"},
+             {"name": "c", "inputSchema": {}}]
+    _write(co / "package.json", json.dumps({"contributes": {"languageModelTools": tools}}))
+    assert run("--vscode-copilot-chat", str(co), "--dest", str(dest))[0] == 0
+    recs = [json.loads(line) for line in (dest / "agent_tools.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["name"], r["description"], r.get("toolReferenceName")) for r in recs] == [("a", "for the model", "ra"), ("c", None, None)]
+    _write(co / "package.json", json.dumps({"contributes": {}}))
+    code, _, err = run("--vscode-copilot-chat", str(co), "--dest", str(dest))
+    assert code == 2 and "package.json: no contributes.languageModelTools" in err
 
 
 def test_commit_of_a_git_checkout(tmp_path: Path) -> None:
@@ -188,4 +244,4 @@ def test_every_vendored_file_has_a_source_and_a_record() -> None:
         checked += 1
     assert checked > 60
     for licence in sorted((CORPUS / "LICENSES").iterdir()):
-        assert f"LICENSES/{licence.name}" in records, f"{licence.name} is not referred to in SOURCES.md"
+        assert f"`{licence.name}`" in records, f"LICENSES/{licence.name} is not referred to in SOURCES.md"

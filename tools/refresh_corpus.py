@@ -3,7 +3,8 @@
 Usage:
     python tools/refresh_corpus.py --jsts ~/src/JSON-Schema-Test-Suite
     python tools/refresh_corpus.py --schemastore DIR --compose-spec DIR --openapi DIR --mcp-spec DIR
-    python tools/refresh_corpus.py --converted DIR     bfcl.jsonl, mcp.jsonl, agent_tools.jsonl
+    python tools/refresh_corpus.py --gorilla DIR --vscode-copilot-chat DIR   bfcl.jsonl, agent_tools.jsonl
+    python tools/refresh_corpus.py --converted DIR     mcp.jsonl, converted elsewhere (five sources)
     ... --dry-run                                      print the changes, write nothing
     ... --dest DIR                                     refresh another copy (default: tests/corpus)
 
@@ -25,14 +26,14 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from corpus_convert import BFCL_CATEGORIES, CONVERTERS, RefreshError  # noqa: F401 (BFCL_CATEGORIES: for tests)
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DEST = ROOT / "tests" / "corpus"
 SCHEMASTORE = ("package", "tsconfig", "github-workflow", "github-action", "renovate-43", "claude-code-settings",
                "kustomization")
-
-
-class RefreshError(Exception):
-    """A checkout lacks a file the corpus takes from it (the message names the file)."""
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,10 @@ class Pick:
 
     upstream: str
     target: str
+    folder: bool = False  # `upstream` is a folder that `convert` reads as a whole
     tree: bool = False  # the folder's files, recursively (targets no longer upstream are removed)
     glob: str = ""  # the folder's files matching this pattern, not recursively
-    convert: str = ""  # "yaml-json": YAML read with safe_load, written as JSON (indent 2)
+    convert: str = ""  # a key of CONVERTERS: how the upstream file becomes the target
 
 
 SOURCES: dict[str, tuple[str, tuple[Pick, ...]]] = {
@@ -58,22 +60,17 @@ SOURCES: dict[str, tuple[str, tuple[Pick, ...]]] = {
         Pick("src/schemas/validation/schema.yaml", "large/openapi-3.1-schema.json", convert="yaml-json"),)),
     "mcp-spec": ("a modelcontextprotocol/modelcontextprotocol checkout", (
         Pick("schema/2025-11-25/schema.json", "large/mcp-schema-2025-11-25.json"),)),
-    "converted": ("a folder of freshly converted tool sets (see SOURCES.md §1-3)", tuple(
-        Pick(f"{name}.jsonl", f"{name}.jsonl") for name in ("bfcl", "mcp", "agent_tools"))),
+    "gorilla": ("a ShishirPatil/gorilla checkout (BFCL function docs)", (
+        Pick("berkeley-function-call-leaderboard/bfcl_eval/data", "bfcl.jsonl", folder=True, convert="bfcl"),)),
+    "vscode-copilot-chat": ("a microsoft/vscode-copilot-chat checkout", (
+        Pick("package.json", "agent_tools.jsonl", convert="vscode-tools"),)),
+    "converted": ("a folder holding a freshly converted mcp.jsonl (see SOURCES.md §2)", (
+        Pick("mcp.jsonl", "mcp.jsonl"),)),
 }
 
 
 def _convert(path: Path, how: str) -> bytes:
-    data = path.read_bytes()
-    if how == "yaml-json":
-        import yaml  # only this conversion needs it
-
-        try:
-            doc = yaml.safe_load(data)
-        except yaml.YAMLError as exc:
-            raise RefreshError(f"{path}: not valid YAML: {exc}") from None
-        return (json.dumps(doc, indent=2) + "\n").encode("utf-8")
-    return data
+    return CONVERTERS[how](path) if how else path.read_bytes()
 
 
 def planned(name: str, checkout: Path, dest: Path) -> tuple[dict[Path, bytes], set[Path]]:
@@ -97,8 +94,8 @@ def planned(name: str, checkout: Path, dest: Path) -> tuple[dict[Path, bytes], s
                 old = target.rglob("*") if pick.tree else target.glob(pick.glob)
                 owned |= {f for f in old if f.is_file()}
         else:
-            if not src.is_file():
-                raise RefreshError(f"--{name} {checkout}: no file {pick.upstream}")
+            if not (src.is_dir() if pick.folder else src.is_file()):
+                raise RefreshError(f"--{name} {checkout}: no {'folder' if pick.folder else 'file'} {pick.upstream}")
             new[target] = _convert(src, pick.convert)
             owned.add(target)
     return new, owned
