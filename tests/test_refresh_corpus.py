@@ -214,6 +214,8 @@ def test_commit_of_a_git_checkout(tmp_path: Path) -> None:
     head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     assert refresh_corpus.commit_of(co) == head
     assert refresh_corpus.commit_of(tmp_path).startswith("unknown")
+    (co / "sub").mkdir()  # a folder inside the checkout is not a checkout of its own
+    assert refresh_corpus.commit_of(co / "sub").startswith("unknown")
 
 
 def _owner(rel: str):

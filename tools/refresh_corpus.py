@@ -125,11 +125,15 @@ def tool_changes(old: bytes, new: bytes) -> list[str]:
 def commit_of(checkout: Path) -> str:
     """The checkout's HEAD commit, or why there is none (git runs locally; nothing is fetched)."""
     try:
-        proc = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True,
-                              timeout=30, check=False)
+        proc = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--show-toplevel", "HEAD"],
+                              capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.SubprocessError):
         return "unknown (git not available)"
-    return proc.stdout.strip() if proc.returncode == 0 else "unknown (not a git checkout)"
+    lines = proc.stdout.split()
+    # A folder inside some other repository is not a checkout of the source: its HEAD would mislead.
+    if proc.returncode != 0 or len(lines) != 2 or Path(lines[0]).resolve() != checkout.resolve():
+        return "unknown (not a git checkout)"
+    return lines[1]
 
 
 def _write(path: Path, data: bytes) -> None:
