@@ -14,13 +14,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 def _corpus() -> Path:
-    """The shared corpus: $TOOLCAST_CORPUS, else ../shared/corpus beside the checkout, else the
-    workplace copy (the same fallback as tools/corpus_report.py)."""
+    """The corpus: $TOOLCAST_CORPUS when set, else the copy vendored in tests/corpus (the tests read
+    the same files; see tests/corpus/SOURCES.md)."""
     env = os.environ.get("TOOLCAST_CORPUS")
-    if env:
-        return Path(env).resolve()
-    beside = (REPO.parent / "shared" / "corpus").resolve()
-    return beside if beside.is_dir() else Path("/work/shared/corpus")
+    return Path(env).resolve() if env else REPO / "tests" / "corpus"
 
 
 CORPUS = _corpus()
@@ -30,7 +27,7 @@ def require_corpus() -> None:
     """Exit with a clear message (status 2) when the corpus is not where the benchmarks read it."""
     missing = [name for name in ("bfcl.jsonl", "mcp.jsonl", "large") if not (CORPUS / name).exists()]
     if missing:
-        print(f"benchmarks: the shared corpus is not at {CORPUS} (missing: {', '.join(missing)}); "
+        print(f"benchmarks: the corpus is not at {CORPUS} (missing: {', '.join(missing)}); "
               "set TOOLCAST_CORPUS to the directory that holds bfcl.jsonl, mcp.jsonl and large/", file=sys.stderr)
         raise SystemExit(2)
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from spec_versions import DEFAULT
 
 from toolcast.cli import main
 
@@ -38,7 +39,7 @@ def test_examples_compile_and_json_document() -> None:
     code, out, _ = run("compile", *GOOD, "--format", "json")
     assert code == 0
     doc = json.loads(out)
-    assert doc["command"] == "compile" and doc["rules"] == "openai@2026-10-17"
+    assert doc["command"] == "compile" and doc["rules"] == f"openai@{DEFAULT}"
     assert doc["summary"]["tools"] == len(doc["results"]) == 6
     by_name = {r["name"]: r for r in doc["results"]}
     refund = by_name["refund_order"]

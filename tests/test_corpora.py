@@ -1,4 +1,4 @@
-"""Real corpora: every tool in ../shared/corpus compiles under every rule version without a crash,
+"""Real corpora: every tool in tests/corpus compiles under every rule version without a crash,
 every strict output passes the independent oracle, and docs/corpus-report.md is up to date."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_paths import CORPUS
 from oracles.openai_strict import tool_violations
 
 import toolcast
@@ -16,9 +17,6 @@ ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("corpus_report", ROOT / "tools" / "corpus_report.py")
 corpus_report = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus_report)
-
-CORPUS = corpus_report.default_corpus()
-pytestmark = pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
 
 
 @pytest.fixture(scope="module")

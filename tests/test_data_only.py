@@ -13,13 +13,19 @@ import pytest
 
 from toolcast import rules_cli
 from toolcast.compile import compile_tool
-from toolcast.rules import Rules
+from toolcast.rules import Rules, get_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tables  # noqa: E402
 import new_rules_version  # noqa: E402
+from spec_versions import DEFAULT, LATEST, NEXT  # noqa: E402
+
+# The reviewed version these edits start from: its rules are known here (uri is not a format, at most
+# 5,000 properties, ...). Each new version extends it by name and is dated NEXT, after every version,
+# so the tests mean the same whatever versions a maintainer adds.
+BASE = "2026-10-17"
 
 
 class Copy:
@@ -38,8 +44,8 @@ class Copy:
         with self.file(version).open("a", encoding="utf-8") as fh:
             fh.write("\n" + text.strip("\n") + "\n")
 
-    def new_version(self, version: str, text: str = "", default: bool = False) -> None:
-        new_rules_version.scaffold(self.spec, "openai", version, make_default=default)
+    def new_version(self, version: str, text: str = "", default: bool = False, parent: str | None = BASE) -> None:
+        new_rules_version.scaffold(self.spec, "openai", version, make_default=default, parent=parent)
         if text:
             self.append(version, text)
 
@@ -115,10 +121,10 @@ def test_move_a_keyword_from_tier2_to_supported(copy):
 
 def test_add_a_format(copy):
     t = tool(home={"type": "string", "format": "uri"})
-    res = compile_tool(t, rules=copy.regenerate()["2026-10-17"])
+    res = compile_tool(t, rules=copy.regenerate()[BASE])
     assert ("openai/unsupported-string-format", "#/properties/home/format") in codes(res)
 
-    copy.new_version("2026-12-01", """
+    copy.new_version(NEXT, """
 sources:
   NEW-URI:
     title: "A test source saying uri is accepted"
@@ -128,10 +134,10 @@ formats:
   uri: [NEW-URI]
 """)
     rules = copy.regenerate()
-    res = compile_tool(t, rules=rules["2026-12-01"])
+    res = compile_tool(t, rules=rules[NEXT])
     assert res.status == "strict"
     assert res.tool["parameters"]["properties"]["home"]["format"] == "uri"
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    d = diff_json(rules[BASE], rules[NEXT])
     assert d["formats"]["added"] == [{"format": "uri", "cite": ["NEW-URI"]}]
     assert d["citations"]["NEW-URI"]["url"] == "https://example.invalid/uri"
     assert d["sources"]["added"] == ["NEW-URI"]
@@ -139,26 +145,26 @@ formats:
 
 def test_change_a_limit(copy):
     t = tool(a={"type": "string"}, b={"type": "string"}, c={"type": "string"}, d={"type": "string"})
-    assert compile_tool(t, rules=copy.regenerate()["2026-10-17"]).status == "strict"
-    copy.new_version("2026-12-01", "limits:\n  max_properties: {value: 3, code: openai/too-many-properties, cite: [O-SO]}")
+    assert compile_tool(t, rules=copy.regenerate()[BASE]).status == "strict"
+    copy.new_version(NEXT, "limits:\n  max_properties: {value: 3, code: openai/too-many-properties, cite: [O-SO]}")
     rules = copy.regenerate()
-    res = compile_tool(t, rules=rules["2026-12-01"], strict=True)
+    res = compile_tool(t, rules=rules[NEXT], strict=True)
     assert res.status == "refused"
     (diag,) = [x for x in res.diagnostics if x.code == "openai/too-many-properties"]
     assert "4 properties" in diag.message and "at most 3" in diag.message
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    d = diff_json(rules[BASE], rules[NEXT])
     assert d["limits"] == [{"limit": "max_properties", "from": 5000, "to": 3, "code": "openai/too-many-properties",
                             "cite": ["O-SO"]}]
 
 
 def test_change_a_message(copy):
     t = tool(a={"type": "string", "x-vendor": 1})
-    copy.new_version("2026-12-01", 'diagnostics:\n  openai/unknown-keyword: {message: "Vendor key {keyword} ignored."}')
+    copy.new_version(NEXT, 'diagnostics:\n  openai/unknown-keyword: {message: "Vendor key {keyword} ignored."}')
     rules = copy.regenerate()
-    (diag,) = [x for x in compile_tool(t, rules=rules["2026-12-01"]).diagnostics if x.code == "openai/unknown-keyword"]
+    (diag,) = [x for x in compile_tool(t, rules=rules[NEXT]).diagnostics if x.code == "openai/unknown-keyword"]
     assert diag.message == "Vendor key x-vendor ignored."
     assert diag.severity == "warning"  # the other fields are inherited
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    d = diff_json(rules[BASE], rules[NEXT])
     (change,) = d["diagnostics"]
     assert change["code"] == "openai/unknown-keyword" and change["change"] == "changed"
     assert change["fields"]["message"][1] == "Vendor key {keyword} ignored."
@@ -166,48 +172,48 @@ def test_change_a_message(copy):
 
 def test_change_severity_and_outcome_shows_in_diff_and_compile(copy):
     t = tool(a={"type": "string", "x-vendor": 1})
-    copy.new_version("2026-12-01", "diagnostics:\n  openai/unknown-keyword: {severity: error, outcome: refuses}")
+    copy.new_version(NEXT, "diagnostics:\n  openai/unknown-keyword: {severity: error, outcome: refuses}")
     rules = copy.regenerate()
-    assert compile_tool(t, rules=rules["2026-10-17"]).status == "strict"
-    assert compile_tool(t, rules=rules["2026-12-01"]).status == "non-strict"
-    (change,) = diff_json(rules["2026-10-17"], rules["2026-12-01"])["diagnostics"]
+    assert compile_tool(t, rules=rules[BASE]).status == "strict"
+    assert compile_tool(t, rules=rules[NEXT]).status == "non-strict"
+    (change,) = diff_json(rules[BASE], rules[NEXT])["diagnostics"]
     assert change["fields"] == {"severity": ["warning", "error"], "outcome": ["fixes", "refuses"]}
 
 
 def test_add_a_regex_feature_to_unsupported(copy):
     t = tool(pair={"type": "string", "pattern": r"^(a+)-\1$"})
-    res = compile_tool(t, rules=copy.regenerate()["2026-10-17"])
+    res = compile_tool(t, rules=copy.regenerate()[BASE])
     assert res.status == "strict"
     assert ("openai/regex-feature-unconfirmed", "#/properties/pair/pattern") in codes(res)
 
-    copy.new_version("2026-12-01", "regex_features:\n  backreference: {class: unsupported, cite: [O-SO]}")
+    copy.new_version(NEXT, "regex_features:\n  backreference: {class: unsupported, cite: [O-SO]}")
     rules = copy.regenerate()
-    res = compile_tool(t, rules=rules["2026-12-01"], strict=True, allow_lossy=True)
+    res = compile_tool(t, rules=rules[NEXT], strict=True, allow_lossy=True)
     assert ("openai/regex-feature-unsupported", "#/properties/pair/pattern") in codes(res)
     assert "pattern" not in res.tool["parameters"]["properties"]["pair"]
-    assert compile_tool(t, rules=rules["2026-12-01"]).status == "non-strict"
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert compile_tool(t, rules=rules[NEXT]).status == "non-strict"
+    d = diff_json(rules[BASE], rules[NEXT])
     assert d["regex_features"] == [{"feature": "backreference", "from": "unconfirmed", "to": "unsupported", "cite": ["O-SO"]}]
 
 
 def test_add_a_new_default_version_with_impact(copy, tmp_path):
-    order = ", ".join(Rules(__import__("toolcast._tables.openai_2026_10_17", fromlist=["x"])).output_order)
-    copy.new_version("2026-12-01", f"""
+    order = ", ".join(get_rules(f"openai@{BASE}").output_order)
+    copy.new_version(NEXT, f"""
 keywords:
   uniqueItems: {{class: supported, value: bool, cite: [O-SO]}}
 output_order: [{order}, uniqueItems]
 """, default=True)
-    spec_text = copy.file("2026-12-01").read_text()
-    assert 'extends: "2026-10-17"' in spec_text and "default: true" in spec_text
-    assert "default: true" not in copy.file("2026-10-17").read_text()
+    spec_text = copy.file(NEXT).read_text()
+    assert f'extends: "{BASE}"' in spec_text and "default: true" in spec_text
+    assert "default: true" not in copy.file(DEFAULT).read_text()
     rules = copy.regenerate()
     index = _load(copy.tmp / "tables" / "__init__.py", "tc_idx_default_check")
-    assert index.DEFAULTS == {"openai": "2026-12-01"}
-    assert index.VERSIONS["openai"][-1] == "2026-12-01"
-    assert rules["2026-12-01"].output_order[-1] == "uniqueItems"
+    assert index.DEFAULTS == {"openai": NEXT}
+    assert index.VERSIONS["openai"][-1] == NEXT
+    assert rules[NEXT].output_order[-1] == "uniqueItems"
     tools = tmp_path / "tools.jsonl"
     tools.write_text(json.dumps(tool(tags={"type": "array", "items": {"type": "string"}, "uniqueItems": True})) + "\n")
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"], [str(tools)])
+    d = diff_json(rules[BASE], rules[NEXT], [str(tools)])
     assert d["impact"]["counts"]["outcome_changed"] == 1
     assert d["impact"]["outcomes"] == [{"from": "non-strict", "to": "strict", "tools": 1}]
     (detail,) = d["impact"]["tools"]
@@ -215,16 +221,17 @@ output_order: [{order}, uniqueItems]
 
 
 def test_scaffolded_version_is_valid_at_once_and_changes_nothing(copy):
-    copy.new_version("2026-12-01")
+    copy.new_version(NEXT, parent=None)  # as spec/README.md says: it extends the latest
     rules = copy.regenerate()
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert f'extends: "{LATEST}"' in copy.file(NEXT).read_text()
+    d = diff_json(rules[LATEST], rules[NEXT])
     assert not any(d[k] for k in ("keywords", "limits", "regex_features", "diagnostics", "transformations"))
     assert d["formats"] == {"added": [], "removed": []}
 
 
 def test_scaffold_refuses_an_older_or_existing_version(copy):
     with pytest.raises(SystemExit, match="already exists"):
-        new_rules_version.scaffold(copy.spec, "openai", "2026-10-17")
+        new_rules_version.scaffold(copy.spec, "openai", LATEST)
     with pytest.raises(SystemExit, match="must be newer"):
         new_rules_version.scaffold(copy.spec, "openai", "2026-01-01")
     with pytest.raises(SystemExit, match="not a real date"):
@@ -237,24 +244,24 @@ def test_scaffold_cli_runs_on_a_copy(copy):
     import subprocess
 
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "new_rules_version.py"), "openai", "2026-12-01", "--spec", str(copy.spec)],
+        [sys.executable, str(ROOT / "tools" / "new_rules_version.py"), "openai", NEXT, "--spec", str(copy.spec)],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "openai@2026-10-17 openai@2026-12-01" in proc.stdout
-    assert "2026-12-01" in copy.regenerate()
+    assert f"openai@{LATEST} openai@{NEXT}" in proc.stdout
+    assert NEXT in copy.regenerate()
 
 
 def test_a_bad_edit_is_reported_with_file_and_line(copy, capsys):
-    copy.new_version("2026-12-01", "keywords:\n  maxProperties: {class: supported, value: count, cite: [NOPE]}")
+    copy.new_version(NEXT, "keywords:\n  maxProperties: {class: supported, value: count, cite: [NOPE]}")
     code = gen_tables.main(["--spec", str(copy.spec), "--out", str(copy.tmp / "t"), "--docs", str(copy.tmp / "c.md")])
     err = capsys.readouterr().err
     assert code == 2
-    assert "2026-12-01.yaml:" in err and "NOPE" in err
+    assert f"{NEXT}.yaml:" in err and "NOPE" in err
 
 
 def test_add_a_code_to_the_catalogue(copy):
-    copy.new_version("2026-12-01", """
+    copy.new_version(NEXT, """
 diagnostics:
   openai/example-new-code:
     severity: info
@@ -266,10 +273,10 @@ transformations:
   example-new-change: {lossy: false, detail: "A new change."}
 """)
     rules = copy.regenerate()
-    assert rules["2026-12-01"].diagnostics["openai/example-new-code"][:2] == ("info", "reports")
-    d = diff_json(rules["2026-10-17"], rules["2026-12-01"])
+    assert rules[NEXT].diagnostics["openai/example-new-code"][:2] == ("info", "reports")
+    d = diff_json(rules[BASE], rules[NEXT])
     assert d["diagnostics"] == [{"code": "openai/example-new-code", "change": "added", "severity": "info",
                                  "outcome": "reports", "cite": ["O-FC"]}]
     assert d["transformations"] == [{"code": "example-new-change", "change": "added", "lossy": False}]
-    back = diff_json(rules["2026-12-01"], rules["2026-10-17"])
+    back = diff_json(rules[NEXT], rules[BASE])
     assert back["diagnostics"][0]["change"] == "removed"

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from corpus_paths import CORPUS
 from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import RULES, examples, schemas
@@ -27,7 +28,6 @@ _spec = importlib.util.spec_from_file_location(
     "corpus_report", Path(__file__).resolve().parent.parent / "tools" / "corpus_report.py")
 corpus_report = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus_report)
-CORPUS = corpus_report.default_corpus()
 VERSIONS = ("openai@2024-08-06", "openai@2026-10-17")
 POLICIES = ({"strict": "auto"}, {"strict": True}, {"strict": True, "allow_lossy": True})
 
@@ -48,7 +48,6 @@ def _corpus_tools() -> list[dict]:
     return [tool for _name, tools in corpus_report.corpus_sets(CORPUS) for tool in tools]
 
 
-@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
 @pytest.mark.parametrize("rules", VERSIONS)
 def test_corpus_results_are_the_same_either_way(rules: str) -> None:
     differ = []
@@ -542,7 +541,6 @@ def _dict_nodes(value, out: list) -> None:
             stack.extend(x)
 
 
-@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
 @pytest.mark.parametrize("rules", VERSIONS)
 def test_the_looping_copiers_answer_as_the_written_out_ones(rules: str) -> None:
     """_values_copiers has two forms (see there): the straight-line functions the source runs and the
@@ -596,7 +594,6 @@ def _walked(schema, rules: str, builds_refused: bool) -> tuple[dict, tuple]:
                  walk.deepest)
 
 
-@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
 @pytest.mark.parametrize("rules", VERSIONS)
 def test_a_refused_schema_is_walked_for_the_same_findings_without_its_strict_form(rules: str) -> None:
     pruned = 0

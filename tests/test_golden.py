@@ -22,24 +22,31 @@ def _cases():
                 yield pytest.param(version, topic, i, id=f"{version}-{topic}-{i}-{case['description'][:40]}")
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _seed_missing_versions(update_goldens: bool) -> None:
-    """With --update-goldens, give every version the default version's inputs where it has none."""
-    if not update_goldens:
-        return
+def _seed_missing_versions() -> None:
+    """With --update-goldens, give every version the default version's inputs where it has none (a
+    new default takes them from the newest older version that has them)."""
     default = default_version("openai")
     for version in VERSIONS:
+        older = [v for v in VERSIONS if v < version][::-1]
         for topic in TOPICS:
-            src = GOLDEN / "openai" / default / f"{topic}.json"
             dst = GOLDEN / "openai" / version / f"{topic}.json"
-            if src.exists() and not dst.exists():
+            found = [GOLDEN / "openai" / v / f"{topic}.json" for v in [default, *older]]
+            src = next((f for f in found if f.exists() and f != dst), None)
+            if src is not None and not dst.exists():
                 data = load_file(src)
                 for case in data["cases"]:
                     case.pop("expect", None)
                 write_file(dst, data)
 
 
-@pytest.mark.parametrize("version,topic,index", list(_cases()))
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    # Seeded before the cases are listed, so one --update-goldens run records the new files too.
+    if metafunc.function.__name__ == "test_golden":
+        if metafunc.config.getoption("--update-goldens"):
+            _seed_missing_versions()
+        metafunc.parametrize("version,topic,index", list(_cases()))
+
+
 def test_golden(version: str, topic: str, index: int, update_goldens: bool) -> None:
     path = GOLDEN / "openai" / version / f"{topic}.json"
     data = load_file(path)

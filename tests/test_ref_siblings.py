@@ -10,16 +10,15 @@ constrains still merges the target into the node, as before.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from corpus_paths import LARGE
 from jsonschema import Draft202012Validator
 from oracles.openai_strict import tool_violations, validate_instance
 
 from toolcast import compile_tool
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
-RENOVATE = CORPUS / "large" / "schemastore-renovate-43.json"
+RENOVATE = LARGE / "schemastore-renovate-43.json"
 
 
 def _compile(schema: dict):
@@ -208,7 +207,6 @@ def test_a_type_that_differs_still_merges(sibling_type: object) -> None:
     assert r.tool["parameters"] == schema
 
 
-@pytest.mark.skipif(not RENOVATE.exists(), reason="shared corpus not present")
 def test_renovate_no_longer_inlines_its_root() -> None:
     schema = json.loads(RENOVATE.read_text(encoding="utf-8"))
     r = compile_tool({"name": "renovate", "description": "x", "inputSchema": schema})

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from corpus_paths import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,22 +26,6 @@ from toolcast._regex import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _corpus_dir() -> Path | None:
-    # CI runs in a fresh clone with shared/ beside it; sessions have it at /work/shared.
-    candidates = [
-        os.environ.get("TOOLCAST_CORPUS", ""),
-        REPO.parent / "shared" / "corpus",
-        "/work/shared/corpus",
-    ]
-    for c in candidates:
-        if c and Path(c).is_dir():
-            return Path(c)
-    return None
-
-
-CORPUS = _corpus_dir()
 
 
 def _walk(node: Any, out: list[str]) -> None:
@@ -57,8 +42,6 @@ def _walk(node: Any, out: list[str]) -> None:
 
 
 def _corpus_patterns() -> list[str]:
-    if CORPUS is None:
-        return []
     found: list[str] = []
     for path in sorted(CORPUS.glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -67,24 +50,19 @@ def _corpus_patterns() -> list[str]:
     for path in sorted((CORPUS / "large").glob("*.json")):
         _walk(json.loads(path.read_text(encoding="utf-8")), found)
     for name in ("pattern.json", "patternProperties.json"):
-        path = CORPUS / "jsts" / name
-        if path.exists():
-            _walk(json.loads(path.read_text(encoding="utf-8")), found)
+        _walk(json.loads((CORPUS / "jsts" / name).read_text(encoding="utf-8")), found)
     return sorted(set(found))
 
 
 CORPUS_PATTERNS = _corpus_patterns()
-needs_corpus = pytest.mark.skipif(not CORPUS_PATTERNS, reason="shared corpus not found")
 
 
 # ---- corpus --------------------------------------------------------------------------------
-@needs_corpus
 def test_corpus_is_big_enough_to_mean_something() -> None:
     assert len(CORPUS_PATTERNS) >= 50
     assert r"^\p{Letter}+$" in CORPUS_PATTERNS  # from the test suite's pattern.json
 
 
-@needs_corpus
 @pytest.mark.parametrize("unicode", [True, False])
 def test_every_corpus_pattern_parses(unicode: bool) -> None:
     # All of these are valid ECMA-262 (checked against V8 as well, see the node test below),
@@ -98,7 +76,6 @@ def test_every_corpus_pattern_parses(unicode: bool) -> None:
     assert failures == {}
 
 
-@needs_corpus
 def test_corpus_spot_checks() -> None:
     assert analyze(r"^\p{Letter}+$") == {"anchor-start", "anchor-end", "unicode-property-escape"}
     # Without u, \p is an Annex B identity escape of "p" and {Letter} are lone braces.
@@ -640,7 +617,7 @@ process.stdout.write(JSON.stringify(data.map(p => {
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node (V8) not installed")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node (V8) not installed: install Node.js to compare with V8")
 def test_validity_agrees_with_v8() -> None:
     import random
 

@@ -5,13 +5,11 @@ from __future__ import annotations
 import io
 import json
 import time
-from pathlib import Path
 
-import pytest
+from corpus_paths import CORPUS
+from spec_versions import DEFAULT, LATEST, VERSIONS
 
 from toolcast.cli import main
-
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -31,14 +29,16 @@ def test_list_text_and_json():
     assert code == 0
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["version", "default", "reviewed"]
-    row = next(line for line in lines if line.startswith("openai@2026-10-17"))
+    row = next(line for line in lines if line.startswith(f"openai@{DEFAULT}"))
     assert row.split()[1] == "yes"
     data = run_json("rules", "list")
     ids = [v["id"] for v in data["versions"]]
-    assert ids == ["openai@2024-08-06", "openai@2025-05-20", "openai@2025-11-30", "openai@2026-08-20",
-                   "openai@2026-10-17"]
+    assert ids == [f"openai@{v}" for v in VERSIONS]
+    assert {"openai@2024-08-06", "openai@2025-05-20", "openai@2025-11-30", "openai@2026-08-20",
+            "openai@2026-10-17"} <= set(ids)
     by = {v["version"]: v for v in data["versions"]}
-    assert by["2026-10-17"]["default"] and by["2026-10-17"]["latest"]
+    assert by[DEFAULT]["default"] and by[LATEST]["latest"]
+    assert [v for v, row in by.items() if row["default"]] == [DEFAULT] and [v for v, row in by.items() if row["latest"]] == [LATEST]
     assert by["2025-05-20"]["extends"] == "2024-08-06"
     assert by["2024-08-06"]["sources"] >= 10 and by["2026-10-17"]["sources"] > by["2024-08-06"]["sources"]
 
@@ -51,8 +51,11 @@ def test_show_resolves_every_spelling():
     assert a["formats"] == {} and "pattern" in a["keywords"]["tier1"]
     assert a["description"] == {"max_bytes": 4096, "max_chars": 1024}
     latest = run_json("rules", "show", "latest")
-    assert latest["version"] == "2026-10-17" and latest["regex_features"]["lookahead"]["class"] == "unsupported"
-    assert latest["sources"]["E-LOOKAROUND"]["url"].startswith("https://github.com/")
+    assert latest == run_json("rules", "show", "openai@latest") == run_json("rules", "show", LATEST)
+    assert latest["version"] == LATEST
+    c = run_json("rules", "show", "2026-10-17")
+    assert c["regex_features"]["lookahead"]["class"] == "unsupported"
+    assert c["sources"]["E-LOOKAROUND"]["url"].startswith("https://github.com/")
 
 
 def test_show_text_is_readable_tables():
@@ -77,12 +80,13 @@ def test_rules_flag_accepts_version_provider_and_latest():
     t = json.dumps({"name": "t", "parameters": {"type": "object", "properties": {"n": {"type": "number", "minimum": 1}},
                                                 "required": ["n"], "additionalProperties": False}})
     outs = {}
-    for spelling in ("2024-08-06", "openai@2024-08-06", "latest", "openai@latest"):
+    for spelling in ("2024-08-06", "openai@2024-08-06", "2026-10-17", "latest", "openai@latest", LATEST):
         code, out, err = run("compile", "--rules", spelling, "--format", "json", "-", stdin=t)
         assert code == 0, err
         outs[spelling] = json.loads(out)["results"][0]["status"]
-    assert outs == {"2024-08-06": "non-strict", "openai@2024-08-06": "non-strict",
-                    "latest": "strict", "openai@latest": "strict"}
+    assert outs["2024-08-06"] == outs["openai@2024-08-06"] == "non-strict"
+    assert outs["2026-10-17"] == "strict"
+    assert outs["latest"] == outs["openai@latest"] == outs[LATEST]
 
 
 def test_diff_launch_to_widening():
@@ -118,7 +122,7 @@ def test_diff_text_and_reverse_direction():
     assert "rules diff openai@2026-10-17 -> openai@2026-08-20" in out
     assert "  minLength              supported              -> tier2                  [O-SO]" in out
     assert "citations" in out
-    code, out, _ = run("rules", "diff", "latest", "2026-10-17")
+    code, out, _ = run("rules", "diff", "latest", LATEST)
     assert code == 0 and "(no rule differences)" in out
 
 
@@ -154,7 +158,6 @@ def test_impact_input_errors_exit_2_but_others_are_compiled(tmp_path):
     assert "impact on 1 tool(s)" in out and "input error:" in out
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
 def test_impact_over_the_corpus_runs_in_seconds():
     paths = sorted(str(p) for p in CORPUS.glob("*.jsonl"))
     start = time.perf_counter()

@@ -11,17 +11,15 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from corpus_paths import BFCL, MCP
 from golden_support import GOLDEN, TOPICS, case_tools, load_file
 from instances import Skip, generate
 from oracles.openai_strict import validate_instance
 
 import toolcast
 from toolcast.compile import read_tool
-
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
 
 
 def _golden_tools():
@@ -80,11 +78,9 @@ def test_golden_tools_keep_their_meaning(tool: dict, opts: dict) -> None:
 
 
 def test_corpus_tools_keep_their_meaning() -> None:
-    if not CORPUS.exists():
-        pytest.skip("shared corpus not present")
     checked = 0
     rng = random.Random(7)
-    lines = (CORPUS / "mcp.jsonl").read_text().splitlines() + rng.sample((CORPUS / "bfcl.jsonl").read_text().splitlines(), 400)
+    lines = MCP.read_text(encoding="utf-8").splitlines() + rng.sample(BFCL.read_text(encoding="utf-8").splitlines(), 400)
     for line in lines:
         checked += _check(json.loads(line), {}, samples=3)
     assert checked > 800

@@ -17,8 +17,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tables  # noqa: E402
 import speclib  # noqa: E402
+from spec_versions import DEFAULT, LATEST, NEXT, VERSIONS, after  # noqa: E402
 
-HISTORY = ("2024-08-06", "2025-05-20", "2025-11-30", "2026-08-20", "2026-10-17")
+# The reviewed readings of OpenAI's history, in order. Versions a maintainer adds join the chain;
+# these stay in it.
+REVIEWED = ("2024-08-06", "2025-05-20", "2025-11-30", "2026-08-20", "2026-10-17")
+HISTORY = VERSIONS
 LIMIT_NAMES = ("max_properties", "max_depth", "max_string_chars", "max_enum_values", "large_enum_threshold",
                "large_enum_chars")
 
@@ -34,7 +38,8 @@ def test_generated_tables_are_fresh(capsys):
 
 def test_history_is_one_chain_from_the_launch():
     assert _tables.VERSIONS["openai"] == HISTORY
-    assert _tables.DEFAULTS["openai"] == "2026-10-17"
+    assert [v for v in HISTORY if v in REVIEWED] == list(REVIEWED)
+    assert _tables.DEFAULTS["openai"] == DEFAULT
     assert get_rules("2024-08-06").extends is None
     for older, newer in itertools.pairwise(HISTORY):
         assert get_rules(newer).extends == older
@@ -125,7 +130,7 @@ def spec(tmp_path) -> Path:
 
 def write(spec: Path, version: str, body: str) -> Path:
     f = spec / "openai" / f"{version}.yaml"
-    f.write_text(f'provider: openai\nversion: "{version}"\nreviewed: "{version}"\nextends: "2026-10-17"\n'
+    f.write_text(f'provider: openai\nversion: "{version}"\nreviewed: "{version}"\nextends: "{LATEST}"\n'
                  f"summary: test\n{body}", encoding="utf-8")
     return f
 
@@ -137,49 +142,50 @@ def build_error(spec: Path) -> speclib.SpecError:
 
 
 def test_duplicate_key_points_at_its_line(spec):
-    write(spec, "2026-12-01", "formats:\n  uri: [O-SO]\n  uri: [O-SO]\n")
+    write(spec, NEXT, "formats:\n  uri: [O-SO]\n  uri: [O-SO]\n")
     err = build_error(spec)
-    assert err.file.endswith("2026-12-01.yaml") and err.line == 8 and "duplicate key 'uri'" in err.message
+    assert err.file.endswith(f"{NEXT}.yaml") and err.line == 8 and "duplicate key 'uri'" in err.message
 
 
 def test_unknown_citation(spec):
-    write(spec, "2026-12-01", "formats:\n  uri: [NOPE]\n")
+    write(spec, NEXT, "formats:\n  uri: [NOPE]\n")
     err = build_error(spec)
     assert err.path == "formats.uri[0]" and "NOPE" in err.message and err.line == 7
 
 
 def test_unknown_regex_feature_lists_the_known_ones(spec):
-    write(spec, "2026-12-01", "regex_features:\n  look-around: {class: unsupported, cite: [O-SO]}\n")
+    write(spec, NEXT, "regex_features:\n  look-around: {class: unsupported, cite: [O-SO]}\n")
     err = build_error(spec)
     assert "unknown regex feature 'look-around'" in err.message and "lookahead" in err.message
 
 
 def test_a_dropping_regex_class_must_be_lossy(spec):
-    write(spec, "2026-12-01", "regex_feature_classes:\n  unsupported: {action: drop, diagnostic: "
+    write(spec, NEXT, "regex_feature_classes:\n  unsupported: {action: drop, diagnostic: "
                               "openai/regex-feature-unsupported, transformation: truncated-description}\n")
     assert "not marked lossy" in build_error(spec).message
 
 
 def test_pattern_handler_belongs_to_pattern(spec):
-    write(spec, "2026-12-01", "keywords:\n  maxLength: {class: supported, value: count, handler: pattern, cite: [O-SO]}\n")
+    write(spec, NEXT, "keywords:\n  maxLength: {class: supported, value: count, handler: pattern, cite: [O-SO]}\n")
     assert "belongs to keyword 'pattern'" in build_error(spec).message
 
 
 def test_message_placeholders_are_checked(spec):
-    write(spec, "2026-12-01", 'diagnostics:\n  openai/unknown-keyword: {message: "bad {nonsense}"}\n')
+    write(spec, NEXT, 'diagnostics:\n  openai/unknown-keyword: {message: "bad {nonsense}"}\n')
     err = build_error(spec)
     assert "nonsense" in err.message and err.path == "diagnostics.openai/unknown-keyword.message"
 
 
 def test_extending_an_unknown_version_lists_the_known(spec):
-    f = write(spec, "2026-12-01", "")
-    f.write_text(f.read_text().replace('extends: "2026-10-17"', 'extends: "2026-10-18"'))
+    f = write(spec, NEXT, "")
+    unknown = after(NEXT)
+    f.write_text(f.read_text().replace(f'extends: "{LATEST}"', f'extends: "{unknown}"'))
     err = build_error(spec)
-    assert "2026-10-18" in err.message and "2024-08-06" in err.message
+    assert unknown in err.message and "2024-08-06" in err.message
 
 
 def test_meta_schema_rejects_unknown_fields(spec):
-    write(spec, "2026-12-01", "regex_features:\n  lookahead: {class: unsupported, cite: [O-SO], note: x}\n")
+    write(spec, NEXT, "regex_features:\n  lookahead: {class: unsupported, cite: [O-SO], note: x}\n")
     err = build_error(spec)
     assert err.path.startswith("regex_features.lookahead") and err.line == 7
 

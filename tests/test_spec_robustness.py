@@ -19,8 +19,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tables  # noqa: E402
 import speclib  # noqa: E402
+from spec_versions import LATEST, NEXT, after  # noqa: E402
 
-NEW = "2026-12-01"
+NEW = NEXT  # a date after every version
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def spec(tmp_path) -> Path:
 def write(spec: Path, body: str, header: str | None = None) -> Path:
     f = spec / "openai" / f"{NEW}.yaml"
     head = header if header is not None else (
-        f'provider: openai\nversion: "{NEW}"\nreviewed: "{NEW}"\nextends: "2026-10-17"\nsummary: test\n')
+        f'provider: openai\nversion: "{NEW}"\nreviewed: "{NEW}"\nextends: "{LATEST}"\nsummary: test\n')
     f.write_text(head + body, encoding="utf-8")
     return f
 
@@ -137,9 +138,10 @@ def test_invalid_yaml_is_located(spec):
 
 
 def test_version_not_matching_file_name(spec):
-    write(spec, "", header=f'provider: openai\nversion: "2026-12-02"\nreviewed: "{NEW}"\nextends: "2026-10-17"\nsummary: t\n')
+    other = after(NEW)
+    write(spec, "", header=f'provider: openai\nversion: "{other}"\nreviewed: "{NEW}"\nextends: "{LATEST}"\nsummary: t\n')
     err = error(spec)
-    assert err.line == 2 and "2026-12-02" in err.message
+    assert err.line == 2 and other in err.message
 
 
 def test_yaml_alias_in_a_spec_is_rejected(spec):

@@ -1,4 +1,4 @@
-"""Compile the shared corpora under every rule version and write docs/corpus-report.md (deterministic).
+"""Compile the vendored corpora (tests/corpus) under every rule version and write docs/corpus-report.md (deterministic).
 
 Usage:
     python tools/corpus_report.py            write docs/corpus-report.md
@@ -33,15 +33,14 @@ import toolcast  # noqa: E402
 # the versions before 2026-10-17.
 RULES = tuple(f"openai@{v}" for v in sorted(__import__("toolcast.rules").rules.available("openai"), reverse=True))
 PROFILE = {r: ("2026-10-17" if r.split("@")[1] >= "2026-10-17" else "2026-08-20") for r in RULES}
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus"
+DEFAULT_CORPUS = ROOT / "tests" / "corpus"  # vendored: see tests/corpus/SOURCES.md
 DEFAULT_OUT = ROOT / "docs" / "corpus-report.md"
 TOP = 10
 
 
 def default_corpus() -> Path:
-    if DEFAULT_CORPUS.is_dir():
-        return DEFAULT_CORPUS
-    return Path("/work/shared/corpus")
+    """The corpus the report is made from: the copy vendored in tests/corpus."""
+    return DEFAULT_CORPUS
 
 
 def load_jsonl(path: Path) -> list[dict]:
@@ -176,8 +175,9 @@ def render(corpus: Path, stats: dict | None = None) -> str:
         lines.append("## JSON-Schema-Test-Suite (draft 2020-12)")
         lines.append("")
         lines.append("A group is *used* by `tests/test_jsts.py` when its schema compiles strict and not lossy; the")
-        lines.append("others are left out for the first code that blocked them. (The test also leaves out two")
-        lines.append("groups its validator cannot judge: a remote `$ref` and a `$vocabulary` metaschema.)")
+        lines.append("others are left out for the first code that blocked them, and the test asserts that they")
+        lines.append("are sent non-strict with their original schema or refused. (Its validator is given the")
+        lines.append("suite's remote documents; the instances it cannot judge are listed in the test's VALIDATOR_GAPS.)")
         lines.append("")
         for rules in RULES:
             n, used, reasons, left = jsts_summary(jsts, rules)
@@ -198,10 +198,14 @@ def render(corpus: Path, stats: dict | None = None) -> str:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--check", action="store_true", help="fail when the committed report differs")
-    p.add_argument("--corpus", type=Path, default=None)
+    p.add_argument("--corpus", type=Path, default=None, help="the corpus folder (default: tests/corpus)")
     p.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = p.parse_args(argv)
     corpus = args.corpus or default_corpus()
+    if not corpus.is_dir():
+        print(f"corpus_report: {corpus} is not a directory (it should hold bfcl.jsonl, mcp.jsonl, large/ and jsts/)",
+              file=sys.stderr)
+        return 2
     text = render(corpus)
     if args.check:
         old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""

@@ -6,7 +6,7 @@ Usage:
     python tools/new_rules_version.py openai 2026-12-01 --spec DIR  work on a copy of spec/
 
 Then edit the file (every change with a citation), run `python tools/gen_tables.py` and
-`toolcast rules diff openai@PREVIOUS openai@NEW --impact ../shared/corpus/*.jsonl`.
+`toolcast rules diff openai@PREVIOUS openai@NEW --impact tests/corpus/*.jsonl` (see spec/README.md).
 """
 
 from __future__ import annotations

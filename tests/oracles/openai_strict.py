@@ -1,7 +1,8 @@
 """Independent oracle: would OpenAI strict mode accept this compiled schema / tool?
 
-Written only from ``/work/shared/reference/provider-facts.md`` §1 (cited as
-"PF §1.x"), the rejection messages quoted in ``upstream.md`` §5 P1 and the
+Written only from the team's provider fact sheet, §1 (cited as "PF §1.x"; the
+sheet is not in the repository, its public sources are cited by URL in
+``spec/openai/*.yaml``), the rejection messages quoted in ``upstream.md`` §5 P1 and the
 evidence notes of ``peers.md`` §4. It deliberately does NOT import anything from
 toolcast, so that it can disagree with the compiler's rule tables.
 
