@@ -290,3 +290,38 @@ def test_every_new_option_says_its_default(capsys: pytest.CaptureFixture[str]) -
     run("check", "--help")
     out = capsys.readouterr().out
     assert "--baseline FILE" in out and "--write-baseline FILE" in out
+
+
+def test_help_states_the_directory_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    run("compile", "--help")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "A directory PATH is read recursively, in sorted order of paths" in out
+    assert "skipping hidden files and directories" in out and "manifest.json" in out
+
+
+def test_the_readme_gate_table_counts_the_catalogue() -> None:
+    from collections import Counter
+
+    from toolcast.compile import ALWAYS_REFUSED
+    from toolcast.rules import get_rules
+
+    cat = get_rules(None).diagnostics
+    kinds = Counter()
+    for code, entry in cat.items():
+        severity, outcome = entry[0], entry[1]
+        if code in ALWAYS_REFUSED:
+            kinds["always"] += 1
+        elif severity == "error":
+            kinds[outcome] += 1
+        else:
+            kinds[severity] += 1
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip(): int(line.split("|")[2]) for line in readme.splitlines()
+            if line.startswith("| ") and line.split("|")[2].strip().isdigit()}
+    by_start = {k.split(" (")[0].split(",")[0]: v for k, v in rows.items()}
+    assert by_start["name OpenAI cannot take"] == kinds["always"]
+    assert by_start["other error"] == kinds["refuses"]
+    assert rows[next(k for k in rows if k.startswith("error, lossy"))] == kinds["lossy"]
+    assert rows[next(k for k in rows if k.startswith("error, fixed"))] == kinds["fixes"]
+    assert rows[next(k for k in rows if k.startswith("warning"))] == kinds["warning"]
+    assert rows[next(k for k in rows if k.startswith("info"))] == kinds["info"]

@@ -28,13 +28,21 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
+DIRECTORY_RULE = (
+    "A directory PATH is read recursively, in sorted order of paths: every file ending in .json, .jsonl, "
+    ".ndjson, .yaml or .yml, skipping hidden files and directories (names starting with '.'), symlinked "
+    "directories, the run's --out directory and any directory holding a manifest.json toolcast wrote. "
+    "A bare JSON Schema file is a tool named after the file's stem (--name NAME for a single schema)."
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="toolcast", description="Compile LLM tool definitions into OpenAI strict function tools and report every change.")
     p.add_argument("--version", action="version", version=f"toolcast {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines or YAML; - reads stdin")
+        sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines, YAML or a bare JSON Schema; a directory (see below); - reads stdin")
         sp.add_argument("--target", default="openai", choices=["openai"])
         sp.add_argument("--api", default="responses", choices=["responses", "chat"])
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
@@ -48,11 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools")
         sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help=argparse.SUPPRESS)
 
-    c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused")
+    c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
     c.add_argument("--out", metavar="DIR", help="write one file per tool plus manifest.json here")
     c.add_argument("--fail-on-change", action="store_true", help="with --out: exit 1 when this run added, rewrote or removed a file there (for pre-commit; default: off)")
-    k = sub.add_parser("check", help="report findings only; exit 1 at --fail-on")
+    k = sub.add_parser("check", help="report findings only; exit 1 at --fail-on", epilog=DIRECTORY_RULE)
     common(k)
     k.add_argument("--fail-on", default="error", choices=["error", "warning", "info", "never"])
     k.add_argument("--baseline", default=None, metavar="FILE", help="fail only on findings this baseline does not hold (matched by tool name, code and schema path; default: none)")

@@ -5,12 +5,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
+from json import loads as json_loads
 from typing import Any
 
-# json.scanner's number grammar; the text was accepted by json.loads already, so it matches.
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _WS = re.compile(r"[ \t\n\r]*")
-_LITERAL = {"t": 4, "f": 5, "n": 4}
 
 
 class Positions:
@@ -57,48 +55,62 @@ class Positions:
         return off, len(tokens)
 
 
-def scan_json(text: str, doc: Any, start: int = 0, members: dict | None = None) -> tuple[dict, int]:
-    """Record the member offsets of `doc`, the value json.loads made of text[start:]; returns
-    (members, the root value's offset). The text is known to be valid JSON for `doc`, so the
-    scan only finds where each piece ends (strings through json's own C scanner)."""
-    from json.decoder import scanstring
+# Strings (whole, so brackets inside them are not seen) and the structural characters; scalars
+# between them are skipped. The text was accepted by json.loads already, so this is enough.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],]')
 
+
+def scan_json(text: str, doc: Any, start: int = 0, end: int | None = None, members: dict | None = None) -> tuple[dict, int]:
+    """Record the member offsets of `doc`, the value json.loads made of text[start:end]; returns
+    (members, the root value's offset). One pass of a C tokenizer over strings and brackets: a
+    key's offset is its string's, an element's the first character after `[` or `,`."""
     members = {} if members is None else members
+    end = len(text) if end is None else end
     ws = _WS.match
-
-    def value(v: Any, i: int) -> int:
-        c = text[i]
-        if c == "{":
-            offs = array("q")
-            i = ws(text, i + 1).end()
-            for key in v:
-                offs.append(i)
-                _, i = scanstring(text, i + 1)
-                i = ws(text, i).end() + 1  # the colon
-                i = value(v[key], ws(text, i).end())
-                i = ws(text, i).end()
-                if text[i] == ",":
-                    i = ws(text, i + 1).end()
-            members[id(v)] = offs
-            return i + 1
-        if c == "[":
-            offs = array("q")
-            i = ws(text, i + 1).end()
-            for item in v:
-                offs.append(i)
-                i = ws(text, value(item, i)).end()
-                if text[i] == ",":
-                    i = ws(text, i + 1).end()
-            members[id(v)] = offs
-            return i + 1
-        if c == '"':
-            return scanstring(text, i + 1)[1]
-        if c in _LITERAL:
-            return i + _LITERAL[c]
-        return _NUMBER.match(text, i).end()
-
     root = ws(text, start).end()
-    value(doc, root)
+    if text[root:root + 1] not in ("{", "["):
+        return members, root
+    stack: list = []  # [container, offsets, index of the next element (lists) or None (dicts)]
+    node: Any = None
+    offs: Any = None
+    index: Any = None
+    key_next = False
+    key = None
+    for m in _TOKEN.finditer(text, root, end):
+        pos = m.start()
+        c = text[pos]
+        if c == '"':
+            if key_next:
+                offs.append(pos)
+                raw = m.group()
+                key = raw[1:-1] if "\\" not in raw else json_loads(raw)
+                key_next = False
+            continue
+        if c == ",":
+            if index is None:
+                key_next = True
+            else:
+                index += 1
+                offs.append(ws(text, pos + 1).end())
+            continue
+        if c in "{[":
+            child = doc if node is None else (node[key] if index is None else node[index])
+            stack.append((node, offs, index, key))
+            node, offs = child, array("q")
+            members[id(child)] = offs
+            if c == "{":
+                index, key_next = None, True
+            else:
+                index = 0
+                after = ws(text, pos + 1).end()
+                if text[after] != "]":
+                    offs.append(after)
+            continue
+        # } or ]
+        node, offs, index, key = stack.pop()
+        key_next = False
+        if node is None:
+            break
     return members, root
 
 
@@ -117,7 +129,7 @@ def jsonl_positions(text: str, docs: list, line_offsets: list[int]) -> Positions
     offs = array("q")
     try:
         for doc, start in zip(docs, line_offsets, strict=True):
-            _, root = scan_json(text, doc, start, members)
+            _, root = scan_json(text, doc, start, None, members)
             offs.append(root)
     except RecursionError:
         return None
