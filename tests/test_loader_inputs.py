@@ -142,3 +142,10 @@ def test_a_bare_schema_on_stdin_needs_a_name() -> None:
 def test_not_a_tool_and_not_a_schema_is_still_an_error(tmp_path: Path) -> None:
     code, out, _ = run("compile", str(write(tmp_path / "x.json", '{"foo": 1}')))
     assert code == 2 and "not a tool" in out
+
+
+def test_unprintable_characters_in_yaml_are_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"name: t\x00\n")
+    code, out, err = run("compile", str(path))
+    assert code == 2 and "special characters are not allowed" in out and "internal error" not in out + err

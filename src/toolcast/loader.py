@@ -206,8 +206,9 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
         import yaml
     except ImportError:  # pragma: no cover - pyyaml is optional at run time
         raise _ParseError(InputError(source, "reading YAML needs PyYAML (pip install 'toolcast[yaml]')")) from None
-    loader = _yaml_loader()(text)
+    loader = None
     try:
+        loader = _yaml_loader()(text)  # its reader rejects unprintable characters here already
         nodes = []
         while loader.check_node():
             nodes.append(loader.get_node())
@@ -222,7 +223,8 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
     except RecursionError:
         raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition")) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if len(docs) == 1:
         return docs[0], (_positions.yaml_positions(text, nodes[0], docs[0]) if positions else None)
     kept = [(n, d) for n, d in zip(nodes, docs, strict=True) if d is not None]

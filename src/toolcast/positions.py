@@ -19,10 +19,11 @@ class Positions:
     own. Offsets become line and column (1-based, in code points) only when a place is asked for.
     """
 
-    __slots__ = ("_doc", "_line_starts", "_members", "_root")
+    __slots__ = ("_doc", "_indexes", "_line_starts", "_members", "_root")
 
     def __init__(self, text: str, doc: Any, members: dict[int, array], root: int) -> None:
         self._doc, self._members, self._root = doc, members, root
+        self._indexes: dict[int, dict] = {}  # id(object) -> {key: its member index}, built on first use
         starts = array("q", [0])
         starts.extend(m.end() for m in re.finditer("\n", text))
         self._line_starts = starts
@@ -42,7 +43,10 @@ class Positions:
             if isinstance(node, dict):
                 if not isinstance(tok, str) or tok not in node:
                     return off, n
-                i = next(i for i, k in enumerate(node) if k == tok)
+                index = self._indexes.get(id(node))
+                if index is None:
+                    index = self._indexes[id(node)] = {k: i for i, k in enumerate(node)}
+                i = index[tok]
                 node = node[tok]
             else:
                 if isinstance(tok, str) and tok.isdigit():

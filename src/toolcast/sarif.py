@@ -40,7 +40,7 @@ def location(source: str, result: CompileResult, where: Any, diag: Any) -> dict:
     """A SARIF location: a file region when the tool came from a file, else the server and tool."""
     logical = {"name": result.name or "(unnamed)", "fullyQualifiedName": f"{result.name or '(unnamed)'}{diag.path}",
                "kind": "function"}
-    if where is not None:
+    if where is not None and where.file != "<stdin>":  # standard input has no URI to point at
         line, col = where.locate(diag.base, diag.tokens)
         return {"physicalLocation": {"artifactLocation": artifact(where.file),
                                      "region": {"startLine": line, "startColumn": col}},
