@@ -79,8 +79,18 @@ class Item(_Frozen):
     def __init__(self, source: str, tool: Any, where: Any = None, bare: bool = False) -> None:
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "tool", tool)
-        object.__setattr__(self, "where", where)
-        object.__setattr__(self, "bare", bare)
+        # Only when given: most items have neither, and a file of thousands makes as many items.
+        if where is not None:
+            object.__setattr__(self, "where", where)
+        if bare:
+            object.__setattr__(self, "bare", bare)
+
+    def __getattr__(self, name: str) -> Any:  # an unset optional field reads as its default
+        if name == "where":
+            return None
+        if name == "bare":
+            return False
+        raise AttributeError(name)
 
 
 class _Duplicate(ValueError):
@@ -233,6 +243,9 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
 
 
 def _parse_jsonl(text: str, source: str, positions: bool = False) -> tuple[list, Any]:
+    if not positions:
+        out = [parse_json(line, source, line_offset=i - 1) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return out, None
     out = []
     starts = []
     offset = 0
@@ -242,7 +255,7 @@ def _parse_jsonl(text: str, source: str, positions: bool = False) -> tuple[list,
             continue
         out.append(parse_json(line, source, line_offset=i - 1))
         starts.append(begin)
-    return out, (_positions.jsonl_positions(text, out, starts) if positions else None)
+    return out, _positions.jsonl_positions(text, out, starts)
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -320,8 +333,12 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
         tools = data["tools"]
         if not isinstance(tools, list):
             return [], [InputError(source, "`tools` must be a list")]
+        if positions is None:
+            return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
         return [_item(f"{source}#tools[{i}]", t, file, positions, (*prefix, "tools", i)) for i, t in enumerate(tools)], []
     if isinstance(data, list):
+        if positions is None:
+            return [Item(f"{source}#[{i}]", t) for i, t in enumerate(data)], []
         return [_item(f"{source}#[{i}]", t, file, positions, (i,)) for i, t in enumerate(data)], []
     if is_bare_schema(data):
         stem = name or (Path(source).stem if source != "<stdin>" else None)
@@ -337,8 +354,9 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
 
 
 def _item(source: str, tool: Any, file: str, positions: Any, tokens: tuple, bare: bool = False) -> Item:
-    where = None if positions is None else _positions.Where(file, positions, tokens, tool, bare)
-    return Item(source, tool, where, bare)
+    if positions is None:
+        return Item(source, tool, None, bare)
+    return Item(source, tool, _positions.Where(file, positions, tokens, tool, bare), bare)
 
 
 # What a directory PATH contributes: files with these extensions, found recursively.

@@ -15,15 +15,17 @@ class Positions:
     """Where each member of each container of one document starts, as offsets into its text.
 
     `members` maps id(container) to the offsets of its members in order: a key's offset for an
-    object member, the value's for an array element. The document is held, so the ids stay its
-    own. Offsets become line and column (1-based, in code points) only when a place is asked for.
+    object member, the value's for an array element (from JSON text, the elements that are not
+    containers are found when first asked for). The document and its text are held, so the ids
+    stay its own. Offsets become line and column (1-based, in code points) only when asked for.
     """
 
-    __slots__ = ("_doc", "_indexes", "_line_starts", "_members", "_root")
+    __slots__ = ("_doc", "_indexes", "_line_starts", "_members", "_memo", "_root", "_text")
 
     def __init__(self, text: str, doc: Any, members: dict[int, array], root: int) -> None:
-        self._doc, self._members, self._root = doc, members, root
+        self._doc, self._members, self._root, self._text = doc, members, root, text
         self._indexes: dict[int, dict] = {}  # id(object) -> {key: its member index}, built on first use
+        self._memo: dict[tuple, tuple[int, int]] = {}  # tokens -> offset(tokens): findings share places
         starts = array("q", [0])
         starts.extend(m.end() for m in re.finditer("\n", text))
         self._line_starts = starts
@@ -35,6 +37,12 @@ class Positions:
     def offset(self, tokens: tuple) -> tuple[int, int]:
         """The offset of the deepest existing place along `tokens` from the document's root, and
         how many tokens were followed (fewer than given when the place is not in the source)."""
+        found = self._memo.get(tokens)  # tokens are keys and indexes of a loaded document
+        if found is None:
+            found = self._memo[tokens] = self._walk(tokens)
+        return found
+
+    def _walk(self, tokens: tuple) -> tuple[int, int]:
         node, off = self._doc, self._root
         for n, tok in enumerate(tokens):
             offs = self._members.get(id(node))
@@ -55,67 +63,90 @@ class Positions:
                     return off, n
                 i = tok
                 node = node[tok]
+                if offs[i] == _UNSEEN:
+                    _find_elements(self._text, offs, i)
             off = offs[i]
         return off, len(tokens)
 
 
-# Strings (whole, so brackets inside them are not seen) and the structural characters; scalars
-# between them are skipped. The text was accepted by json.loads already, so this is enough.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[{}\[\],]')
+_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+# One match per key or bracket: whatever lies between (scalars, commas, strings that are values,
+# not keys) is consumed inside the match, in C, possessively (no backtracking). The text was
+# accepted by json.loads already, so a string is a key exactly when a colon follows it.
+_STRUCTURE = re.compile(r'(?:[^"{}\[\]]++|' + _STRING + r'(?!\s*:))*+(' + _STRING + r'|[{}\[\]])')
+# Strings, brackets and commas: the elements of one array, found when one is asked for.
+_TOKEN = re.compile(_STRING + r'|[{}\[\],]')
+_UNSEEN = -1  # an array element that is not an object or array: found on demand
 
 
 def scan_json(text: str, doc: Any, start: int = 0, end: int | None = None, members: dict | None = None) -> tuple[dict, int]:
     """Record the member offsets of `doc`, the value json.loads made of text[start:end]; returns
-    (members, the root value's offset). One pass of a C tokenizer over strings and brackets: a
-    key's offset is its string's, an element's the first character after `[` or `,`."""
+    (members, the root value's offset). One pass over the keys and brackets: a key's offset is
+    its string's; an array's elements that are objects or arrays get their bracket's, the others
+    _UNSEEN, and the array's own `[` is kept after its elements for Positions to find them."""
     members = {} if members is None else members
     end = len(text) if end is None else end
-    ws = _WS.match
-    root = ws(text, start).end()
+    root = _WS.match(text, start).end()
     if text[root:root + 1] not in ("{", "["):
         return members, root
-    stack: list = []  # [container, offsets, index of the next element (lists) or None (dicts)]
-    node: Any = None
+    stack: list = []
+    node: Any = None  # the container being read; None before the root
     offs: Any = None
-    index: Any = None
-    key_next = False
-    key = None
-    for m in _TOKEN.finditer(text, root, end):
-        pos = m.start()
+    key: Any = None
+    kids: Any = None  # in an array: the indexes of its elements that are containers, and a cursor
+    for m in _STRUCTURE.finditer(text, root, end):
+        pos = m.start(1)
         c = text[pos]
         if c == '"':
-            if key_next:
-                offs.append(pos)
-                raw = m.group()
-                key = raw[1:-1] if "\\" not in raw else json_loads(raw)
-                key_next = False
+            offs.append(pos)
+            raw = m.group(1)
+            key = raw[1:-1] if "\\" not in raw else json_loads(raw)
             continue
-        if c == ",":
-            if index is None:
-                key_next = True
+        if c == "{" or c == "[":
+            if node is None:
+                child = doc
+            elif kids is None:
+                child = node[key]
             else:
-                index += 1
-                offs.append(ws(text, pos + 1).end())
-            continue
-        if c in "{[":
-            child = doc if node is None else (node[key] if index is None else node[index])
-            stack.append((node, offs, index, key))
-            node, offs = child, array("q")
-            members[id(child)] = offs
+                i = kids[0][kids[1]]
+                kids[1] += 1
+                offs[i] = pos
+                child = node[i]
+            stack.append((node, offs, key, kids))
+            node = child
             if c == "{":
-                index, key_next = None, True
+                offs, kids = array("q"), None
             else:
-                index = 0
-                after = ws(text, pos + 1).end()
-                if text[after] != "]":
-                    offs.append(after)
+                offs = array("q", [_UNSEEN]) * len(child)
+                offs.append(pos)
+                kids = [[i for i, v in enumerate(child) if isinstance(v, (dict, list))], 0]
+            members[id(child)] = offs
             continue
-        # } or ]
-        node, offs, index, key = stack.pop()
-        key_next = False
+        node, offs, key, kids = stack.pop()  # } or ]
         if node is None:
             break
     return members, root
+
+
+def _find_elements(text: str, offs: array, upto: int) -> None:
+    """Fill in the offsets of an array's elements up to `upto` from its `[` (kept last in offs)."""
+    i = 0
+    depth = 0
+    first = _WS.match(text, offs[-1] + 1).end()
+    offs[0] = first
+    for m in _TOKEN.finditer(text, first):
+        c = text[m.start()]
+        if c == "{" or c == "[":
+            depth += 1
+        elif c == "}" or c == "]":
+            depth -= 1
+            if depth < 0:
+                return
+        elif c == "," and depth == 0:
+            i += 1
+            offs[i] = _WS.match(text, m.start() + 1).end()
+            if i >= upto:
+                return
 
 
 def json_positions(text: str, doc: Any) -> Positions | None:
@@ -179,15 +210,22 @@ class Where:
     """One tool's place in its source document: the file, the document's positions and the
     tokens from the document's root to the tool (`bare`: the tool is a bare JSON Schema)."""
 
-    __slots__ = ("bare", "file", "positions", "tokens", "tool")
+    __slots__ = ("_bases", "bare", "file", "positions", "tokens", "tool")
 
     def __init__(self, file: str, positions: Positions, tokens: tuple, tool: Any, bare: bool = False) -> None:
         self.file, self.positions, self.tokens, self.tool, self.bare = file, positions, tokens, tool, bare
+        self._bases: dict | None = None  # base -> tokens from the document's root, on first use
 
     def locate(self, base: str, tokens: tuple) -> tuple[int, int]:
         """Line and column of a finding's place (`base` "#" for the schema, else a tool field);
         a place that is not in the source (a missing keyword) gets its nearest ancestor's."""
-        off, _ = self.positions.offset(self.tokens + self._base_tokens(base) + tuple(tokens))
+        bases = self._bases
+        if bases is None:
+            bases = self._bases = {}
+        prefix = bases.get(base)
+        if prefix is None:
+            prefix = bases[base] = self.tokens + self._base_tokens(base)
+        off, _ = self.positions.offset(prefix + tuple(tokens))
         return self.positions.line_col(off)
 
     def _base_tokens(self, base: str) -> tuple:
