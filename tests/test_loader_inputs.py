@@ -149,3 +149,12 @@ def test_unprintable_characters_in_yaml_are_an_input_error(tmp_path: Path) -> No
     path.write_bytes(b"name: t\x00\n")
     code, out, err = run("compile", str(path))
     assert code == 2 and "special characters are not allowed" in out and "internal error" not in out + err
+
+
+def test_a_baseline_inside_the_directory_is_not_read_as_a_tool(tmp_path: Path) -> None:
+    write(tmp_path / "t.json", json.dumps(TOOL))
+    base = str(tmp_path / "toolcast-baseline.json")
+    assert run("check", str(tmp_path), "--write-baseline", base)[0] == 0
+    code, out, _ = run("check", str(tmp_path), "--baseline", base, "--format", "json", "--fail-on", "info")
+    assert code == 0, out
+    assert [r["name"] for r in json.loads(out)["results"]] == ["t"] and json.loads(out)["errors"] == []

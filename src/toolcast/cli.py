@@ -31,7 +31,8 @@ class _Parser(argparse.ArgumentParser):
 DIRECTORY_RULE = (
     "A directory PATH is read recursively, in sorted order of paths: every file ending in .json, .jsonl, "
     ".ndjson, .yaml or .yml, skipping hidden files and directories (names starting with '.'), symlinked "
-    "directories, the run's --out directory and any directory holding a manifest.json toolcast wrote. "
+    "directories, the run's --out directory and baseline files, and any directory holding a manifest.json "
+    "toolcast wrote. "
     "A bare JSON Schema file is a tool named after the file's stem (--name NAME for a single schema)."
 )
 
@@ -93,7 +94,9 @@ def _load_all(args: argparse.Namespace, stdin: Any) -> tuple[list[Item], list[In
         raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND)")
     if args.paths.count("-") > 1:
         raise UsageError(f"toolcast {args.command}: - (stdin) may be given once")
-    skip = (Path(args.out),) if getattr(args, "out", None) else ()
+    # What this run writes or reads as other than tools is never read as a tool file.
+    skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
+                                   getattr(args, "write_baseline", None)) if p)
     for path in args.paths:
         got, errs = load(path, stdin=stdin, positions=not args.summary, name=args.name, skip=skip)
         items.extend(got)

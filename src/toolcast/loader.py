@@ -366,8 +366,8 @@ TOOL_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 def tool_files(root: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
     """The tool files under a directory, in sorted order: every file with a known extension,
     skipping hidden files and directories (a name starting with "."), symlinked directories,
-    the directories in `skip` (the run's --out) and any directory holding a manifest.json that
-    toolcast wrote (an --out directory of another run)."""
+    the files and directories in `skip` (the run's --out and baseline files) and any directory
+    holding a manifest.json that toolcast wrote (an --out directory of another run)."""
     skipped = {p.resolve() for p in skip}
     found: list[Path] = []
     for here, dirs, files in os.walk(root):
@@ -378,7 +378,8 @@ def tool_files(root: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
         if base == root and (base.resolve() in skipped or _is_out_dir(base)):
             return []
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
-        found.extend(base / f for f in files if not f.startswith(".") and Path(f).suffix.lower() in TOOL_SUFFIXES)
+        found.extend(base / f for f in files if not f.startswith(".") and Path(f).suffix.lower() in TOOL_SUFFIXES
+                     and (not skipped or (base / f).resolve() not in skipped))
     return sorted(found, key=lambda p: p.relative_to(root).parts)
 
 
