@@ -165,6 +165,9 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
     from toolcast import render
 
     get_rules(args.rules)  # an unknown version is a usage error before any work
+    watch = args.command == "compile" and args.fail_on_change
+    if watch and not args.out:
+        raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
     known = _read_baseline(args)
     items, errors = _load_all(args, stdin)
     places: list = []
@@ -174,25 +177,23 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
     if args.command == "compile" and args.out:
         from toolcast import outdir
 
-        before = _snapshot(Path(args.out))
+        before = _snapshot(Path(args.out)) if watch else None
         meta = _meta(args)
         try:
             written = outdir.write(Path(args.out), results, meta)
         except OSError as exc:
             errors.append(InputError(args.out, f"cannot write output: {exc.strerror or exc}"))
-        changed = _snapshot(Path(args.out)) != before
-    elif args.fail_on_change if args.command == "compile" else False:
-        raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
+        changed = watch and _snapshot(Path(args.out)) != before
     baseline_written = _write_baseline(args, results, errors)
     _render(args, out, results, places, errors, written, known)
     if baseline_written is not None and args.format == "text":
         out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
-    if args.command == "compile" and args.fail_on_change and changed and args.format == "text":
+    if changed and args.format == "text":
         out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
     if errors:
         return EXIT_USAGE
     if args.command == "compile":
-        if args.fail_on_change and changed:
+        if changed:
             return EXIT_FINDINGS
         return EXIT_FINDINGS if any(r.status == "refused" for _, r in results) else EXIT_OK
     if args.fail_on == "never" or baseline_written is not None:
@@ -255,17 +256,19 @@ def _write_baseline(args: argparse.Namespace, results: list, errors: list) -> in
         return None
 
 
-def _snapshot(out: Path) -> dict[str, bytes] | None:
-    """The files directly in an --out directory and their contents (None when it is missing)."""
+def _snapshot(out: Path) -> dict[str, str] | None:
+    """The files directly in an --out directory and a digest of each (None when it is missing)."""
+    import hashlib
+
     if not out.is_dir():
         return None
     snap = {}
     for p in sorted(out.iterdir()):
         if p.is_file() and not p.name.startswith("."):
             try:
-                snap[p.name] = p.read_bytes()
+                snap[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
             except OSError:
-                snap[p.name] = b""
+                snap[p.name] = ""
     return snap
 
 
