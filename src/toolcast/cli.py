@@ -59,6 +59,13 @@ class _Parser(argparse.ArgumentParser):
 STRICT_HELP = ("auto: a tool that cannot be sent strict without loss is sent non-strict with its original schema; "
                "true: such a tool is refused; false: every tool is sent non-strict")
 FORMAT_HELP = "text for people, json for one machine-readable document"
+DIRECTORY_RULE = (
+    "A directory PATH is read recursively, in sorted order of paths: every file ending in .json, .jsonl, "
+    ".ndjson, .yaml or .yml, skipping hidden files and directories (names starting with '.'), symlinked "
+    "directories, the run's --out directory and baseline files, and any directory holding a manifest.json "
+    "toolcast wrote. "
+    "A bare JSON Schema file is a tool named after the file's stem (--name NAME for a single schema)."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,22 +74,29 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, help="run `toolcast COMMAND --help` for its options")
 
     def common(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines or YAML; - reads stdin")
+        sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines, YAML or a bare JSON Schema; a directory (see below); - reads stdin")
         sp.add_argument("--target", default="openai", choices=["openai"], help="the provider dialect to compile to")
         sp.add_argument("--api", default="responses", choices=["responses", "chat"], help="the OpenAI API to shape tools for: the Responses API or Chat Completions")
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help=STRICT_HELP)
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
-        sp.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
+        sp.add_argument("--format", default="text", choices=["text", "json", "sarif", "github"],
+                        help="text for people, json (one document), sarif (SARIF 2.1.0 for code scanning) or github (Actions annotations)")
+        sp.add_argument("--quiet", action="store_true", help="list only findings that block strict mode or are lossy, and the summary (default: every finding)")
+        sp.add_argument("--summary", action="store_true", help="one line per tool (name, outcome, counts) instead of its findings (default: off)")
+        sp.add_argument("--name", default=None, metavar="NAME", help="the tool name of a bare JSON Schema file (one schema only; default: the file's stem)")
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
         sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp server to start and list its tools")
 
-    c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused")
+    c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
     c.add_argument("--out", metavar="DIR", help="write one file per tool plus manifest.json here")
-    k = sub.add_parser("check", help="report findings only; exit 1 at --fail-on")
+    c.add_argument("--fail-on-change", action="store_true", help="with --out: exit 1 when this run added, rewrote or removed a file there (for pre-commit; default: off)")
+    k = sub.add_parser("check", help="report findings only; exit 1 at --fail-on", epilog=DIRECTORY_RULE)
     common(k)
-    k.add_argument("--fail-on", default="error", choices=["error", "warning", "never"], help="exit 1 on a finding at least this severe (never: findings leave the exit status 0)")
+    k.add_argument("--fail-on", default="error", choices=["error", "warning", "info", "never"], help="exit 1 on a finding at least this severe (never: findings leave the exit status 0)")
+    k.add_argument("--baseline", default=None, metavar="FILE", help="fail only on findings this baseline does not hold (matched by tool name, code and schema path; default: none)")
+    k.add_argument("--write-baseline", default=None, metavar="FILE", help="write every finding to FILE as the baseline and exit 0 (default: none)")
     r = sub.add_parser("rules", help="list, show or diff rule versions")
     rsub = r.add_subparsers(dest="rules_command", metavar="ACTION", parser_class=_Parser, help="run `toolcast rules ACTION --help` for its options")
     rl = rsub.add_parser("list", help="providers and rule versions")
@@ -103,20 +117,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_all(args: argparse.Namespace, stdin: Any) -> tuple[list[Item], list[InputError]]:
+    """Every PATH's and server's tools; a file's tools know their places (positions are asked
+    for: every report but --summary names them)."""
     items: list[Item] = []
     errors: list[InputError] = []
     if not args.paths and not args.mcp:
         raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND)")
     if args.paths.count("-") > 1:
         raise UsageError(f"toolcast {args.command}: - (stdin) may be given once")
+    # What this run writes or reads as other than tools is never read as a tool file.
+    skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
+                                   getattr(args, "write_baseline", None)) if p)
     for path in args.paths:
-        got, errs = load(path, stdin=stdin)
+        got, errs = load(path, stdin=stdin, positions=not args.summary, name=args.name, skip=skip)
         items.extend(got)
         errors.extend(errs)
     for command in args.mcp:
         got, errs = _load_mcp(command, args.mcp_timeout)
         items.extend(got)
         errors.extend(errs)
+    if args.name is not None and sum(1 for i in items if i.bare) != 1:
+        raise UsageError(f"toolcast {args.command}: --name names one bare JSON Schema; {sum(1 for i in items if i.bare)} were read")
     return items, errors
 
 
@@ -133,7 +154,9 @@ def _load_mcp(command: str, timeout: float) -> tuple[list[Item], list[InputError
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
 
 
-def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError]) -> list[tuple[str, CompileResult]]:
+def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError],
+                   places: list | None = None) -> list[tuple[str, CompileResult]]:
+    """Compile each item; `places` gets each result's Item.where, in the results' order."""
     rules = get_rules(args.rules)
     results: list[tuple[str, CompileResult]] = []
     seen: set[str] = set()
@@ -152,6 +175,8 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
         results.append((item.source, refuse_repeated_name(res, seen, rules)))
+        if places is not None:
+            places.append(item.where)
     return results
 
 
@@ -171,33 +196,111 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
     from toolcast import render
 
     get_rules(args.rules)  # an unknown version is a usage error before any work
+    watch = args.command == "compile" and args.fail_on_change
+    if watch and not args.out:
+        raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
+    known = _read_baseline(args)
     items, errors = _load_all(args, stdin)
-    results = _compile_items(items, args, errors)
+    places: list = []
+    results = _compile_items(items, args, errors, places)
     written = None
+    changed = False
     if args.command == "compile" and args.out:
         from toolcast import outdir
 
+        before = _snapshot(Path(args.out)) if watch else None
         meta = _meta(args)
         try:
             written = outdir.write(Path(args.out), results, meta)
         except OSError as exc:
             errors.append(InputError(args.out, f"cannot write output: {exc.strerror or exc}"))
-    if args.format == "json":
-        doc = render.document(results, errors, command=args.command, meta=_meta(args))
-        if written is not None:
-            doc["out"] = {"dir": args.out, "files": written}
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    else:
-        render.render_text(out, results, errors, command=args.command, written=written, out_dir=getattr(args, "out", None))
+        changed = watch and _snapshot(Path(args.out)) != before
+    baseline_written = _write_baseline(args, results, errors)
+    _render(args, out, results, places, errors, written, known)
+    if baseline_written is not None and args.format == "text":
+        out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
+    if changed and args.format == "text":
+        out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
     if errors:
         return EXIT_USAGE
     if args.command == "compile":
+        if changed:
+            return EXIT_FINDINGS
         return EXIT_FINDINGS if any(r.status == "refused" for _, r in results) else EXIT_OK
-    if args.fail_on == "never":
+    if args.fail_on == "never" or baseline_written is not None:
         return EXIT_OK
     floor = render.SEVERITY_RANK[args.fail_on]
-    hit = any(render.SEVERITY_RANK[d.severity] >= floor for _, r in results for d in r.diagnostics)
+    keep = render.shows(False, known)
+    hit = any(render.SEVERITY_RANK[d.severity] >= floor and keep(r, d) for _, r in results for d in r.diagnostics)
     return EXIT_FINDINGS if hit else EXIT_OK
+
+
+def _render(args: argparse.Namespace, out: IO[str], results: list, places: list, errors: list,
+            written: list[str] | None, known: set | None) -> None:
+    from toolcast import render
+
+    if args.format == "json":
+        doc = render.document(results, errors, command=args.command, meta=_meta(args),
+                              places=None if args.summary else places, known=known)
+        if written is not None:
+            doc["out"] = {"dir": args.out, "files": written}
+        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "sarif":
+        from toolcast import sarif
+
+        out.write(json.dumps(sarif.log(results, places, errors, known=known), indent=2, ensure_ascii=False) + "\n")
+    elif args.format == "github":
+        from toolcast import github
+
+        github.render(out, results, places, errors, shown=render.shows(args.quiet, known))
+        out.write(render.summary_line(results, errors, written=written, out_dir=getattr(args, "out", None)) + "\n")
+    else:
+        render.render_text(out, results, errors, command=args.command, written=written, out_dir=getattr(args, "out", None),
+                           places=None if args.summary else places, quiet=args.quiet, summary=args.summary, known=known)
+
+
+def _read_baseline(args: argparse.Namespace) -> set | None:
+    if args.command != "check" or args.baseline is None:
+        return None
+    from toolcast.baseline import BaselineError, read
+
+    try:
+        return read(args.baseline)
+    except BaselineError as exc:
+        raise UsageError(f"toolcast check: {exc.error}") from None
+
+
+def _write_baseline(args: argparse.Namespace, results: list, errors: list) -> int | None:
+    """Write --write-baseline's file, unless an input could not be read (its findings would be
+    missing from the baseline); the number of findings written, else None."""
+    if args.command != "check" or args.write_baseline is None:
+        return None
+    from toolcast import baseline
+
+    if errors:
+        errors.append(InputError(args.write_baseline, "not written: the baseline would miss the findings of the inputs above"))
+        return None
+    try:
+        return baseline.write(Path(args.write_baseline), results)
+    except OSError as exc:
+        errors.append(InputError(args.write_baseline, f"cannot write the baseline: {exc.strerror or exc}"))
+        return None
+
+
+def _snapshot(out: Path) -> dict[str, str] | None:
+    """The files directly in an --out directory and a digest of each (None when it is missing)."""
+    import hashlib
+
+    if not out.is_dir():
+        return None
+    snap = {}
+    for p in sorted(out.iterdir()):
+        if p.is_file() and not p.name.startswith("."):
+            try:
+                snap[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
+            except OSError:
+                snap[p.name] = ""
+    return snap
 
 
 def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:

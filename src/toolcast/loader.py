@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+from toolcast import positions as _positions
 
 # Far beyond any real tool file, and small enough to read without strain.
 MAX_BYTES = 64 * 1024 * 1024
@@ -63,16 +66,31 @@ class InputError(_Frozen):
 
 
 class Item(_Frozen):
-    """One tool as read, with where it came from (file plus index or line)."""
+    """One tool as read, with where it came from (file plus index or line), its place in the
+    file when positions were asked for, and whether it was read as a bare JSON Schema."""
 
-    __slots__ = ("source", "tool")
-    _fields = ("source", "tool")
+    __slots__ = ("bare", "source", "tool", "where")
+    _fields = ("source", "tool", "where", "bare")
     source: str
     tool: Any
+    where: Any  # positions.Where | None
+    bare: bool
 
-    def __init__(self, source: str, tool: Any) -> None:
+    def __init__(self, source: str, tool: Any, where: Any = None, bare: bool = False) -> None:
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "tool", tool)
+        # Only when given: most items have neither, and a file of thousands makes as many items.
+        if where is not None:
+            object.__setattr__(self, "where", where)
+        if bare:
+            object.__setattr__(self, "bare", bare)
+
+    def __getattr__(self, name: str) -> Any:  # an unset optional field reads as its default
+        if name == "where":
+            return None
+        if name == "bare":
+            return False
+        raise AttributeError(name)
 
 
 class _Duplicate(ValueError):
@@ -128,68 +146,130 @@ class _ParseError(Exception):
         self.error = error
 
 
-def parse_yaml(text: str, source: str) -> Any:
-    try:
-        import yaml
-    except ImportError:  # pragma: no cover - pyyaml is optional at run time
-        raise _ParseError(InputError(source, "reading YAML needs PyYAML (pip install 'toolcast[yaml]')")) from None
+class _YamlProblem(Exception):
+    def __init__(self, message: str, mark: Any):
+        super().__init__(message)
+        self.message, self.mark = message, mark
 
-    class Loader(yaml.SafeLoader):
+
+_YAML_LOADER: Any = None
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _yaml_loader() -> Any:
+    """A SafeLoader that builds JSON values only (made once, on the first YAML file)."""
+    global _YAML_LOADER
+    if _YAML_LOADER is not None:
+        return _YAML_LOADER
+    import yaml
+
+    class JsonLoader(yaml.SafeLoader):
+        # An unquoted 2024-01-01 stays the string its author wrote: JSON has no dates.
+        yaml_implicit_resolvers: ClassVar[dict] = {
+            first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
+
         def compose_node(self, parent: Any, index: Any) -> Any:
             # Aliases could expand exponentially when walked; tool files have no need of them.
             if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
-                raise _ParseError(InputError(source, "YAML aliases (*name) are not supported in tool files", mark.line + 1, mark.column + 1))
+                raise _YamlProblem("YAML aliases (*name) are not supported in tool files", self.peek_event().start_mark)
             return super().compose_node(parent, index)
 
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
             seen = set()
             for key_node, _ in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    raise _YamlProblem("YAML merge keys (<<) are not supported in tool files", key_node.start_mark)
                 key = self.construct_object(key_node, deep=True)
                 if not isinstance(key, str):
-                    m = key_node.start_mark
-                    raise _ParseError(InputError(source, f"invalid YAML: mapping key {key!r} is not a string", m.line + 1, m.column + 1))
+                    raise _YamlProblem(f"invalid YAML: mapping key {key!r} is not a string (JSON keys are strings; quote it)", key_node.start_mark)
                 if key in seen:
-                    m = key_node.start_mark
-                    raise _ParseError(InputError(source, f"invalid YAML: duplicate key {key!r}", m.line + 1, m.column + 1))
+                    raise _YamlProblem(f"invalid YAML: duplicate key {key!r}", key_node.start_mark)
                 seen.add(key)
             return super().construct_mapping(node, deep=deep)
 
+        def construct_yaml_float(self, node: Any) -> Any:
+            value = super().construct_yaml_float(node)
+            if value != value or value in (float("inf"), float("-inf")):
+                raise _YamlProblem("invalid YAML: NaN and infinite numbers are not JSON values", node.start_mark)
+            return value
+
+        def not_json(self, node: Any) -> Any:
+            raise _YamlProblem(f"invalid YAML: the tag {_short_tag(node.tag)} makes a value JSON does not have (tool files hold JSON values only)", node.start_mark)
+
+    JsonLoader.add_constructor("tag:yaml.org,2002:float", JsonLoader.construct_yaml_float)
+    for tag in ("timestamp", "binary", "set", "omap", "pairs"):
+        JsonLoader.add_constructor(f"tag:yaml.org,2002:{tag}", JsonLoader.not_json)
+    JsonLoader.add_constructor(None, JsonLoader.not_json)
+    _YAML_LOADER = JsonLoader
+    return JsonLoader
+
+
+def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, Any]:
+    """YAML into JSON values only: (the document, or a list of a stream's documents; positions)."""
     try:
-        docs = list(yaml.load_all(text, Loader=Loader))
-    except _ParseError:
-        raise
+        import yaml
+    except ImportError:  # pragma: no cover - pyyaml is optional at run time
+        raise _ParseError(InputError(source, "reading YAML needs PyYAML (pip install 'toolcast[yaml]')")) from None
+    loader = None
+    try:
+        loader = _yaml_loader()(text)  # its reader rejects unprintable characters here already
+        nodes = []
+        while loader.check_node():
+            nodes.append(loader.get_node())
+        docs = [loader.construct_document(n) for n in nodes]
+    except _YamlProblem as exc:
+        m = exc.mark
+        raise _ParseError(InputError(source, exc.message, m.line + 1 if m else None, m.column + 1 if m else None)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         raise _ParseError(InputError(source, f"invalid YAML: {problem}", mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
     except RecursionError:
         raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition")) from None
-    _check_floats(docs, source)
+    finally:
+        if loader is not None:
+            loader.dispose()
     if len(docs) == 1:
-        return docs[0]
-    return [d for d in docs if d is not None]
+        return docs[0], (_positions.yaml_positions(text, nodes[0], docs[0]) if positions else None)
+    kept = [(n, d) for n, d in zip(nodes, docs, strict=True) if d is not None]
+    data = [d for _, d in kept]
+    return data, (_positions.yaml_stream_positions(text, [n for n, _ in kept], data) if positions else None)
 
 
-def _check_floats(value: Any, source: str) -> None:
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, float) and (v != v or v in (float("inf"), float("-inf"))):
-            raise _ParseError(InputError(source, "invalid YAML: NaN and infinite numbers are not JSON values"))
-        if isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-
-
-def parse_jsonl(text: str, source: str) -> list:
+def _parse_jsonl(text: str, source: str, positions: bool = False) -> tuple[list, Any]:
+    if not positions:
+        out = [parse_json(line, source, line_offset=i - 1) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
+        return out, None
     out = []
-    for i, line in enumerate(text.splitlines(), 1):
+    starts = []
+    offset = 0
+    for i, line in enumerate(text.splitlines(keepends=True), 1):
+        begin, offset = offset, offset + len(line)
         if not line.strip():
             continue
         out.append(parse_json(line, source, line_offset=i - 1))
-    return out
+        starts.append(begin)
+    return out, _positions.jsonl_positions(text, out, starts)
+
+
+def parse_yaml(text: str, source: str) -> Any:
+    """YAML into JSON values only (a stream of several documents becomes their list)."""
+    return _parse_yaml(text, source)[0]
+
+
+def parse_jsonl(text: str, source: str) -> list:
+    return _parse_jsonl(text, source)[0]
+
+
+def parse(text: str, source: str, suffix: str) -> Any:
+    """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML."""
+    return _parse(text, source, suffix)[0]
 
 
 def decode(data: bytes, source: str) -> str:
@@ -200,18 +280,24 @@ def decode(data: bytes, source: str) -> str:
         raise _ParseError(InputError(source, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})", line, col)) from None
 
 
-def parse(text: str, source: str, suffix: str) -> Any:
-    """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML."""
+def _json(text: str, source: str, positions: bool) -> tuple[Any, Any]:
+    doc = parse_json(text, source)
+    return doc, (_positions.json_positions(text, doc) if positions else None)
+
+
+def _parse(text: str, source: str, suffix: str, positions: bool = False) -> tuple[Any, Any]:
+    """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML.
+    Returns the document and, when asked for, its positions (None when not asked for)."""
     if suffix in (".yaml", ".yml"):
-        return parse_yaml(text, source)
+        return _parse_yaml(text, source, positions)
     if suffix in (".jsonl", ".ndjson"):
-        return parse_jsonl(text, source)
+        return _parse_jsonl(text, source, positions)
     try:
-        return parse_json(text, source)
+        return _json(text, source, positions)
     except _ParseError as first:
         if "Extra data" in first.error.message:
             try:
-                return parse_jsonl(text, source)
+                return _parse_jsonl(text, source, positions)
             except _ParseError:
                 raise first from None
         if suffix == ".json":
@@ -220,29 +306,108 @@ def parse(text: str, source: str, suffix: str) -> Any:
         if stripped[:1] in ("{", "[", ""):
             raise
         try:
-            return parse_yaml(text, source)
+            return _parse_yaml(text, source, positions)
         except _ParseError:
             raise first from None
 
 
-def tools_of(data: Any, source: str) -> tuple[list[Item], list[InputError]]:
-    """The tools in a parsed document: one tool, a list, `{"tools": [...]}` or a JSON-RPC result."""
+# The shapes a tool comes in (compile.read_tool), and what marks a bare JSON Schema instead.
+_TOOL_KEYS = ("inputSchema", "parameters", "input_schema", "function")
+_SCHEMA_KEYS = frozenset({"type", "properties", "$schema", "$ref", "$defs", "definitions", "anyOf", "oneOf", "allOf"})
+
+
+def is_bare_schema(data: Any) -> bool:
+    """A JSON Schema on its own: an object with schema keywords, no tool field and no name."""
+    return (isinstance(data, dict) and "name" not in data and not any(k in data for k in _TOOL_KEYS)
+            and not _SCHEMA_KEYS.isdisjoint(data))
+
+
+def tools_of(data: Any, source: str, positions: Any = None, name: str | None = None) -> tuple[list[Item], list[InputError]]:
+    """The tools in a parsed document: one tool, a list, `{"tools": [...]}`, a JSON-RPC result,
+    or a bare JSON Schema, named `name` (default: the file's stem)."""
+    file = source
+    prefix: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("result"), dict) and "tools" in data["result"]:
-        data = data["result"]
-    if isinstance(data, dict) and "tools" in data and not any(k in data for k in ("inputSchema", "parameters", "input_schema", "function")):
+        data, prefix = data["result"], ("result",)
+    if isinstance(data, dict) and "tools" in data and not any(k in data for k in _TOOL_KEYS):
         tools = data["tools"]
         if not isinstance(tools, list):
             return [], [InputError(source, "`tools` must be a list")]
-        return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+        if positions is None:
+            return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+        return [_item(f"{source}#tools[{i}]", t, file, positions, (*prefix, "tools", i)) for i, t in enumerate(tools)], []
     if isinstance(data, list):
-        return [Item(f"{source}#[{i}]", t) for i, t in enumerate(data)], []
+        if positions is None:
+            return [Item(f"{source}#[{i}]", t) for i, t in enumerate(data)], []
+        return [_item(f"{source}#[{i}]", t, file, positions, (i,)) for i, t in enumerate(data)], []
+    if is_bare_schema(data):
+        stem = name or (Path(source).stem if source != "<stdin>" else None)
+        if not stem:
+            return [], [InputError(source, "a bare JSON Schema read from stdin has no file name to name it after; give --name")]
+        tool = {"name": stem, "inputSchema": data}
+        if isinstance(data.get("description"), str):
+            tool = {"name": stem, "description": data["description"], "inputSchema": data}
+        return [_item(source, tool, file, positions, (), bare=True)], []
     if isinstance(data, dict):
-        return [Item(source, data)], []
+        return [_item(source, data, file, positions, ())], []
     return [], [InputError(source, f"expected a tool, a list of tools or {{\"tools\": [...]}}, not {type(data).__name__}")]
 
 
-def load(path: str, stdin: Any = None) -> tuple[list[Item], list[InputError]]:
-    """All tools in one PATH argument ("-" is standard input); never raises for bad input."""
+def _item(source: str, tool: Any, file: str, positions: Any, tokens: tuple, bare: bool = False) -> Item:
+    if positions is None:
+        return Item(source, tool, None, bare)
+    return Item(source, tool, _positions.Where(file, positions, tokens, tool, bare), bare)
+
+
+# What a directory PATH contributes: files with these extensions, found recursively.
+TOOL_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+
+
+def tool_files(root: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
+    """The tool files under a directory, in sorted order: every file with a known extension,
+    skipping hidden files and directories (a name starting with "."), symlinked directories,
+    the files and directories in `skip` (the run's --out and baseline files) and any directory
+    holding a manifest.json that toolcast wrote (an --out directory of another run)."""
+    skipped = {p.resolve() for p in skip}
+    found: list[Path] = []
+    for here, dirs, files in os.walk(root):
+        base = Path(here)
+        if base != root and (base.resolve() in skipped or _is_out_dir(base)):
+            dirs[:] = []
+            continue
+        if base == root and (base.resolve() in skipped or _is_out_dir(base)):
+            return []
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
+        found.extend(base / f for f in files if not f.startswith(".") and Path(f).suffix.lower() in TOOL_SUFFIXES
+                     and (not skipped or (base / f).resolve() not in skipped))
+    return sorted(found, key=lambda p: p.relative_to(root).parts)
+
+
+def _is_out_dir(path: Path) -> bool:
+    try:
+        with (path / "manifest.json").open("rb") as fh:
+            data = json.loads(fh.read(MAX_BYTES))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "toolcast" in data and isinstance(data.get("tools"), list)
+
+
+def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | None = None,
+         skip: tuple[Path, ...] = ()) -> tuple[list[Item], list[InputError]]:
+    """All tools in one PATH argument ("-" is standard input, a directory is read as
+    `tool_files` lists); never raises for bad input. With `positions`, each item knows where
+    its pieces are in the file (Item.where); `name` names a bare JSON Schema."""
+    if path != "-" and Path(path).is_dir():
+        files = tool_files(Path(path), skip)
+        if not files:
+            return [], [InputError(path, f"a directory with no tool files ({', '.join(TOOL_SUFFIXES)}) in it")]
+        items: list[Item] = []
+        errors: list[InputError] = []
+        for f in files:
+            got, errs = load(str(f), positions=positions, name=name)
+            items.extend(got)
+            errors.extend(errs)
+        return items, errors
     if path == "-":
         source, suffix = "<stdin>", ""
         stream = stdin if stdin is not None else sys.stdin.buffer
@@ -253,8 +418,6 @@ def load(path: str, stdin: Any = None) -> tuple[list[Item], list[InputError]]:
         p = Path(path)
         source, suffix = path, p.suffix.lower()
         try:
-            if p.is_dir():
-                return [], [InputError(source, "is a directory; pass the tool files inside it")]
             with p.open("rb") as fh:
                 data = fh.read(MAX_BYTES + 1)
         except OSError as exc:
@@ -263,7 +426,7 @@ def load(path: str, stdin: Any = None) -> tuple[list[Item], list[InputError]]:
         return [], [InputError(source, f"larger than {MAX_BYTES // (1024 * 1024)} MiB; not read")]
     try:
         text = decode(data, source)
-        parsed = parse(text, source, suffix)
+        parsed, where = _parse(text, source, suffix, positions)
     except _ParseError as exc:
         return [], [exc.error]
-    return tools_of(parsed, source)
+    return tools_of(parsed, source, where, name)

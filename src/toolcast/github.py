@@ -1,0 +1,56 @@
+"""`--format github`: findings as GitHub Actions workflow commands, annotations at file:line:col."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+from toolcast.loader import InputError
+from toolcast.model import CompileResult
+
+COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """A command's message: GitHub decodes %25, %0D and %0A, so those three are encoded."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A property value: also ':' and ',', which would end the value."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(kind: str, message: str, **props: Any) -> str:
+    given = ",".join(f"{k}={escape_property(str(v))}" for k, v in props.items() if v is not None)
+    return f"::{kind} {given}::{escape_data(message)}" if given else f"::{kind}::{escape_data(message)}"
+
+
+def render(
+    stream: IO[str],
+    results: Sequence[tuple[str, CompileResult]],
+    places: Sequence[Any],
+    errors: Sequence[InputError],
+    *,
+    shown: Callable[[CompileResult, Any], bool],
+) -> None:
+    """One workflow command per finding `shown` keeps and per input error, then a summary line."""
+    from toolcast.sarif import mcp_origin
+
+    for (source, r), where in zip(results, places, strict=True):
+        name = r.name or "(unnamed)"
+        for d in r.diagnostics:
+            if not shown(r, d):
+                continue
+            text = f"{name} {d.path}: {d.message} [{d.code}]"
+            if where is not None:
+                line, col = where.locate(d.base, d.tokens)
+                stream.write(command(COMMAND[d.severity], text, file=where.file, line=line, col=col, title=d.code) + "\n")
+                continue
+            server = mcp_origin(source)
+            origin = f"MCP server `{server}`, tool {name}" if server is not None else source
+            stream.write(command(COMMAND[d.severity], f"{origin}: {text}", title=d.code) + "\n")
+    for e in errors:
+        file = None if e.source.startswith("mcp:") or e.source == "<stdin>" else e.source.split("#", 1)[0]
+        message = e.message if file else f"{e.source}: {e.message}"
+        stream.write(command("error", message, file=file, line=e.line, col=e.column, title="toolcast input error") + "\n")

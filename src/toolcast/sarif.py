@@ -1,0 +1,124 @@
+"""`--format sarif`: findings as one SARIF 2.1.0 log, for code-scanning services."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolcast import __version__
+from toolcast.loader import InputError
+from toolcast.model import CompileResult
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks strict mode", "reports": "note"}
+
+
+def fingerprint(tool: str, code: str, path: str) -> str:
+    """Stable across runs and line moves: the same identity a baseline matches on."""
+    return hashlib.sha256(f"{tool}\0{code}\0{path}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def artifact(file: str) -> dict:
+    """A relative path stays relative to the checkout (%SRCROOT%), as code scanning expects."""
+    p = Path(file)
+    if p.is_absolute():
+        return {"uri": p.as_uri()}
+    return {"uri": p.as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def mcp_origin(source: str) -> str | None:
+    """The server command of a tool listed from an MCP server (its source is `mcp:COMMAND#...`)."""
+    if not source.startswith("mcp:"):
+        return None
+    return source[4:].rpartition("#")[0] or source[4:]
+
+
+def location(source: str, result: CompileResult, where: Any, diag: Any) -> dict:
+    """A SARIF location: a file region when the tool came from a file, else the server and tool."""
+    logical = {"name": result.name or "(unnamed)", "fullyQualifiedName": f"{result.name or '(unnamed)'}{diag.path}",
+               "kind": "function"}
+    if where is not None and where.file != "<stdin>":  # standard input has no URI to point at
+        line, col = where.locate(diag.base, diag.tokens)
+        return {"physicalLocation": {"artifactLocation": artifact(where.file),
+                                     "region": {"startLine": line, "startColumn": col}},
+                "logicalLocations": [logical]}
+    server = mcp_origin(source)
+    if server is not None:
+        logical["fullyQualifiedName"] = f"mcp:{server}/{logical['fullyQualifiedName']}"
+    return {"logicalLocations": [logical]}
+
+
+def log(
+    results: Sequence[tuple[str, CompileResult]],
+    places: Sequence[Any],
+    errors: Sequence[InputError],
+    *,
+    known: set | None = None,
+) -> dict:
+    """The SARIF log of one run: one rule per code found, one result per finding (with its
+    baselineState when a baseline was given) and the input errors as tool notifications."""
+    from toolcast.baseline import key
+
+    entries: dict[str, tuple] = {}
+    for _, r in results:
+        for d in r.diagnostics:
+            entries.setdefault(d.code, d.entry)
+    codes = sorted(entries)
+    index = {c: i for i, c in enumerate(codes)}
+    rules = [_rule(c, entries[c]) for c in codes]
+    out = []
+    for (source, r), where in zip(results, places, strict=True):
+        for d in r.diagnostics:
+            res = {
+                "ruleId": d.code,
+                "ruleIndex": index[d.code],
+                "level": LEVEL[d.severity],
+                "message": {"text": f"{r.name or '(unnamed)'} {d.path}: {d.message} ({HANDLED.get(d.outcome, d.outcome)}; the tool compiles {r.status})"},
+                "locations": [location(source, r, where, d)],
+                "partialFingerprints": {"toolcastFinding/v1": fingerprint(*key(r, d))},
+                "properties": {"tool": r.name, "schemaPath": d.path, "outcome": d.outcome, "status": r.status},
+            }
+            if known is not None:
+                res["baselineState"] = "unchanged" if key(r, d) in known else "new"
+            out.append(res)
+    invocation = {"executionSuccessful": not errors,
+                  "toolExecutionNotifications": [_notification(e) for e in errors]}
+    driver = {"name": "toolcast", "version": __version__, "semanticVersion": __version__, "rules": rules}
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "columnKind": "unicodeCodePoints",
+                  "results": out}],
+    }
+
+
+def _rule(code: str, entry: tuple) -> dict:
+    severity, outcome, template, docs = entry[0], entry[1], entry[2], entry[3]
+    short = code.split("/", 1)[-1].replace("-", " ")
+    return {
+        "id": code,
+        "name": "".join(w.capitalize() for w in code.split("/", 1)[-1].split("-")),
+        "shortDescription": {"text": short[:1].upper() + short[1:]},
+        "fullDescription": {"text": template},
+        "helpUri": docs,
+        "help": {"text": f"{template} See {docs}"},
+        "defaultConfiguration": {"level": LEVEL[severity]},
+        "properties": {"outcome": outcome},
+    }
+
+
+def _notification(e: InputError) -> dict:
+    n: dict = {"level": "error", "message": {"text": e.message}}
+    if not e.source.startswith("mcp:") and e.source != "<stdin>":
+        file = e.source.split("#", 1)[0]
+        region = {"startLine": e.line, **({"startColumn": e.column} if e.column else {})} if e.line else None
+        phys: dict = {"artifactLocation": artifact(file)}
+        if region:
+            phys["region"] = region
+        n["locations"] = [{"physicalLocation": phys}]
+    else:
+        n["message"]["text"] = f"{e.source}: {e.message}"
+    return n

@@ -1,0 +1,160 @@
+"""What the loader reads: YAML as JSON values only, directories of tool files, bare JSON Schema files."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from toolcast.cli import main
+from toolcast.loader import load
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def write(path: Path, content: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+TOOL = {"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+
+DATES = """\
+name: when
+description: d
+inputSchema:
+  type: object
+  properties:
+    day: {type: string, enum: [2024-01-01, 2024-01-02], default: 2001-12-14}
+    at: {type: string, const: 2001-12-14t21:59:43.10-05:00}
+"""
+
+
+def test_yaml_dates_stay_the_strings_their_author_wrote(tmp_path: Path) -> None:
+    path = write(tmp_path / "when.yaml", DATES)
+    (item,), errors = load(str(path))
+    assert errors == []
+    day = item.tool["inputSchema"]["properties"]["day"]
+    assert day["enum"] == ["2024-01-01", "2024-01-02"] and day["default"] == "2001-12-14"
+    assert item.tool["inputSchema"]["properties"]["at"]["const"] == "2001-12-14t21:59:43.10-05:00"
+    # The crash the issue reports: --format json and --out with a date in a YAML tool.
+    code, out, err = run("compile", str(path), "--format", "json", "--out", str(tmp_path / "gen"))
+    assert code == 0, out + err
+    emitted = json.loads(out)["results"][0]["tool"]["parameters"]["properties"]["day"]
+    assert emitted["enum"] == ["2024-01-01", "2024-01-02", None]
+    assert (tmp_path / "gen" / "when.json").is_file()
+
+
+@pytest.mark.parametrize(
+    "value,needle",
+    [
+        ("!!binary aGVsbG8=", "!!binary"),
+        ("!!set {a, b}", "!!set"),
+        ("!!omap [a: 1]", "!!omap"),
+        ("!!timestamp 2024-01-01", "!!timestamp"),
+        ("!!python/object:os.system x", "!!python/object:os.system"),
+        ("!mine x", "!mine"),
+        (".nan", "NaN and infinite"),
+        ("{1: x}", "mapping key 1 is not a string"),
+        ("{null: x}", "mapping key None is not a string"),
+        ("{<<: {type: string}}", "merge keys"),
+    ],
+)
+def test_yaml_values_json_has_not_are_errors_at_their_line(tmp_path: Path, value: str, needle: str) -> None:
+    path = write(tmp_path / "bad.yaml", f"name: t\ninputSchema:\n  type: object\n  default: {value}\n")
+    other = write(tmp_path / "good.json", json.dumps(TOOL))
+    code, out, err = run("compile", str(path), str(other), "--format", "json")
+    assert code == 2 and "Traceback" not in out + err
+    doc = json.loads(out)
+    (error,) = doc["errors"]
+    assert needle in error["message"] and error["source"].endswith("bad.yaml") and error["line"] == 4
+    assert [r["name"] for r in doc["results"]] == ["t"]  # the other file is still compiled
+
+
+def test_a_directory_is_read_recursively_in_sorted_order_with_a_rule_for_what_is_skipped(tmp_path: Path) -> None:
+    tools = tmp_path / "tools"
+    for rel, name in [("b.json", "b"), ("a/z.yaml", "az"), ("a/b.jsonl", "ab"), ("c.yml", "c")]:
+        tool = {**TOOL, "name": name}
+        write(tools / rel, json.dumps(tool))
+    write(tools / ".hidden.json", json.dumps({**TOOL, "name": "hidden_file"}))
+    write(tools / ".git" / "x.json", json.dumps({**TOOL, "name": "hidden_dir"}))
+    write(tools / "notes.txt", "not a tool")
+    write(tools / "README.md", "# not a tool")
+    out_dir = tools / "gen"
+    code, out, err = run("compile", str(tools), "--strict", "true", "--out", str(out_dir), "--format", "json")
+    assert code == 0, out + err
+    names = [r["name"] for r in json.loads(out)["results"]]
+    assert names == ["ab", "az", "b", "c"]  # a/b.jsonl, a/z.yaml, b.json, c.yml
+    # The second run skips its own --out (and an --out of another run, by its manifest).
+    again = run("compile", str(tools), "--out", str(out_dir), "--format", "json")
+    assert [r["name"] for r in json.loads(again[1])["results"]] == names
+    code, out, _ = run("check", str(tools), "--format", "json", "--fail-on", "never")
+    assert code == 0 and [r["name"] for r in json.loads(out)["results"]] == names
+    from toolcast.loader import tool_files
+
+    assert [p.name for p in tool_files(tools)] == ["b.jsonl", "z.yaml", "b.json", "c.yml"]
+
+
+def test_the_readme_ci_recipe_runs_on_a_directory(tmp_path: Path) -> None:
+    write(tmp_path / "tools" / "refund.json", json.dumps(TOOL))
+    code, out, _ = run("compile", str(tmp_path / "tools"), "--strict", "true", "--out", str(tmp_path / "generated"))
+    assert code == 0 and "1 tool(s): 1 strict" in out
+    assert sorted(p.name for p in (tmp_path / "generated").iterdir()) == ["manifest.json", "t.json"]
+
+
+BARE = {"type": "object", "description": "Look a word up.", "properties": {"word": {"type": "string"}}, "required": ["word"]}
+
+
+def test_a_bare_json_schema_is_a_tool_named_after_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "lookup_word.json", json.dumps(BARE, indent=2))
+    code, out, err = run("compile", str(path), "--format", "json")
+    assert code == 0, out + err
+    (res,) = json.loads(out)["results"]
+    assert res["name"] == "lookup_word" and res["status"] == "strict"
+    assert res["tool"]["description"] == "Look a word up."
+    assert res["tool"]["parameters"]["properties"] == {"word": {"type": "string"}}
+    code, out, _ = run("compile", str(path), "--name", "define", "--format", "json")
+    assert code == 0 and json.loads(out)["results"][0]["name"] == "define"
+    # --name names one schema; with two, or with none, it is a usage error.
+    other = write(tmp_path / "other.json", json.dumps(BARE))
+    code, _, err = run("compile", str(path), str(other), "--name", "define")
+    assert code == 2 and "--name names one bare JSON Schema; 2 were read" in err
+    code, _, err = run("compile", str(write(tmp_path / "tool.json", json.dumps(TOOL))), "--name", "x")
+    assert code == 2 and "0 were read" in err
+
+
+def test_a_bare_schema_on_stdin_needs_a_name() -> None:
+    out = io.StringIO()
+    code = main(["compile", "-"], stdout=out, stderr=io.StringIO(), stdin=io.BytesIO(json.dumps(BARE).encode()))
+    assert code == 2 and "give --name" in out.getvalue()
+    out = io.StringIO()
+    code = main(["compile", "-", "--name", "define"], stdout=out, stderr=io.StringIO(), stdin=io.BytesIO(json.dumps(BARE).encode()))
+    assert code == 0 and "define" in out.getvalue()
+
+
+def test_not_a_tool_and_not_a_schema_is_still_an_error(tmp_path: Path) -> None:
+    code, out, _ = run("compile", str(write(tmp_path / "x.json", '{"foo": 1}')))
+    assert code == 2 and "not a tool" in out
+
+
+def test_unprintable_characters_in_yaml_are_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"name: t\x00\n")
+    code, out, err = run("compile", str(path))
+    assert code == 2 and "special characters are not allowed" in out and "internal error" not in out + err
+
+
+def test_a_baseline_inside_the_directory_is_not_read_as_a_tool(tmp_path: Path) -> None:
+    write(tmp_path / "t.json", json.dumps(TOOL))
+    base = str(tmp_path / "toolcast-baseline.json")
+    assert run("check", str(tmp_path), "--write-baseline", base)[0] == 0
+    code, out, _ = run("check", str(tmp_path), "--baseline", base, "--format", "json", "--fail-on", "info")
+    assert code == 0, out
+    assert [r["name"] for r in json.loads(out)["results"]] == ["t"] and json.loads(out)["errors"] == []
