@@ -44,26 +44,38 @@ async def _run_one(
     def failed(message: str) -> dict[str, Any]:
         return tool_output(call.call_id, _ErrorText(message), api=api, error_prefix=error_prefix)
 
+    where = f"tool {call.tool!r} on server {call.server!r}"
     session = sessions.get(call.server)
     if session is None:
         return failed(f"no connection to server {call.server!r} for tool {call.tool!r}")
     try:
         result = await asyncio.wait_for(session.call_tool(call.tool, call.arguments), timeout)
     except TimeoutError:
-        return failed(
-            f"tool {call.tool!r} on server {call.server!r} did not answer within {timeout:g} s"
-        )
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        return failed(f"{where} did not answer{within}")
     except asyncio.CancelledError:
-        raise
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise  # the caller cancelled us
+        # The session cancelled its own call (a cancel scope that leaked): only this call fails.
+        return failed(f"{where} was cancelled by its session")
     except Exception as exc:
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        return failed(f"tool {call.tool!r} on server {call.server!r} failed: {detail}")
+        return failed(f"{where} failed: {_exception_text(exc)}")
     try:
         return tool_output(
             call.call_id, result, api=api, error_prefix=error_prefix, structured=structured
         )
-    except (TypeError, ValueError) as exc:  # a session returned something that is not a result
-        return failed(f"tool {call.tool!r} on server {call.server!r} returned {exc}")
+    except Exception as exc:  # whatever a session returned, this call still gets an output
+        return failed(f"{where} returned {_exception_text(exc)}")
+
+
+def _exception_text(exc: BaseException) -> str:
+    """The exception's message on one line; its type when it has none or cannot be printed."""
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # str() of an exception holding a deep or broken value
+        text = ""
+    return text[:1000] or type(exc).__name__
 
 
 async def execute_tool_calls(
@@ -87,6 +99,8 @@ async def execute_tool_calls(
         _run_one(call, sessions, api or call.api, timeout, error_prefix, structured)
         for call in calls
     ]
+    # _run_one turns every failure of its call into that call's output, so one call can
+    # never take the others' outputs with it.
     return list(await asyncio.gather(*jobs))
 
 
