@@ -397,9 +397,13 @@ def test_every_call_gets_its_own_output_whatever_another_returned_or_raised():
         assert text[13] == (
             "Error: the tool's structured result cannot be sent: it is nested more than 100 levels deep"
         )
-        assert text[27].startswith("Error: tool 't' on server 's' returned result.content: expected a list")
+        assert text[27].startswith(
+            "Error: tool 't' on server 's' returned result.content: expected a list"
+        )
         assert text[42] == "Error: tool 't' on server 's' was cancelled by its session"
         assert text[64] == "Error: tool 't' on server 's' failed: Bomb"
-        assert text[77] == "Error: tool 't' on server 's' did not answer" + (" within 10 s" if timeout else "")
+        assert text[77] == "Error: tool 't' on server 's' did not answer" + (
+            " within 10 s" if timeout else ""
+        )
         special = {13, 27, 42, 64, 77}
         assert all(text[n] == f"ok {n}" for n in range(100) if n not in special)

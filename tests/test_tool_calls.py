@@ -236,7 +236,10 @@ MALFORMED = [
     ({"choices": {"0": {}}}, "response.choices: expected a list, got dict"),
     ({"choices": 5}, "response.choices: expected a list, got int"),
     ({"choices": [5]}, r"response.choices\[0\]: expected an object, got int"),
-    ({"choices": [{"message": "hi"}]}, r"response.choices\[0\].message: expected an object, got str"),
+    (
+        {"choices": [{"message": "hi"}]},
+        r"response.choices\[0\].message: expected an object, got str",
+    ),
     ({"choices": [{}]}, r"response.choices\[0\].message: expected an object, got None"),
     (
         {"choices": [{"message": {"role": "assistant", "tool_calls": 5}}]},
@@ -321,13 +324,18 @@ def test_deep_large_and_non_finite_arguments_are_rejected_for_that_call_only(too
     for response in (responses_response(spec), chat_completion(spec)):
         calls, rejected = tool_calls(response, toolset)
         assert [(c.call_id, c.arguments) for c in calls] == [("c_ok", {"q": [[["fine"]]]})]
-        texts = {r.get("call_id", r.get("tool_call_id")): r.get("output", r.get("content")) for r in rejected}
+        texts = {
+            r.get("call_id", r.get("tool_call_id")): r.get("output", r.get("content"))
+            for r in rejected
+        }
         assert list(texts) == list(hostile)
         for cid in ("c_arrays", "c_objects", "c_deep", "c_deep_list"):
             assert "nested more than 100 levels deep" in texts[cid], texts[cid]
         assert "larger than 4194304 bytes" in texts["c_huge"]
         assert "out of range" in texts["c_inf"] and "out of range" in texts["c_neg_inf"]
-        assert texts["c_digits"].startswith("Error: arguments for tool 'git__status' are not valid JSON")
+        assert texts["c_digits"].startswith(
+            "Error: arguments for tool 'git__status' are not valid JSON"
+        )
     # Depth within the bound is accepted as it is.
     ok = '{"a": ' * 99 + "1" + "}" * 99
     calls, rejected = tool_calls(responses_response([("c", "git__status", ok)]), toolset)
@@ -347,11 +355,21 @@ def test_already_decoded_arguments_that_are_not_json_are_rejected(toolset):
         "c_key": {"a": {1: "x"}},
         "c_cycle": {"a": cyclic},
     }
-    items = [{"type": "function_call", "call_id": cid, "name": "git__status", "arguments": a} for cid, a in hostile.items()]
-    items.append({"type": "function_call", "call_id": "c_num", "name": "git__status", "arguments": 5})
+    items = [
+        {"type": "function_call", "call_id": cid, "name": "git__status", "arguments": a}
+        for cid, a in hostile.items()
+    ]
+    items.append(
+        {"type": "function_call", "call_id": "c_num", "name": "git__status", "arguments": 5}
+    )
     calls, rejected = tool_calls(items, toolset)
     assert calls == []
     out = {r["call_id"]: r["output"] for r in rejected}
     assert "nested more than 100 levels deep" in out["c_deep"] and "nested more" in out["c_cycle"]
-    assert "set" in out["c_set"] and "non-finite" in out["c_nan"] and "key of type int" in out["c_key"]
-    assert out["c_num"] == "Error: arguments for tool 'git__status' must be a JSON object string, got int"
+    assert (
+        "set" in out["c_set"] and "non-finite" in out["c_nan"] and "key of type int" in out["c_key"]
+    )
+    assert (
+        out["c_num"]
+        == "Error: arguments for tool 'git__status' must be a JSON object string, got int"
+    )

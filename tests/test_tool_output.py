@@ -214,7 +214,9 @@ def test_deep_structured_content_becomes_an_error_output_not_a_crash(api):
     # Content blocks still reach the model, after the error line.
     mixed = {"content": [text("partial")], "structuredContent": _nested(1000)}
     lines = tool_output("c", mixed, api=api, structured="append")[key].split("\n")
-    assert lines[0].startswith("Error: the tool's structured result cannot be sent") and lines[1:] == ["partial"]
+    assert lines[0].startswith("Error: the tool's structured result cannot be sent") and lines[
+        1:
+    ] == ["partial"]
     # Not used, not checked: auto with content, and ignore.
     assert tool_output("c", mixed, api=api)[key] == "partial"
     assert tool_output("c", _nested(99) | {"content": []}, api=api)[key] == ""
@@ -230,7 +232,9 @@ def test_structured_content_that_is_not_json_is_an_error_output():
         ({"x": {3: "y"}}, "a key of type int"),
     ):
         out = tool_output("c", {"content": [], "structuredContent": bad})["output"]
-        assert out.startswith("Error: the tool's structured result cannot be sent: it ") and why in out
+        assert (
+            out.startswith("Error: the tool's structured result cannot be sent: it ") and why in out
+        )
 
 
 def test_deep_structured_content_in_sdk_objects():
