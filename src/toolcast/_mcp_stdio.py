@@ -306,3 +306,15 @@ async def open_stdio(
             for stream in (process.stdin, process.stdout, process.stderr):
                 with contextlib.suppress(Exception):
                     await stream.aclose()
+        _close_transport(process)
+
+
+def _close_transport(process: Any) -> None:
+    # asyncio closes a subprocess transport only once its process and pipes are all seen
+    # finished, possibly after the caller's event loop is gone (a warning at exit); anyio
+    # exposes no close, so reach for the transport, as the MCP SDK's stdio_client does.
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()
