@@ -421,9 +421,16 @@ def tool_calls(
     and a ``TypeError``) naming the place, e.g. ``response.choices[0].message.tool_calls:
     expected a list, got int``.
     """
+    from toolcast.nulls import NullPathError, strip_nulls  # the core helper, imported lazily
+
     if isinstance(null_paths, ToolsReport):
         null_paths = null_paths.null_paths
     paths_by_tool = null_paths or {}
+    if not isinstance(paths_by_tool, Mapping):
+        raise NullPathError(
+            "null_paths: expected a mapping of tool name to null paths, or a ToolsReport, "
+            f"got {_kind(paths_by_tool)}"
+        )
     calls: list[ToolCall] = []
     rejected: list[dict[str, Any]] = []
     for raw in _extract(response):
@@ -435,11 +442,9 @@ def tool_calls(
         if arguments is None:
             rejected.append(_reject(raw, problem or "invalid arguments", error_prefix))
             continue
-        paths = paths_by_tool.get(raw.name) or ()
+        paths = paths_by_tool.get(raw.name)
         if paths:
-            from toolcast import strip_nulls  # core helper; imported lazily like compile_tool
-
-            arguments = strip_nulls(arguments, tuple(tuple(p) for p in paths))
+            arguments = strip_nulls(arguments, paths)
         calls.append(
             ToolCall(
                 call_id=raw.call_id,
