@@ -10,10 +10,11 @@ import io
 import json
 import sys
 
-import atheris
+from _instrument import atheris, instrument_toolcast
 
-with atheris.instrument_imports():
-    from toolcast import cli
+instrument_toolcast()
+
+from toolcast import cli  # noqa: E402  (instrumented above)
 
 
 def TestOneInput(data: bytes) -> None:
