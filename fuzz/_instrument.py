@@ -9,6 +9,7 @@ and patch the code of every function (and method, and closure-to-be) already loa
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
@@ -18,7 +19,7 @@ import types
 # Before toolcast is imported: a compiled module is native code, which atheris cannot see.
 os.environ["TOOLCAST_PURE_PYTHON"] = "1"
 
-import atheris  # noqa: E402  (after the environment is set)
+import atheris  # after the environment is set
 
 #: Packages whose code is instrumented: toolcast, and the YAML parser its loader feeds bytes to
 #: (TOOLCAST_FUZZ_INSTRUMENT=toolcast,yaml,lark,... changes the list).
@@ -42,10 +43,8 @@ def instrument_toolcast() -> int:
             continue
     for version in available("openai"):
         get_rules(f"openai@{version}")
-    try:
+    with contextlib.suppress(ImportError):  # the loader imports it on the first YAML file
         import yaml  # noqa: F401
-    except ImportError:
-        pass
     count = 0
     for obj in gc.get_objects():
         if (
