@@ -31,6 +31,7 @@ TERM_GRACE = 1.0
 # its pipes, which a child of the server may hold open long after the server died.
 _POLL = 0.05
 _CUT = 160
+_KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (nor groups)
 
 
 def cut(text: str, limit: int = _CUT) -> str:
@@ -139,9 +140,15 @@ def _server_env(env: Mapping[str, str] | None) -> dict[str, str]:
     return get_default_environment() | dict(env or {})
 
 
-def _killpg(pgid: int, sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
+def _signal_group(process: Any, sig: int) -> None:
+    """Send ``sig`` to the server's whole process group (the server alone where there are none)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        if hasattr(os, "killpg"):
+            # The server leads its own session, so its pid is the group's id; the group lives
+            # on (and can be signalled) while any member does, even after the server is reaped.
+            os.killpg(process.pid, sig)
+        elif process.returncode is None:
+            process.kill()
 
 
 async def _wait_exit(process: Any, seconds: float) -> bool:
@@ -244,7 +251,7 @@ class _Pumps:
         while self.process.returncode is None:
             await anyio.sleep(_POLL)
         self.output.returncode = self.process.returncode
-        _killpg(self.process.pid, signal.SIGKILL)
+        _signal_group(self.process, _KILL)
 
 
 async def _stop(process: Any, graceful: bool) -> None:
@@ -252,9 +259,9 @@ async def _stop(process: Any, graceful: bool) -> None:
     with contextlib.suppress(Exception):
         await process.stdin.aclose()
     if not (graceful and await _wait_exit(process, EXIT_GRACE)):
-        _killpg(process.pid, signal.SIGTERM)
+        _signal_group(process, signal.SIGTERM)
         if not await _wait_exit(process, TERM_GRACE):
-            _killpg(process.pid, signal.SIGKILL)
+            _signal_group(process, _KILL)
             await _wait_exit(process, TERM_GRACE)
 
 
@@ -280,7 +287,7 @@ async def open_stdio(
         stderr=subprocess.PIPE,
         env=_server_env(env),
         cwd=cwd,
-        start_new_session=True,
+        start_new_session=os.name == "posix",
     )
     pumps = _Pumps(process, output, errlog)
     graceful = False
@@ -299,7 +306,7 @@ async def open_stdio(
                 tg.cancel_scope.cancel()
     finally:
         # Synchronous, so that no cancellation can skip it: nothing of the group survives.
-        _killpg(process.pid, signal.SIGKILL)
+        _signal_group(process, _KILL)
         output.returncode = process.returncode
         output.finish()
         with anyio.CancelScope(shield=True):
