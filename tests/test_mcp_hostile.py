@@ -73,6 +73,22 @@ def test_non_json_stdout_lines_are_reported_one_line_each_and_listing_goes_on():
     assert problems[-1].endswith(": 4 more such lines on stdout, skipped")
 
 
+def test_an_overlong_stdout_line_is_skipped_and_reported(monkeypatch):
+    from toolcast import _mcp_stdio
+
+    # 64 KiB here instead of 64 MiB: the same code path, without a 64 MiB pipe in a test.
+    monkeypatch.setattr(_mcp_stdio, "MAX_LINE_BYTES", 64 * 1024)
+    problems: list[str] = []
+    tools = list_tools_stdio_sync(
+        cmd("--long-line", "600"), timeout=LIMIT, on_problem=problems.append
+    )
+    assert [t["name"] for t in tools] == ["echo", "deep"]
+    assert (
+        len(problems) == 1
+        and "printed a line over 65536 bytes on stdout, skipped: 'LLL" in problems[0]
+    )
+
+
 def test_cli_mcp_with_a_noisy_server_warns_one_line_per_problem_without_traceback(tmp_path):
     proc = subprocess.run(
         [

@@ -6,7 +6,8 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--child FILE``   start ``sleep 300`` holding our stdout, write its pid to FILE, then serve;
 ``--crash FILE``   as --child, then exit with status 4 before answering anything;
 ``--silent``       read requests, never answer (not even ``initialize``);
-``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate.
+``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate;
+``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering.
 Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep).
 """
 
@@ -85,6 +86,10 @@ def main() -> None:
         if flag("--crash"):
             print("fatal: no configuration", file=sys.stderr, flush=True)
             sys.exit(4)
+    long_line = flag("--long-line")
+    if long_line:
+        sys.stdout.write("L" * (int(long_line) * 1024) + "\n")
+        sys.stdout.flush()
     noise = int(flag("--noise") or 0)
     lines = ["Starting hostile server v1.0", "{not json", '{"hello": "world"}', "x" * 5000]
     for i in range(noise):
