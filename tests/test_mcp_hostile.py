@@ -224,3 +224,28 @@ def test_an_answer_the_sdk_cannot_read_fails_that_call_at_once():
         "Error: tool 'deep' on server 'h' failed: toolcast could not read the server's answer: "
     )
     assert echo == {"type": "function_call_output", "call_id": "b", "output": '{"x": 1}'}
+
+
+def test_a_request_that_cannot_be_written_fails_alone_and_the_session_goes_on():
+    """Arguments the SDK cannot serialise (a lone surrogate) used to end the whole session."""
+
+    async def scenario():
+        async with stdio_session(HOSTILE) as session:
+            bad = await execute_tool_calls(
+                [_call("a", {"x": "\ud800"}), _call("b", {"x": 1})], {"h": session}, timeout=LIMIT
+            )
+            again = await session.call_tool("echo", {"x": 2})
+            return bad, again
+
+    (bad, good), again = run(scenario())
+    assert bad["output"].startswith(
+        "Error: tool 'echo' on server 'h' failed: toolcast could not send the request: "
+    )
+    assert good["output"] == '{"x": 1}'
+    assert again.content[0].text == '{"x": 2}'
+
+
+def _call(call_id: str, arguments: dict):
+    from toolcast._openai_runtime import ToolCall
+
+    return ToolCall(call_id=call_id, name="h__echo", server="h", tool="echo", arguments=arguments)

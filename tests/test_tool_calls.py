@@ -373,3 +373,44 @@ def test_already_decoded_arguments_that_are_not_json_are_rejected(toolset):
         out["c_num"]
         == "Error: arguments for tool 'git__status' must be a JSON object string, got int"
     )
+
+
+def test_lone_surrogates_in_arguments_are_rejected_and_pairs_kept(toolset):
+    items = [
+        {
+            "type": "function_call",
+            "call_id": "esc",
+            "name": "git__status",
+            "arguments": '{"x": "\\ud800"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "key",
+            "name": "git__status",
+            "arguments": '{"\\udfff": 1}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "raw",
+            "name": "git__status",
+            "arguments": '{"x": "\ud800"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "dict",
+            "name": "git__status",
+            "arguments": {"x": ["\udc00"]},
+        },
+        {
+            "type": "function_call",
+            "call_id": "pair",
+            "name": "git__status",
+            "arguments": '{"x": "\\ud83d\\ude00"}',
+        },
+    ]
+    calls, rejected = tool_calls(items, toolset)
+    assert [(c.call_id, c.arguments) for c in calls] == [("pair", {"x": "\U0001f600"})]
+    assert [r["call_id"] for r in rejected] == ["esc", "key", "raw", "dict"]
+    assert all(
+        "lone surrogate" in r["output"] and "not Unicode text" in r["output"] for r in rejected
+    )

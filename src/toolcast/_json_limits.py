@@ -8,13 +8,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["JsonLimitError", "check_json", "loads_bounded", "plain_json"]
+__all__ = ["JsonLimitError", "loads_bounded", "plain_json"]
 
 # A JSON string token, escapes included (unrolled so that it runs in linear time).
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 # Every bracket becomes "[" or "]": only nesting matters, not which kind (json rejects a mismatch).
 _BRACKETS_ONLY = str.maketrans({"{": "[", "}": "]"})
 _NOT_BRACKET = re.compile(r"[^\[\]]+")
+# A surrogate code point on its own: Python strings can hold one, UTF-8 (and so no server) cannot.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JsonLimitError(ValueError):
@@ -58,8 +61,8 @@ def _reject_constant(token: str) -> Any:
 def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
     """``json.loads`` that refuses texts over ``max_bytes`` (UTF-8) or ``max_depth`` levels.
 
-    Raises :class:`JsonLimitError` for a limit, a non-finite number (``NaN``, ``1e400``), or a
-    number too long to convert, and ``json.JSONDecodeError`` (also a ValueError) for bad JSON.
+    Raises :class:`JsonLimitError` for a limit, a non-finite number (``NaN``, ``1e400``), a
+    number too long to convert or a lone surrogate (``"\\ud800"``, not Unicode text), and ``json.JSONDecodeError`` (also a ValueError) for bad JSON.
     """
     # Characters first: the UTF-8 size is only computed when it could exceed the bound.
     too_large = len(text) > max_bytes or (
@@ -70,7 +73,7 @@ def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
     if _nesting_exceeds(text, max_depth):
         raise JsonLimitError(f"is nested more than {max_depth} levels deep")
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except RecursionError:  # only when the caller's own stack is already deep
         raise JsonLimitError(f"is nested too deeply to decode here (limit {max_depth})") from None
     except json.JSONDecodeError:
@@ -81,6 +84,17 @@ def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
         raise JsonLimitError(
             "holds a value that cannot be decoded: " + " ".join(str(exc).split())[:200]
         ) from None
+    if _SURROGATE.search(text) or _SURROGATE_ESCAPE.search(text):
+        plain_json(value, max_depth=max_depth)  # only then: is each surrogate one of a pair?
+    return value
+
+
+def _check_text(text: str) -> None:
+    found = _SURROGATE.search(text)
+    if found:
+        raise JsonLimitError(
+            f"holds a lone surrogate (U+{ord(found.group()):04X}), which is not Unicode text"
+        )
 
 
 def _kind(value: Any) -> str:
@@ -91,10 +105,14 @@ def plain_json(value: Any, *, max_depth: int, _depth: int = 0) -> Any:
     """A fresh copy of ``value`` as plain JSON data (dict, list, str, int, finite float, ...).
 
     Raises :class:`JsonLimitError` naming the first place that is nested deeper than
-    ``max_depth``, has a non-string key, a non-finite number, or a value JSON has no form for.
+    ``max_depth``, has a non-string key, a non-finite number, a lone surrogate in a string, or
+    a value JSON has no form for.
     Recursion is bounded by ``max_depth``, so any input is safe.
     """
-    if value is None or isinstance(value, (bool, str)):
+    if isinstance(value, str):
+        _check_text(value)
+        return value
+    if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
         return int(value)
@@ -108,14 +126,11 @@ def plain_json(value: Any, *, max_depth: int, _depth: int = 0) -> Any:
         if isinstance(value, Mapping):
             out = {}
             for key, item in value.items():
-                if not isinstance(key, str):
+                if isinstance(key, str):
+                    _check_text(key)
+                else:
                     raise JsonLimitError(f"has a key of type {_kind(key)}; JSON keys are strings")
                 out[key] = plain_json(item, max_depth=max_depth, _depth=_depth + 1)
             return out
         return [plain_json(item, max_depth=max_depth, _depth=_depth + 1) for item in value]
     raise JsonLimitError(f"holds a {_kind(value)}, which has no JSON form")
-
-
-def check_json(value: Any, *, max_depth: int) -> None:
-    """Raise :class:`JsonLimitError` unless ``value`` is plain JSON within ``max_depth`` levels."""
-    plain_json(value, max_depth=max_depth)

@@ -74,14 +74,15 @@ class ServerOutput:
         self.problems += 1
         self.last_junk = cut(line)
         if self.problems <= MAX_REPORTED_PROBLEMS:
-            self._report(f"MCP server {self.name!r} {what} on stdout, skipped: {self.last_junk!r}")
+            self.report(f"MCP server {self.name!r} {what} on stdout, skipped: {self.last_junk!r}")
 
     def finish(self) -> None:
         extra = self.problems - MAX_REPORTED_PROBLEMS
         if extra > 0:
-            self._report(f"MCP server {self.name!r}: {extra} more such lines on stdout, skipped")
+            self.report(f"MCP server {self.name!r}: {extra} more such lines on stdout, skipped")
 
-    def _report(self, line: str) -> None:
+    def report(self, line: str) -> None:
+        """Pass one line to the caller's sink (a sink that fails is ignored)."""
         if self._on_problem is not None:
             with contextlib.suppress(Exception):  # a broken sink must not break the session
                 self._on_problem(line)
@@ -224,13 +225,35 @@ class _Pumps:
         try:
             async with self.write_recv:
                 async for session_message in self.write_recv:
-                    text = session_message.message.model_dump_json(
-                        by_alias=True, exclude_unset=True
-                    )
-                    await self.process.stdin.send((text + "\n").encode("utf-8"))
+                    try:
+                        text = session_message.message.model_dump_json(
+                            by_alias=True, exclude_unset=True
+                        )
+                        data = (text + "\n").encode("utf-8")
+                    except Exception as exc:  # e.g. a lone surrogate in a tool's arguments
+                        await self._unsendable(session_message.message, exc)
+                        continue
+                    await self.process.stdin.send(data)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # The server stopped reading: end the session's stream rather than let a request wait.
             await self.read_send.aclose()
+
+    async def _unsendable(self, message: Any, exc: Exception) -> None:
+        """A message that cannot be written fails its own request; the session goes on."""
+        inner = getattr(message, "root", message)  # mcp 1.x wraps the message in a RootModel
+        ident, method = getattr(inner, "id", None), getattr(inner, "method", None)
+        reason = cut(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        if ident is None or method is None:  # a notification or an answer: nobody waits for it
+            self.output.report(
+                f"could not send a message to MCP server {self.output.name!r}: {reason}"
+            )
+            return
+        answer = {
+            "jsonrpc": "2.0",
+            "id": ident,
+            "error": {"code": -32602, "message": f"toolcast could not send the request: {reason}"},
+        }
+        await self.read_send.send(self.message(self.parse(json.dumps(answer))))
 
     async def stderr(self) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
