@@ -51,7 +51,7 @@ LEAF = st.one_of(
     st.integers(),
     st.floats(),  # NaN and infinities included
     st.text(max_size=8),
-    st.sampled_from(NAMES + TYPES + KEYS),
+    st.sampled_from(NAMES + TYPES + KEYS + ["\ud800", "a\udfffb"]),  # lone surrogates too
     st.binary(max_size=4),
     st.builds(Odd),
     st.sets(st.integers(0, 3), max_size=2),
@@ -88,7 +88,9 @@ _ARGUMENT_TEXTS = [
     st.integers(1, 400).map(lambda n: "[" * n),
     st.integers(1, 400).map(lambda n: '{"a":' * n),
     st.integers(90, 110).map(_deep),
-    st.sampled_from(['{"a": 1e400}', '{"a": NaN}', '{"a": ' + "7" * 5000 + "}", "{}", "[]"]),
+    st.sampled_from(
+        ['{"a": 1e400}', '{"a": NaN}', '{"a": ' + "7" * 5000 + "}", "{}", "[]", '{"a": "\\ud800"}']
+    ),
 ]
 ARGUMENTS = st.one_of(*_ARGUMENT_TEXTS, VALUES)
 SDK_ARGUMENTS = st.one_of(*_ARGUMENT_TEXTS, SDK_VALUES)
