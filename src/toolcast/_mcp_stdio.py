@@ -36,8 +36,10 @@ _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (no
 
 def cut(text: str, limit: int = _CUT) -> str:
     """``text`` on one line, at most ``limit`` characters (an ellipsis marks the cut)."""
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
+    one = " ".join(
+        text[: limit * 4].split()
+    )  # a long line is not split whole: only its start shows
+    return one if len(one) <= limit and len(text) <= limit * 4 else one[: limit - 1] + "…"
 
 
 class ServerOutput:
@@ -301,7 +303,8 @@ async def open_stdio(
 
     On exit, whatever happened, the whole group is killed: children a server started
     (``sleep &``) do not outlive it. A server that exits while a child still holds its
-    stdout is noticed at once: its group is ended, so the pipe closes.
+    stdout is noticed at once: its group is ended, so the pipe closes. (A child that starts
+    a session of its own, as a daemon does, has left the group and is not ended.)
     """
     process = await anyio.open_process(
         list(argv),
