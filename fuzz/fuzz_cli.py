@@ -10,16 +10,23 @@ import io
 import json
 import sys
 
-import atheris
+from _instrument import atheris, instrument_toolcast
 
-with atheris.instrument_imports():
-    from toolcast import cli
+instrument_toolcast()
+
+from toolcast import cli  # noqa: E402  (instrumented above)
 
 
 def TestOneInput(data: bytes) -> None:
     out, err = io.StringIO(), io.StringIO()
-    code = cli.main(["compile", "-", "--format", "json"], stdout=out, stderr=err, stdin=io.BytesIO(data))
-    if code not in (0, 1, 2) or "internal error" in err.getvalue() or "internal error" in out.getvalue():
+    code = cli.main(
+        ["compile", "-", "--format", "json"], stdout=out, stderr=err, stdin=io.BytesIO(data)
+    )
+    if (
+        code not in (0, 1, 2)
+        or "internal error" in err.getvalue()
+        or "internal error" in out.getvalue()
+    ):
         raise RuntimeError(f"exit {code}: {err.getvalue()[-500:]} {out.getvalue()[-2000:]}")
     json.loads(out.getvalue())
 

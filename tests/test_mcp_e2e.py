@@ -358,3 +358,52 @@ def test_execute_with_fake_sessions_covers_exceptions_and_api_override():
     (out,) = run(execute_tool_calls(calls[:1], {"ok": odd}))
     assert out["tool_call_id"] == "a"
     assert out["content"].startswith("Error: tool 't.1' on server 'ok' returned cannot turn int")
+
+
+def test_every_call_gets_its_own_output_whatever_another_returned_or_raised():
+    """Hostile results (1,000 levels deep, not a result, an own cancellation) stay with their call."""
+
+    deep: dict = {"leaf": 1}
+    for _ in range(1000):
+        deep = {"a": deep}
+
+    class Bomb(Exception):
+        def __str__(self):  # an exception that cannot even be printed
+            raise RuntimeError("no")
+
+    class Session:
+        async def call_tool(self, name, arguments):
+            n = arguments["n"]
+            if n == 13:
+                return {"content": [], "structuredContent": deep}
+            if n == 27:
+                return {"content": 5}
+            if n == 42:
+                raise asyncio.CancelledError()  # a cancel scope leaking out of a session
+            if n == 64:
+                raise Bomb()
+            if n == 77:
+                raise TimeoutError("the session's own timeout")
+            return {"content": [{"type": "text", "text": f"ok {n}"}]}
+
+    ts, _ = ToolSet.build({"s": [{"name": "t"}]})
+    spec = [(f"c{n}", "s__t", json.dumps({"n": n})) for n in range(100)]
+    calls, rejected = tool_calls(responses_response(spec), ts)
+    assert rejected == [] and len(calls) == 100
+    for timeout in (10, None):
+        outputs = run(execute_tool_calls(calls, {"s": Session()}, timeout=timeout))
+        assert [o["call_id"] for o in outputs] == [f"c{n}" for n in range(100)]
+        text = {int(o["call_id"][1:]): o["output"] for o in outputs}
+        assert text[13] == (
+            "Error: the tool's structured result cannot be sent: it is nested more than 100 levels deep"
+        )
+        assert text[27].startswith(
+            "Error: tool 't' on server 's' returned result.content: expected a list"
+        )
+        assert text[42] == "Error: tool 't' on server 's' was cancelled by its session"
+        assert text[64] == "Error: tool 't' on server 's' failed: Bomb"
+        assert text[77] == "Error: tool 't' on server 's' did not answer" + (
+            " within 10 s" if timeout else ""
+        )
+        special = {13, 27, 42, 64, 77}
+        assert all(text[n] == f"ok {n}" for n in range(100) if n not in special)

@@ -228,3 +228,189 @@ def test_tool_call_output_helper_uses_its_own_api(toolset):
         "call_id": "c9",
         "output": "clean",
     }
+
+
+# --------------------------------------------------------------------------- hostile responses
+
+MALFORMED = [
+    ({"choices": {"0": {}}}, "response.choices: expected a list, got dict"),
+    ({"choices": 5}, "response.choices: expected a list, got int"),
+    ({"choices": [5]}, r"response.choices\[0\]: expected an object, got int"),
+    (
+        {"choices": [{"message": "hi"}]},
+        r"response.choices\[0\].message: expected an object, got str",
+    ),
+    ({"choices": [{}]}, r"response.choices\[0\].message: expected an object, got None"),
+    (
+        {"choices": [{"message": {"role": "assistant", "tool_calls": 5}}]},
+        r"response.choices\[0\].message.tool_calls: expected a list, got int",
+    ),
+    (
+        {"choices": [{"message": {"role": "assistant", "tool_calls": [7]}}]},
+        r"response.choices\[0\].message.tool_calls\[0\]: expected an object",
+    ),
+    (
+        {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": "f"}]},
+        r"response.tool_calls\[0\].function: expected an object, got str",
+    ),
+    (
+        {"role": "assistant", "tool_calls": [{"id": 3, "function": {"name": "git__status"}}]},
+        r"response.tool_calls\[0\].id: expected a string, got int",
+    ),
+    ({"output": 5}, "response.output: expected a list, got int"),
+    ({"output": [None]}, r"response.output\[0\]: expected an object"),
+    (
+        {"output": [{"type": "function_call", "call_id": "c", "name": ["git__status"]}]},
+        r"response.output\[0\].name: expected a string, got list",
+    ),
+    ({"output": [{"type": 1}]}, r"response.output\[0\].type: expected a string, got int"),
+    ([{"call_id": "c"}], r"response\[0\]: expected a tool call or an output item with a type"),
+    (3.5, "response: expected a Chat Completion"),
+]
+
+
+@pytest.mark.parametrize(("response", "message"), MALFORMED)
+def test_malformed_responses_raise_a_toolcast_error_naming_the_place(toolset, response, message):
+    from toolcast import ToolcastError
+
+    with pytest.raises(ToolcastError, match=f"^{message}"):
+        tool_calls(response, toolset)
+
+
+def test_malformed_sdk_objects_raise_the_same_errors_without_warnings(toolset):
+    from openai.types.chat import ChatCompletion, ChatCompletionMessage
+    from openai.types.chat.chat_completion import Choice
+    from openai.types.responses import Response
+
+    from toolcast import ToolcastError
+
+    cases = [
+        (ChatCompletion.model_construct(choices=5), "response.choices: expected a list, got int"),
+        (ChatCompletion.model_construct(choices={"a": 1}), "response.choices: expected a list"),
+        (
+            ChatCompletion.model_construct(choices=[Choice.model_construct(message=5)]),
+            r"response.choices\[0\].message: expected an object, got int",
+        ),
+        (
+            ChatCompletionMessage.model_construct(role="assistant", tool_calls="x"),
+            "response.tool_calls: expected a list, got str",
+        ),
+        (Response.model_construct(output=5), "response.output: expected a list, got int"),
+        (Response.model_construct(output=[5]), r"response.output\[0\]: expected an object"),
+    ]
+    import warnings
+
+    for response, message in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no pydantic serializer warnings: nothing is dumped
+            with pytest.raises(ToolcastError, match=f"^{message}"):
+                tool_calls(response, toolset)
+
+
+def test_deep_large_and_non_finite_arguments_are_rejected_for_that_call_only(toolset):
+    deep_valid = '{"a": ' * 150 + "1" + "}" * 150
+    hostile = {
+        "c_arrays": "[" * 1000,
+        "c_objects": '{"a":' * 1000,
+        "c_deep": deep_valid,
+        "c_deep_list": "[" * 200 + "]" * 200,
+        "c_huge": '{"text": "' + "x" * (5 * 1024 * 1024) + '"}',
+        "c_inf": '{"a": 1e400}',
+        "c_neg_inf": '{"a": [-1e999]}',
+        "c_digits": '{"a": ' + "9" * 5000 + "}",
+    }
+    spec = [("c_ok", "git__status", '{"q": [[["fine"]]]}')]
+    spec += [(cid, "git__status", args) for cid, args in hostile.items()]
+    for response in (responses_response(spec), chat_completion(spec)):
+        calls, rejected = tool_calls(response, toolset)
+        assert [(c.call_id, c.arguments) for c in calls] == [("c_ok", {"q": [[["fine"]]]})]
+        texts = {
+            r.get("call_id", r.get("tool_call_id")): r.get("output", r.get("content"))
+            for r in rejected
+        }
+        assert list(texts) == list(hostile)
+        for cid in ("c_arrays", "c_objects", "c_deep", "c_deep_list"):
+            assert "nested more than 100 levels deep" in texts[cid], texts[cid]
+        assert "larger than 4194304 bytes" in texts["c_huge"]
+        assert "out of range" in texts["c_inf"] and "out of range" in texts["c_neg_inf"]
+        assert texts["c_digits"].startswith(
+            "Error: arguments for tool 'git__status' are not valid JSON"
+        )
+    # Depth within the bound is accepted as it is.
+    ok = '{"a": ' * 99 + "1" + "}" * 99
+    calls, rejected = tool_calls(responses_response([("c", "git__status", ok)]), toolset)
+    assert rejected == [] and calls[0].arguments["a"]["a"]["a"]
+
+
+def test_already_decoded_arguments_that_are_not_json_are_rejected(toolset):
+    deep: dict = {}
+    for _ in range(1000):
+        deep = {"a": deep}
+    cyclic: list = []
+    cyclic.append(cyclic)
+    hostile = {
+        "c_deep": deep,
+        "c_set": {"a": {1, 2}},
+        "c_nan": {"a": float("nan")},
+        "c_key": {"a": {1: "x"}},
+        "c_cycle": {"a": cyclic},
+    }
+    items = [
+        {"type": "function_call", "call_id": cid, "name": "git__status", "arguments": a}
+        for cid, a in hostile.items()
+    ]
+    items.append(
+        {"type": "function_call", "call_id": "c_num", "name": "git__status", "arguments": 5}
+    )
+    calls, rejected = tool_calls(items, toolset)
+    assert calls == []
+    out = {r["call_id"]: r["output"] for r in rejected}
+    assert "nested more than 100 levels deep" in out["c_deep"] and "nested more" in out["c_cycle"]
+    assert (
+        "set" in out["c_set"] and "non-finite" in out["c_nan"] and "key of type int" in out["c_key"]
+    )
+    assert (
+        out["c_num"]
+        == "Error: arguments for tool 'git__status' must be a JSON object string, got int"
+    )
+
+
+def test_lone_surrogates_in_arguments_are_rejected_and_pairs_kept(toolset):
+    items = [
+        {
+            "type": "function_call",
+            "call_id": "esc",
+            "name": "git__status",
+            "arguments": '{"x": "\\ud800"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "key",
+            "name": "git__status",
+            "arguments": '{"\\udfff": 1}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "raw",
+            "name": "git__status",
+            "arguments": '{"x": "\ud800"}',
+        },
+        {
+            "type": "function_call",
+            "call_id": "dict",
+            "name": "git__status",
+            "arguments": {"x": ["\udc00"]},
+        },
+        {
+            "type": "function_call",
+            "call_id": "pair",
+            "name": "git__status",
+            "arguments": '{"x": "\\ud83d\\ude00"}',
+        },
+    ]
+    calls, rejected = tool_calls(items, toolset)
+    assert [(c.call_id, c.arguments) for c in calls] == [("pair", {"x": "\U0001f600"})]
+    assert [r["call_id"] for r in rejected] == ["esc", "key", "raw", "dict"]
+    assert all(
+        "lone surrogate" in r["output"] and "not Unicode text" in r["output"] for r in rejected
+    )

@@ -194,3 +194,83 @@ def test_bad_arguments_are_rejected():
         tool_output("c", "x", structured="sometimes")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         tool_output("c", 42)
+
+
+def _nested(depth: int) -> dict:
+    value: dict = {"leaf": 1}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize("api", ["responses", "chat"])
+def test_deep_structured_content_becomes_an_error_output_not_a_crash(api):
+    key = "output" if api == "responses" else "content"
+    deep = {"content": [], "structuredContent": _nested(1000)}
+    out = tool_output("c", deep, api=api)
+    assert out[key] == (
+        "Error: the tool's structured result cannot be sent: it is nested more than 100 levels deep"
+    )
+    # Content blocks still reach the model, after the error line.
+    mixed = {"content": [text("partial")], "structuredContent": _nested(1000)}
+    lines = tool_output("c", mixed, api=api, structured="append")[key].split("\n")
+    assert lines[0].startswith("Error: the tool's structured result cannot be sent") and lines[
+        1:
+    ] == ["partial"]
+    # Not used, not checked: auto with content, and ignore.
+    assert tool_output("c", mixed, api=api)[key] == "partial"
+    assert tool_output("c", _nested(99) | {"content": []}, api=api)[key] == ""
+    shallow = {"content": [], "structuredContent": _nested(98)}
+    assert tool_output("c", shallow, api=api)[key].startswith('{"a":{"a":')
+
+
+def test_structured_content_that_is_not_json_is_an_error_output():
+    for bad, why in (
+        ({"x": float("nan")}, "non-finite number nan"),
+        ({"x": float("inf")}, "non-finite number inf"),
+        ({"x": {1, 2}}, "holds a set"),
+        ({"x": {3: "y"}}, "a key of type int"),
+    ):
+        out = tool_output("c", {"content": [], "structuredContent": bad})["output"]
+        assert (
+            out.startswith("Error: the tool's structured result cannot be sent: it ") and why in out
+        )
+
+
+def test_deep_structured_content_in_sdk_objects():
+    types = pytest.importorskip("mcp.types")
+    real = types.CallToolResult(content=[], structured_content=_nested(1000))
+    built = types.CallToolResult.model_construct(content=[], structured_content=_nested(1000))
+    for result in (real, built):
+        out = tool_output("c", result, api="chat")["content"]
+        assert out.endswith("nested more than 100 levels deep")
+
+
+def test_results_that_are_not_results_raise_a_toolcast_error():
+    from toolcast import ToolcastError
+
+    for bad in (42, 4.5, [text("x")], b"bytes", object(), {"content": 5}):
+        with pytest.raises(ToolcastError):
+            tool_output("c", bad)
+
+
+def test_odd_block_fields_never_crash():
+    deep: list = []
+    for _ in range(2000):
+        deep = [deep]
+    odd = {
+        "content": [
+            {"type": deep},
+            {"type": "text", "text": deep},
+            {"type": "resource_link", "uri": deep, "name": 5},
+            {"type": "resource", "resource": {"uri": {"a": deep}, "text": 3}},
+            7,
+        ],
+        "isError": "yes",  # not a boolean: not an error
+    }
+    assert tool_output("c", odd, api="chat")["content"] == (
+        "[unsupported content: list]\n[resource link: 5, list]\n[resource: dict]\n"
+        "[unsupported content: int]"
+    )
+    exc = ValueError(deep)
+    assert tool_output("c", exc)["output"].startswith("Error: ")

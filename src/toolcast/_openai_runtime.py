@@ -11,12 +11,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from toolcast._json_limits import JsonLimitError, loads_bounded, plain_json
+from toolcast.model import ToolcastError
+
 if TYPE_CHECKING:
     from toolcast.toolset import ToolSet
 
 __all__ = [
+    "MAX_ARGUMENTS_BYTES",
+    "MAX_JSON_DEPTH",
+    "ResponseShapeError",
     "StrictIssue",
     "ToolCall",
+    "ToolResultError",
     "ToolsReport",
     "tool_calls",
     "tool_output",
@@ -32,6 +39,11 @@ _STRUCTURED_MODES = ("auto", "prefer", "append", "ignore")
 _RESPONSES_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 # An unknown-tool message lists valid names; past this many it would crowd the context.
 _MAX_LISTED_NAMES = 50
+#: Arguments (and structured results) nested deeper are refused: decoding, stripping and
+#: serialising them recursively would hit Python's recursion limit, and no tool needs it.
+MAX_JSON_DEPTH = 100
+#: Arguments longer than this (UTF-8) are refused; the largest model outputs are far smaller.
+MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
 
 
 def _check_api(api: str) -> Api:
@@ -40,12 +52,56 @@ def _check_api(api: str) -> Api:
     return api  # type: ignore[return-value]
 
 
-def _plain(obj: Any) -> Any:
-    """Duck-type pydantic objects (openai / mcp SDKs) into plain data; leave the rest alone."""
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump) and not isinstance(obj, (Mapping, str, bytes)):
-        return dump()
-    return obj
+def _is_object(obj: Any) -> bool:
+    """A JSON object: a mapping, or an SDK (pydantic) object, which is read field by field."""
+    if isinstance(obj, Mapping):
+        return True
+    return callable(getattr(obj, "model_dump", None)) and not isinstance(obj, (str, bytes))
+
+
+def _has(obj: Any, name: str) -> bool:
+    if isinstance(obj, Mapping):
+        return name in obj
+    try:
+        getattr(obj, name)
+    except Exception:  # pydantic raises AttributeError; a broken object anything
+        return False
+    return True
+
+
+def _field(obj: Any, *names: str) -> Any:
+    """The first of ``names`` that ``obj`` (a mapping or an SDK object) holds, else None.
+
+    SDK objects are read by attribute rather than dumped: a dump walks (and warns about) the
+    whole object, while the loop needs a few fields; wire names and Python names both work.
+    """
+    for name in names:
+        if isinstance(obj, Mapping):
+            if name in obj:
+                return obj[name]
+            continue
+        try:
+            return getattr(obj, name)
+        except Exception:
+            continue
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+class ResponseShapeError(ToolcastError, TypeError):
+    """A model response, or the part of it at ``path``, is not a shape :func:`tool_calls` reads.
+
+    The message names the place and what was expected there, e.g.
+    ``response.choices[0].message.tool_calls: expected a list, got int``.
+    """
+
+    def __init__(self, path: str, expected: str, got: Any) -> None:
+        super().__init__(f"{path}: expected {expected}, got {_kind(got)}")
+        self.path = path
+        self.expected = expected
 
 
 # --------------------------------------------------------------------------- tools()
@@ -193,62 +249,99 @@ class _RawCall:
     arguments: Any
 
 
-def _raw_from_item(item: Any) -> _RawCall | None:
+def _string_field(obj: Any, name: str, path: str) -> str:
+    value = _field(obj, name)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ResponseShapeError(f"{path}.{name}", "a string", value)
+    return value
+
+
+def _raw_from_item(item: Any, path: str) -> _RawCall | None:
     """A function call from one Chat ``tool_calls`` entry or Responses output item, else None."""
-    item = _plain(item)
-    if not isinstance(item, Mapping):
-        return None
-    kind = item.get("type")
+    if not _is_object(item):
+        raise ResponseShapeError(path, "an object (a tool call or an output item)", item)
+    kind = _field(item, "type")
+    if kind is not None and not isinstance(kind, str):
+        raise ResponseShapeError(f"{path}.type", "a string", kind)
     if kind == "function_call":
         return _RawCall(
             "responses",
-            str(item.get("call_id") or ""),
-            str(item.get("name") or ""),
-            item.get("arguments"),
+            _string_field(item, "call_id", path),
+            _string_field(item, "name", path),
+            _field(item, "arguments"),
         )
-    function = item.get("function")
-    if isinstance(function, Mapping) and kind in (None, "function"):
+    function = _field(item, "function")
+    if kind == "function" or (kind is None and function is not None):
+        if not _is_object(function):
+            raise ResponseShapeError(f"{path}.function", "an object", function)
         return _RawCall(
             "chat",
-            str(item.get("id") or ""),
-            str(function.get("name") or ""),
-            function.get("arguments"),
+            _string_field(item, "id", path),
+            _string_field(function, "name", f"{path}.function"),
+            _field(function, "arguments"),
         )
+    if kind is None:
+        raise ResponseShapeError(path, "a tool call or an output item with a type", item)
     # Messages, reasoning, built-in tool calls, custom tool calls: not ours.
     return None
 
 
-def _extract(response: Any) -> list[_RawCall]:
-    response = _plain(response)
-    if isinstance(response, Mapping):
-        if "choices" in response:
-            choices = response.get("choices") or []
-            if not choices:
-                return []
-            # n > 1 completions are alternatives; the first one is the conversation's.
-            message = _plain(choices[0])
-            if isinstance(message, Mapping):
-                message = _plain(message.get("message"))
-            return _extract(message) if isinstance(message, Mapping) else []
-        if "output" in response and isinstance(response.get("output"), (list, tuple)):
-            items = response["output"]
-        elif "tool_calls" in response or response.get("role") == "assistant":
-            items = response.get("tool_calls") or []
-        else:
-            single = _raw_from_item(response)
-            if single is not None:
-                return [single]
-            raise TypeError(
-                "expected a Chat Completion, a Chat assistant message, a Responses response, "
-                "or a list of tool calls / output items"
-            )
-    elif isinstance(response, (list, tuple)):
-        items = response
-    elif response is None:
+def _list_field(obj: Any, name: str, path: str) -> list[Any]:
+    """``obj.name`` as a list; null or absent is an empty list, anything else an error."""
+    value = _field(obj, name)
+    if value is None:
         return []
-    else:
-        raise TypeError(f"cannot read tool calls from {type(response).__name__}")
-    return [raw for raw in map(_raw_from_item, items) if raw is not None]
+    if not isinstance(value, (list, tuple)):
+        raise ResponseShapeError(f"{path}.{name}", "a list", value)
+    return list(value)
+
+
+def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
+    """The tool calls / output items of ``response`` and the path they sit under, or None
+    when ``response`` is itself one tool call or output item."""
+    if response is None:
+        return [], path
+    if isinstance(response, (list, tuple)):
+        return list(response), path
+    if not _is_object(response):
+        raise ResponseShapeError(
+            path, "a Chat Completion, a Chat message, a Responses response or a list", response
+        )
+    if _has(response, "choices"):
+        choices = _list_field(response, "choices", path)
+        if not choices:
+            return [], path
+        # n > 1 completions are alternatives; the first one is the conversation's.
+        choice = choices[0]
+        if not _is_object(choice):
+            raise ResponseShapeError(f"{path}.choices[0]", "an object", choice)
+        message = _field(choice, "message")
+        if not _is_object(message):
+            raise ResponseShapeError(f"{path}.choices[0].message", "an object", message)
+        return _items_of(message, f"{path}.choices[0].message")
+    if _has(response, "output") and _field(response, "type") is None:
+        return _list_field(response, "output", path), f"{path}.output"
+    if _has(response, "tool_calls") or _field(response, "role") == "assistant":
+        return _list_field(response, "tool_calls", path), f"{path}.tool_calls"
+    return None
+
+
+def _extract(response: Any) -> list[_RawCall]:
+    found = _items_of(response, "response")
+    if found is None:  # one tool call or output item given on its own
+        raw = _raw_from_item(response, "response")
+        if raw is None:
+            raise ResponseShapeError(
+                "response",
+                "a Chat Completion, a Chat message, a Responses response or a function call",
+                response,
+            )
+        return [raw]
+    items, path = found
+    calls = (_raw_from_item(item, f"{path}[{i}]") for i, item in enumerate(items))
+    return [raw for raw in calls if raw is not None]
 
 
 def _reject(raw: _RawCall, message: str, error_prefix: str) -> dict[str, Any]:
@@ -271,33 +364,37 @@ def _unknown_tool_message(name: str, toolset: ToolSet) -> str:
     return text
 
 
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not valid JSON")
+_JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 
 def _decode_arguments(raw: _RawCall) -> tuple[dict[str, Any] | None, str | None]:
+    """``(arguments, None)``, or ``(None, why)`` for arguments the tool must not receive."""
     args = raw.arguments
+    where = f"arguments for tool {raw.name!r}"
     # Zero-argument calls arrive as "" or null from some models and servers.
     if args is None or (isinstance(args, str) and not args.strip()):
         return {}, None
     if isinstance(args, Mapping):
-        return json.loads(json.dumps(args)), None
+        try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
+            return plain_json(args, max_depth=MAX_JSON_DEPTH), None
+        except JsonLimitError as exc:
+            return None, f"{where} are not usable JSON: the value {exc}"
     if not isinstance(args, str):
-        return None, f"arguments for tool {raw.name!r} must be a JSON object string"
+        return None, f"{where} must be a JSON object string, got {_kind(args)}"
     try:
-        value = json.loads(args, parse_constant=_reject_constant)
+        value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
     except json.JSONDecodeError as exc:
         return None, (
-            f"arguments for tool {raw.name!r} are not valid JSON "
-            f"({exc.msg} at line {exc.lineno} column {exc.colno})"
+            f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
         )
-    except ValueError as exc:
-        return None, f"arguments for tool {raw.name!r} are not valid JSON ({exc})"
+    except JsonLimitError as exc:
+        reason = str(exc)
+        if reason.startswith(("is larger", "is nested")):
+            return None, f"{where} are refused: the JSON text {reason}"
+        return None, f"{where} are not valid JSON: the JSON text {reason}"
     if not isinstance(value, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
-            type(value), "a number"
-        )
-        return None, f"arguments for tool {raw.name!r} must be a JSON object, got {kind}"
+        kind = _JSON_KIND.get(type(value), "a number")
+        return None, f"{where} must be a JSON object, got {kind}"
     return value, None
 
 
@@ -314,12 +411,26 @@ def tool_calls(
     or a list of Chat ``tool_calls`` / Responses output items; plain dicts or the
     ``openai`` SDK's objects. Returns ``(calls, rejected)``: ``calls`` in response order;
     ``rejected`` holds one error output (same API's shape) per call naming an unknown
-    tool or carrying arguments that are not a JSON object, to send back to the model.
+    tool or carrying arguments that are not a JSON object, to send back to the model:
+    invalid JSON, ``NaN``/``Infinity`` or a number out of range (``1e400``), more than
+    :data:`MAX_ARGUMENTS_BYTES` bytes or more than :data:`MAX_JSON_DEPTH` levels of nesting.
     Nulls are removed only at the tool's ``null_paths`` (from :func:`tools`).
+
+    A response that is not one of these shapes (``{"choices": 5}``, a tool call whose
+    ``function`` is a string, ...) raises :class:`ResponseShapeError` (a ``ToolcastError``
+    and a ``TypeError``) naming the place, e.g. ``response.choices[0].message.tool_calls:
+    expected a list, got int``.
     """
+    from toolcast.nulls import NullPathError, strip_nulls  # the core helper, imported lazily
+
     if isinstance(null_paths, ToolsReport):
         null_paths = null_paths.null_paths
     paths_by_tool = null_paths or {}
+    if not isinstance(paths_by_tool, Mapping):
+        raise NullPathError(
+            "null_paths: expected a mapping of tool name to null paths, or a ToolsReport, "
+            f"got {_kind(paths_by_tool)}"
+        )
     calls: list[ToolCall] = []
     rejected: list[dict[str, Any]] = []
     for raw in _extract(response):
@@ -331,11 +442,9 @@ def tool_calls(
         if arguments is None:
             rejected.append(_reject(raw, problem or "invalid arguments", error_prefix))
             continue
-        paths = paths_by_tool.get(raw.name) or ()
+        paths = paths_by_tool.get(raw.name)
         if paths:
-            from toolcast import strip_nulls  # core helper; imported lazily like compile_tool
-
-            arguments = strip_nulls(arguments, tuple(tuple(p) for p in paths))
+            arguments = strip_nulls(arguments, paths)
         calls.append(
             ToolCall(
                 call_id=raw.call_id,
@@ -373,18 +482,29 @@ def _media_placeholder(kind: str, mime: Any, data: Any) -> str:
     return f"[{kind}: {mime_text}, {size} bytes]"
 
 
-def _resource_parts(block: Mapping[str, Any]) -> list[str]:
-    resource = block.get("resource")
-    if not isinstance(resource, Mapping):
+def _label(value: Any) -> str:
+    """A short text for a name, URI or message of unknown type (a repr can recurse or raise)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (Mapping, list, tuple, set, frozenset, bytes)) or value is None:
+        return _kind(value)
+    try:
+        return str(value)[:200]  # a pydantic AnyUrl and the like print as their text
+    except Exception:
+        return _kind(value)
+
+
+def _resource_parts(resource: Any) -> list[str]:
+    if not _is_object(resource):
         return ["[resource: no contents]"]
-    uri = resource.get("uri") or "unknown uri"
-    mime = resource.get("mimeType")
-    label = f"{uri}, {mime}" if mime else str(uri)
-    text = resource.get("text")
+    uri = _label(_field(resource, "uri") or "unknown uri")
+    mime = _field(resource, "mimeType", "mime_type")
+    label = f"{uri}, {_label(mime)}" if mime else uri
+    text = _field(resource, "text")
     if isinstance(text, str):
         # A text resource is readable as is; the placeholder line only names it.
         return [f"[resource: {label}]\n{text}"]
-    blob = resource.get("blob")
+    blob = _field(resource, "blob")
     if isinstance(blob, str):
         size = _decoded_size(blob)
         size_text = "invalid base64 data" if size is None else f"{size} bytes"
@@ -394,17 +514,16 @@ def _resource_parts(block: Mapping[str, Any]) -> list[str]:
 
 def _render_block(block: Any, api: Api) -> list[str | dict[str, Any]]:
     """One MCP content block as text pieces, or an input_image item (Responses only)."""
-    block = _plain(block)
     if isinstance(block, str):
         return [block]
-    if not isinstance(block, Mapping):
-        return [f"[unsupported content: {type(block).__name__}]"]
-    kind = block.get("type")
+    if not _is_object(block):
+        return [f"[unsupported content: {_kind(block)}]"]
+    kind = _field(block, "type")
     if kind == "text":
-        text = block.get("text")
+        text = _field(block, "text")
         return [text if isinstance(text, str) else ""]
     if kind == "image":
-        mime, data = block.get("mimeType"), block.get("data")
+        mime, data = _field(block, "mimeType", "mime_type"), _field(block, "data")
         if (
             api == "responses"
             and isinstance(mime, str)
@@ -416,21 +535,31 @@ def _render_block(block: Any, api: Api) -> list[str | dict[str, Any]]:
             return [{"type": "input_image", "image_url": f"data:{mime.lower()};base64,{compact}"}]
         return [_media_placeholder("image", mime, data)]
     if kind == "audio":
-        return [_media_placeholder("audio", block.get("mimeType"), block.get("data"))]
+        return [
+            _media_placeholder(
+                "audio", _field(block, "mimeType", "mime_type"), _field(block, "data")
+            )
+        ]
     if kind == "resource":
-        return list(_resource_parts(block))
+        return _resource_parts(_field(block, "resource"))
     if kind == "resource_link":
-        uri = block.get("uri") or "unknown uri"
-        name = block.get("name")
-        mime = block.get("mimeType")
-        bits = [str(x) for x in (name, uri, mime) if x]
+        uri = _field(block, "uri") or "unknown uri"
+        name = _field(block, "name")
+        mime = _field(block, "mimeType", "mime_type")
+        bits = [_label(x) for x in (name, uri, mime) if x]
         return [f"[resource link: {', '.join(bits)}]"]
-    return [f"[unsupported content: {kind}]"]
+    return [f"[unsupported content: {_label(kind)}]"]
 
 
 def _structured_text(value: Any) -> str:
+    """``structuredContent`` as compact JSON; JsonLimitError when it is too deep or not JSON."""
+    plain = plain_json(value, max_depth=MAX_JSON_DEPTH)
     # Sorted keys and no spaces: the same structured result always gives the same bytes.
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return json.dumps(plain, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class ToolResultError(ToolcastError, TypeError):
+    """:func:`tool_output` was given something that is not a tool result (nor a str/exception)."""
 
 
 def _normalize_result(result: Any) -> tuple[list[Any], Any, bool]:
@@ -438,24 +567,34 @@ def _normalize_result(result: Any) -> tuple[list[Any], Any, bool]:
     if isinstance(result, _ErrorText):
         return [{"type": "text", "text": str(result)}], None, True
     if isinstance(result, BaseException):
-        message = str(result).strip() or type(result).__name__
-        return [{"type": "text", "text": message}], None, True
+        try:
+            message = str(result).strip()
+        except Exception:  # an exception whose arguments cannot be printed
+            message = ""
+        return [{"type": "text", "text": message or type(result).__name__}], None, True
     if isinstance(result, str):
         return [{"type": "text", "text": result}], None, False
     if result is None:
         return [], None, False
-    dump = getattr(result, "model_dump", None)
-    if callable(dump) and not isinstance(result, Mapping):
-        result = dump(by_alias=True, exclude_none=True, mode="json")
-    if not isinstance(result, Mapping):
-        raise TypeError(f"cannot turn {type(result).__name__} into a tool output")
-    if "content" not in result and "structuredContent" not in result and "message" in result:
+    if not _is_object(result):
+        raise ToolResultError(f"cannot turn {_kind(result)} into a tool output")
+    structured = _field(result, "structuredContent", "structured_content")
+    if not _has(result, "content") and structured is None and _has(result, "message"):
         # An error object (JSON-RPC ErrorData and the like): report its message.
-        return [{"type": "text", "text": str(result.get("message"))}], None, True
-    content = result.get("content")
-    blocks = list(content) if isinstance(content, (list, tuple)) else []
-    structured = result.get("structuredContent", result.get("structured_content"))
-    is_error = bool(result.get("isError", result.get("is_error", False)))
+        return [{"type": "text", "text": _label(_field(result, "message"))}], None, True
+    content = _field(result, "content")
+    if isinstance(content, str):  # hand-made sessions: a bare text
+        blocks: list[Any] = [content]
+    elif isinstance(content, (list, tuple)):
+        blocks = list(content)
+    elif content is None:
+        blocks = []
+    else:
+        raise ToolResultError(
+            f"result.content: expected a list of content blocks, got {_kind(content)}"
+        )
+    flag = _field(result, "isError", "is_error")
+    is_error = isinstance(flag, int) and bool(flag)  # bool is an int; other values mean nothing
     return blocks, structured, is_error
 
 
@@ -480,6 +619,10 @@ def tool_output(
     ``input_text``/``input_image`` items when the result holds a JPEG/PNG/GIF/WebP image.
     ``structured`` decides where ``structuredContent`` goes: ``auto`` (only when content
     is empty), ``prefer`` (instead of content), ``append`` (after it), ``ignore``.
+    Structured content that is used but cannot be sent (nested more than
+    :data:`MAX_JSON_DEPTH` levels, a non-finite number, a value with no JSON form) makes an
+    error output that says so, with the content blocks after it. A ``result`` of any other
+    type raises :class:`ToolResultError` (a ``ToolcastError`` and a ``TypeError``).
     """
     api = _check_api(api)
     if structured not in _STRUCTURED_MODES:
@@ -500,7 +643,13 @@ def tool_output(
         for block in blocks:
             pieces.extend(_render_block(block, api))
     if use_structured:
-        pieces.append(_structured_text(structured_value))
+        try:
+            pieces.append(_structured_text(structured_value))
+        except JsonLimitError as exc:
+            # The model must learn that part of the result is missing, and why; first, so
+            # that the error marker leads the output.
+            is_error = True
+            pieces.insert(0, f"the tool's structured result cannot be sent: it {exc}")
 
     if is_error and error_prefix:
         first = next((i for i, p in enumerate(pieces) if p), None)

@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _load_all(args: argparse.Namespace, stdin: Any) -> tuple[list[Item], list[InputError]]:
+def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
     """Every PATH's and server's tools; a file's tools know their places (positions are asked
     for: every report but --summary names them)."""
     items: list[Item] = []
@@ -133,7 +133,7 @@ def _load_all(args: argparse.Namespace, stdin: Any) -> tuple[list[Item], list[In
         items.extend(got)
         errors.extend(errs)
     for command in args.mcp:
-        got, errs = _load_mcp(command, args.mcp_timeout)
+        got, errs = _load_mcp(command, args.mcp_timeout, err)
         items.extend(got)
         errors.extend(errs)
     if args.name is not None and sum(1 for i in items if i.bare) != 1:
@@ -141,14 +141,16 @@ def _load_all(args: argparse.Namespace, stdin: Any) -> tuple[list[Item], list[In
     return items, errors
 
 
-def _load_mcp(command: str, timeout: float) -> tuple[list[Item], list[InputError]]:
+def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
     source = f"mcp:{command}"
     try:
         from toolcast.mcp_runtime import McpServerError, list_tools_stdio_sync
     except ImportError as exc:  # pragma: no cover - the mcp extra is missing
         return [], [InputError(source, f"--mcp needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
     try:
-        tools = list_tools_stdio_sync(command, timeout=timeout)
+        # What the server printed besides its messages: one warning line each, and go on.
+        warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
+        tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
@@ -192,7 +194,7 @@ def _meta(args: argparse.Namespace) -> dict:
     }
 
 
-def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> int:
+def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
     from toolcast import render
 
     get_rules(args.rules)  # an unknown version is a usage error before any work
@@ -200,7 +202,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> 
     if watch and not args.out:
         raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
     known = _read_baseline(args)
-    items, errors = _load_all(args, stdin)
+    items, errors = _load_all(args, stdin, err)
     places: list = []
     results = _compile_items(items, args, errors, places)
     written = None
@@ -327,7 +329,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
         if args.command in ("compile", "check"):
-            return cmd_compile_or_check(args, out, stdin)
+            return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
             return cmd_rules(args, out, stdin)
         parser.print_help(out)

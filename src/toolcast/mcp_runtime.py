@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shlex
 import shutil
-import tempfile
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolcast._openai_runtime import _ErrorText, tool_output
 
 if TYPE_CHECKING:
+    from toolcast._mcp_stdio import ServerOutput
     from toolcast._openai_runtime import Api, StructuredMode, ToolCall
 
 __all__ = [
@@ -44,26 +45,38 @@ async def _run_one(
     def failed(message: str) -> dict[str, Any]:
         return tool_output(call.call_id, _ErrorText(message), api=api, error_prefix=error_prefix)
 
+    where = f"tool {call.tool!r} on server {call.server!r}"
     session = sessions.get(call.server)
     if session is None:
         return failed(f"no connection to server {call.server!r} for tool {call.tool!r}")
     try:
         result = await asyncio.wait_for(session.call_tool(call.tool, call.arguments), timeout)
     except TimeoutError:
-        return failed(
-            f"tool {call.tool!r} on server {call.server!r} did not answer within {timeout:g} s"
-        )
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        return failed(f"{where} did not answer{within}")
     except asyncio.CancelledError:
-        raise
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise  # the caller cancelled us
+        # The session cancelled its own call (a cancel scope that leaked): only this call fails.
+        return failed(f"{where} was cancelled by its session")
     except Exception as exc:
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        return failed(f"tool {call.tool!r} on server {call.server!r} failed: {detail}")
+        return failed(f"{where} failed: {_exception_text(exc)}")
     try:
         return tool_output(
             call.call_id, result, api=api, error_prefix=error_prefix, structured=structured
         )
-    except (TypeError, ValueError) as exc:  # a session returned something that is not a result
-        return failed(f"tool {call.tool!r} on server {call.server!r} returned {exc}")
+    except Exception as exc:  # whatever a session returned, this call still gets an output
+        return failed(f"{where} returned {_exception_text(exc)}")
+
+
+def _exception_text(exc: BaseException) -> str:
+    """The exception's message on one line; its type when it has none or cannot be printed."""
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # str() of an exception holding a deep or broken value
+        text = ""
+    return text[:1000] or type(exc).__name__
 
 
 async def execute_tool_calls(
@@ -87,6 +100,8 @@ async def execute_tool_calls(
         _run_one(call, sessions, api or call.api, timeout, error_prefix, structured)
         for call in calls
     ]
+    # _run_one turns every failure of its call into that call's output, so one call can
+    # never take the others' outputs with it.
     return list(await asyncio.gather(*jobs))
 
 
@@ -122,14 +137,74 @@ def _resolve(command: str) -> list[str]:
     return [found, *argv[1:]]
 
 
-def _stderr_tail(errlog: Any) -> str:
+def _log_problem(line: str) -> None:
+    logging.getLogger(__name__).warning("%s", line)
+
+
+def _with_output(message: str, output: ServerOutput) -> str:
+    """``message`` with the last stderr line and, if any, the last non-message stdout line."""
+    tail = output.stderr_tail()
+    if tail:
+        message += f" (stderr: {tail})"
+    if output.last_junk:
+        message += f" (stdout: {output.last_junk})"
+    return message
+
+
+def _startup_failure(exc: BaseException, shown: str, output: ServerOutput) -> McpServerError:
+    inner = _innermost(exc)
+    if isinstance(inner, McpServerError):
+        return McpServerError(str(inner))
+    if isinstance(inner, FileNotFoundError | PermissionError):
+        return McpServerError(f"MCP server {shown!r} could not be started: {_one_line(inner)}")
+    detail = _one_line(exc)
+    if detail == "Connection closed" or output.returncode is not None:
+        # The SDK's wording for a server that exited or closed stdout mid-handshake.
+        detail = "it exited or closed its output before answering"
+        if output.returncode is not None:
+            detail += f" (exit status {output.returncode})"
+    return McpServerError(_with_output(f"MCP server {shown!r} failed: {detail}", output))
+
+
+@contextlib.asynccontextmanager
+async def _session(
+    argv: Sequence[str],
+    output: ServerOutput,
+    *,
+    env: Mapping[str, str] | None,
+    cwd: str | os.PathLike[str] | None,
+    errlog: Any,
+    startup_timeout: float | None,
+) -> AsyncIterator[Any]:
+    import anyio  # the MCP SDK's own dependency, like the SDK imported on first use
+    from mcp import ClientSession
+
+    from toolcast._mcp_stdio import open_stdio
+
+    shown = output.name
+    started = False
     try:
-        errlog.flush()
-        errlog.seek(0)
-        lines = [line.strip() for line in errlog.read().splitlines() if line.strip()]
-    except (OSError, ValueError):
-        return ""
-    return lines[-1][:300] if lines else ""
+        async with (
+            open_stdio(argv, output, env=env, cwd=cwd, errlog=errlog) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            try:
+                with anyio.fail_after(startup_timeout):
+                    await session.initialize()
+            except TimeoutError:
+                raise McpServerError(
+                    _with_output(
+                        f"MCP server {shown!r} did not answer initialize within "
+                        f"{startup_timeout:g} s",
+                        output,
+                    )
+                ) from None
+            started = True
+            yield session
+    except (Exception, BaseExceptionGroup) as exc:
+        if started or isinstance(_innermost(exc), asyncio.CancelledError):
+            raise
+        raise _startup_failure(exc, shown, output) from None
 
 
 @contextlib.asynccontextmanager
@@ -139,31 +214,36 @@ async def stdio_session(
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
     errlog: Any = None,
+    startup_timeout: float | None = 30.0,
+    on_problem: Callable[[str], None] | None = _log_problem,
 ) -> AsyncIterator[Any]:
     """Start a stdio MCP server and yield an initialized ``mcp.ClientSession``.
 
     ``command`` is a shell-like string (split with :func:`shlex.split`) or an argv list.
-    ``errlog`` receives the server's stderr (a real file; default: a temporary file that
-    is discarded, so server logs do not mix with ours).
+    ``errlog`` receives the server's stderr as text (anything with ``write``; default:
+    nothing, only the last 64 KiB are kept for error messages). A server that does not
+    start, or does not answer ``initialize`` within ``startup_timeout`` seconds (None: no
+    limit), raises :class:`McpServerError` with a one-line message.
+
+    The server runs in its own session (process group); when the block ends, the whole
+    group is ended, so children it started do not outlive it, and a server that dies while
+    a child holds its stdout is seen at once. Lines on its stdout that are not JSON-RPC
+    messages are skipped and reported one line each to ``on_problem`` (default: a warning
+    on the ``toolcast.mcp_runtime`` logger); past ten, only their number is reported.
     """
-    from mcp import ClientSession, StdioServerParameters, stdio_client
+    from toolcast._mcp_stdio import ServerOutput
 
     argv = _resolve(command) if isinstance(command, str) else _resolve(shlex.join(command))
-    params = StdioServerParameters(
-        command=argv[0], args=argv[1:], env=dict(env) if env else None, cwd=cwd
-    )
-    with contextlib.ExitStack() as stack:
-        log = errlog
-        if log is None:
-            log = stack.enter_context(
-                tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-            )
-        async with (
-            stdio_client(params, errlog=log) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            await session.initialize()
-            yield session
+    shown = _shown(command) if isinstance(command, str) else str(next(iter(command)))
+    output = ServerOutput(shown, on_problem)
+    async with _session(
+        argv, output, env=env, cwd=cwd, errlog=errlog, startup_timeout=startup_timeout
+    ) as session:
+        yield session
+
+
+def _shown(command: str) -> str:
+    return shlex.split(command)[0]
 
 
 async def list_tools(session: Any) -> list[dict[str, Any]]:
@@ -194,50 +274,69 @@ async def list_tools_stdio(
     timeout: float = 30.0,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    on_problem: Callable[[str], None] | None = _log_problem,
 ) -> list[dict[str, Any]]:
     """Start the stdio MCP server ``command``, list all its tools (every page), stop it.
 
     Returns plain MCP tool dicts (``name``, ``description``, ``inputSchema``, ...).
     Raises :class:`McpServerError` with a one-line message when the command is not
     found, the server exits or fails, or it does not answer within ``timeout`` seconds.
+    Stdout lines that are not messages go to ``on_problem``, as in :func:`stdio_session`.
     """
     argv = _resolve(command)
-    shown = shlex.split(command)[0]
+    shown = _shown(command)
     try:
         import mcp  # noqa: F401  (checked up front: a missing SDK is not a server failure)
     except ImportError:
         raise McpServerError(
             "listing MCP tools needs the MCP SDK: pip install 'toolcast[mcp]'"
         ) from None
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+    from toolcast._mcp_stdio import ServerOutput
+
+    output = ServerOutput(shown, on_problem)
+    try:
+        async with asyncio.timeout(timeout):
+            async with _session(
+                argv, output, env=env, cwd=cwd, errlog=None, startup_timeout=None
+            ) as session:
+                return await list_tools(session)
+    except McpServerError:
+        raise
+    except TimeoutError:  # asyncio.timeout's own
+        raise McpServerError(
+            _with_output(f"MCP server {shown!r} did not answer within {timeout:g} s", output)
+        ) from None
+    except (Exception, BaseExceptionGroup) as exc:
+        inner = _innermost(exc)
+        if isinstance(inner, McpServerError):
+            raise McpServerError(str(inner)) from None
+        if isinstance(inner, TimeoutError):
+            raise McpServerError(
+                _with_output(f"MCP server {shown!r} did not answer within {timeout:g} s", output)
+            ) from None
+        raise _startup_failure(exc, shown, output) from None
+
+
+# The MCP SDK's loggers: its modules' own, and "client", where its ClientSession logs.
+_SDK_LOGGERS = ("mcp", "client")
+
+
+class _OneLineLog(logging.Handler):
+    """The SDK's log records as one line each (no traceback), for a command line's stderr."""
+
+    def __init__(self, shown: str, sink: Callable[[str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.shown, self.sink = shown, sink
+
+    def emit(self, record: logging.LogRecord) -> None:
         try:
-            async with asyncio.timeout(timeout):
-                async with stdio_session(argv, env=env, cwd=cwd, errlog=log) as session:
-                    return await list_tools(session)
-        except McpServerError:
-            raise
-        except TimeoutError:  # asyncio.timeout's own
-            tail = _stderr_tail(log)
-            raise McpServerError(
-                f"MCP server {shown!r} did not answer within {timeout:g} s"
-                + (f" (stderr: {tail})" if tail else "")
-            ) from None
-        except (Exception, BaseExceptionGroup) as exc:
-            inner = _innermost(exc)
-            if isinstance(inner, McpServerError):
-                raise McpServerError(str(inner)) from None
-            if isinstance(inner, TimeoutError):
-                raise McpServerError(
-                    f"MCP server {shown!r} did not answer within {timeout:g} s"
-                ) from None
-            tail = _stderr_tail(log)
-            detail = _one_line(exc)
-            if detail == "Connection closed":
-                # The SDK's wording for a server that exited or closed stdout mid-handshake.
-                detail = "it exited or closed its output before answering"
-            raise McpServerError(
-                f"MCP server {shown!r} failed: {detail}" + (f" (stderr: {tail})" if tail else "")
-            ) from None
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                exc = record.exc_info[1]
+                text += f" ({type(exc).__name__}: {_exception_text(exc)})"
+            self.sink(" ".join(f"MCP server {self.shown!r}: {text}".split())[:300])
+        except Exception:  # logging must never raise into the SDK
+            pass
 
 
 def list_tools_stdio_sync(
@@ -246,6 +345,25 @@ def list_tools_stdio_sync(
     timeout: float = 30.0,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    on_problem: Callable[[str], None] | None = _log_problem,
 ) -> list[dict[str, Any]]:
-    """:func:`list_tools_stdio` for synchronous callers (the CLI); not inside a running loop."""
-    return asyncio.run(list_tools_stdio(command, timeout=timeout, env=env, cwd=cwd))
+    """:func:`list_tools_stdio` for synchronous callers (the CLI); not inside a running loop.
+
+    While it runs, warnings the MCP SDK logs (with their tracebacks) go to ``on_problem``
+    instead, one line each, when ``on_problem`` is given.
+    """
+    coro = list_tools_stdio(command, timeout=timeout, env=env, cwd=cwd, on_problem=on_problem)
+    if on_problem is None or on_problem is _log_problem:
+        return asyncio.run(coro)
+    handler = _OneLineLog(_shown(command), on_problem)
+    loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
+    saved = [log.propagate for log in loggers]
+    for log in loggers:
+        log.addHandler(handler)
+        log.propagate = False
+    try:
+        return asyncio.run(coro)
+    finally:
+        for log, propagate in zip(loggers, saved, strict=True):
+            log.removeHandler(handler)
+            log.propagate = propagate

@@ -2,19 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolcast.model import ITEMS, NullPath
+from toolcast.model import ITEMS, NullPath, ToolcastError
+
+
+class NullPathError(ToolcastError, TypeError):
+    """``null_paths`` is not an iterable of paths, each a tuple/list of names and ITEMS/None."""
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
 
 
 def _trie(null_paths: Iterable[NullPath]) -> dict:
     """Paths as a trie; the key None in a node marks "a path ends here"."""
+    # A string or a mapping would iterate as paths made of characters or of tool names.
+    if isinstance(null_paths, (str, bytes, Mapping)) or not isinstance(null_paths, Iterable):
+        raise NullPathError(f"null_paths: expected a list of null paths, got {_kind(null_paths)}")
     root: dict = {}
-    for path in null_paths:
+    for i, path in enumerate(null_paths):
+        if not isinstance(path, (tuple, list)):
+            raise NullPathError(
+                f"null_paths[{i}]: expected a tuple or list of steps, got {_kind(path)}"
+            )
         node = root
-        for step in path:
-            node = node.setdefault(ITEMS if step is None else step, {})
+        for j, step in enumerate(path):
+            if step is None or step is ITEMS:
+                step = ITEMS
+            elif not isinstance(step, str):
+                raise NullPathError(
+                    f"null_paths[{i}][{j}]: expected a property name or ITEMS, got {_kind(step)}"
+                )
+            node = node.setdefault(step, {})
         node[None] = True
     return root
 
@@ -55,7 +76,8 @@ def strip_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
     """Remove exactly the `None` values found at the null paths, and nothing else.
 
     A null path is a tuple of property names and `ITEMS` (every array element); JSON-style
-    lists with `None` for ITEMS are accepted too. The input is never mutated: unchanged parts
+    lists with `None` for ITEMS are accepted too; anything else raises NullPathError (a
+    ToolcastError). `args` may be any value. The input is never mutated: unchanged parts
     are shared, changed containers are copied.
     """
     trie = _trie(null_paths)

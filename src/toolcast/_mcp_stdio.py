@@ -1,0 +1,353 @@
+"""A stdio transport for MCP servers: own process group, bounded stderr, one line per bad output line."""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import Any
+
+import anyio
+
+__all__ = ["ServerOutput", "open_stdio"]
+
+#: The bytes of a server's stderr kept for error messages; older output is dropped.
+STDERR_TAIL_BYTES = 64 * 1024
+#: A stdout line longer than this is skipped (reported), so one line cannot take all memory.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+#: Lines reported one by one; past this many only their number is reported, at the end.
+MAX_REPORTED_PROBLEMS = 10
+#: How long a server may take to exit after its stdin closes, before its group is signalled.
+EXIT_GRACE = 2.0
+#: From SIGTERM to SIGKILL.
+TERM_GRACE = 1.0
+# How often the exit of the server process is checked: asyncio's wait() would also wait for
+# its pipes, which a child of the server may hold open long after the server died.
+_POLL = 0.05
+_CUT = 160
+_KILL = getattr(signal, "SIGKILL", signal.SIGTERM)  # Windows has no SIGKILL (nor groups)
+
+
+def cut(text: str, limit: int = _CUT) -> str:
+    """``text`` on one line, at most ``limit`` characters (an ellipsis marks the cut)."""
+    one = " ".join(
+        text[: limit * 4].split()
+    )  # a long line is not split whole: only its start shows
+    return one if len(one) <= limit and len(text) <= limit * 4 else one[: limit - 1] + "…"
+
+
+class ServerOutput:
+    """What a server printed besides its messages: a bounded stderr tail and stdout problems."""
+
+    def __init__(self, name: str, on_problem: Callable[[str], None] | None) -> None:
+        self.name = name
+        self._on_problem = on_problem
+        self._tail: deque[bytes] = deque()
+        self._tail_size = 0
+        self.problems = 0
+        self.last_junk = ""  # the last stdout line that was not a message, cut
+        self.returncode: int | None = None
+
+    def add_stderr(self, chunk: bytes) -> None:
+        self._tail.append(chunk)
+        self._tail_size += len(chunk)
+        while self._tail_size - len(self._tail[0]) >= STDERR_TAIL_BYTES:
+            self._tail_size -= len(self._tail.popleft())
+
+    @property
+    def stderr_bytes(self) -> int:
+        """How many bytes of stderr are held (at most STDERR_TAIL_BYTES plus one chunk)."""
+        return self._tail_size
+
+    def stderr_tail(self) -> str:
+        """The last non-empty line of stderr, on one line and cut to 300 characters."""
+        text = b"".join(self._tail)[-STDERR_TAIL_BYTES:].decode("utf-8", "replace")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return cut(lines[-1], 300) if lines else ""
+
+    def problem(self, what: str, line: str) -> None:
+        """Report a stdout line that is not a message (the first few, one line each)."""
+        self.problems += 1
+        self.last_junk = cut(line)
+        if self.problems <= MAX_REPORTED_PROBLEMS:
+            self.report(f"MCP server {self.name!r} {what} on stdout, skipped: {self.last_junk!r}")
+
+    def finish(self) -> None:
+        extra = self.problems - MAX_REPORTED_PROBLEMS
+        if extra > 0:
+            self.report(f"MCP server {self.name!r}: {extra} more such lines on stdout, skipped")
+
+    def report(self, line: str) -> None:
+        """Pass one line to the caller's sink (a sink that fails is ignored)."""
+        if self._on_problem is not None:
+            with contextlib.suppress(Exception):  # a broken sink must not break the session
+                self._on_problem(line)
+
+
+# A JSON string token, and a bracket; used to find a response's top-level "id" in a line the
+# SDK cannot parse (too deep, say), so that the request fails now instead of at its timeout.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+_COLON = re.compile(r"\s*:")
+_ID_VALUE = re.compile(r'\s*:\s*(-?\d+|"[^"\\]*(?:\\.[^"\\]*)*")')
+
+
+def _response_id(line: str) -> int | str | None:
+    """The top-level ``id`` of a line that looks like a JSON-RPC response, else None."""
+    depth, ident, is_response = 0, None, False
+    for token in _TOKEN.finditer(line):
+        text = token.group()
+        if text in ("[", "{"):
+            depth += 1
+        elif text in ("]", "}"):
+            depth -= 1
+        elif depth == 1 and _COLON.match(line, token.end()):  # a key of the top-level object
+            if text == '"id"' and ident is None:
+                value = _ID_VALUE.match(line, token.end())
+                ident = json.loads(value.group(1)) if value else None
+            elif text in ('"result"', '"error"'):
+                is_response = True
+    return ident if is_response else None
+
+
+def _unreadable_answer(ident: int | str, exc: ValueError) -> dict[str, Any]:
+    errors = getattr(exc, "errors", None)
+    try:
+        reason = str(errors()[0]["msg"]) if callable(errors) else str(exc)
+    except Exception:
+        reason = type(exc).__name__
+    message = f"toolcast could not read the server's answer: {cut(reason)}"
+    return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32700, "message": message}}
+
+
+def _jsonrpc_parser() -> Callable[[str], Any]:
+    try:  # mcp 2.x
+        from mcp_types import jsonrpc_message_adapter
+
+        return lambda line: jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ImportError:  # mcp 1.x
+        from mcp.types import JSONRPCMessage
+
+        return JSONRPCMessage.model_validate_json
+
+
+def _server_env(env: Mapping[str, str] | None) -> dict[str, str]:
+    # As the SDK's stdio_client: a safe default environment, with the caller's on top.
+    from mcp.client.stdio import get_default_environment
+
+    return get_default_environment() | dict(env or {})
+
+
+def _signal_group(process: Any, sig: int) -> None:
+    """Send ``sig`` to the server's whole process group (the server alone where there are none)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        if hasattr(os, "killpg"):
+            # The server leads its own session, so its pid is the group's id; the group lives
+            # on (and can be signalled) while any member does, even after the server is reaped.
+            os.killpg(process.pid, sig)
+        elif process.returncode is None:
+            process.kill()
+
+
+async def _wait_exit(process: Any, seconds: float) -> bool:
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(_POLL)
+    return process.returncode is not None
+
+
+class _Pumps:
+    """The tasks that move bytes between the server's pipes and the session's streams."""
+
+    def __init__(self, process: Any, output: ServerOutput, errlog: Any) -> None:
+        self.process = process
+        self.output = output
+        self.errlog = errlog
+        self.parse = _jsonrpc_parser()
+        from mcp.shared.message import SessionMessage
+
+        self.message = SessionMessage
+        self.read_send, self.read_recv = anyio.create_memory_object_stream(0)
+        self.write_send, self.write_recv = anyio.create_memory_object_stream(0)
+        self.stderr_done = anyio.Event()
+
+    async def _deliver(self, raw: bytes) -> None:
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            self.output.problem("printed a line that is not UTF-8", raw.decode("utf-8", "replace"))
+            return
+        if not line.strip():
+            return
+        try:
+            message = self.parse(line)
+        except ValueError as exc:  # not JSON, or JSON that is not a JSON-RPC message
+            ident = _response_id(line)
+            if ident is None:
+                self.output.problem("printed a line that is not a JSON-RPC message", line)
+                return
+            # An answer the SDK cannot read (nested too deeply, say): fail that request now.
+            message = self.parse(json.dumps(_unreadable_answer(ident, exc)))
+        await self.read_send.send(self.message(message))
+
+    async def stdout(self) -> None:
+        buf = bytearray()
+        scanned = 0
+        skipping = False  # inside a line that was too long: drop up to its end
+        try:
+            async with self.read_send:
+                async for chunk in self.process.stdout:
+                    buf += chunk
+                    while (end := buf.find(b"\n", scanned)) != -1:
+                        line = bytes(buf[:end])
+                        del buf[: end + 1]
+                        scanned = 0
+                        if skipping:
+                            skipping = False
+                            continue
+                        await self._deliver(line)
+                    scanned = len(buf)
+                    if len(buf) > MAX_LINE_BYTES:
+                        if not skipping:
+                            head = bytes(buf[:_CUT]).decode("utf-8", "replace")
+                            self.output.problem(f"printed a line over {MAX_LINE_BYTES} bytes", head)
+                        skipping, scanned = True, 0
+                        buf.clear()
+                if buf.strip() and not skipping:
+                    await self._deliver(bytes(buf))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass  # the session or the pipe went away: the session sees the stream end
+
+    async def stdin(self) -> None:
+        try:
+            async with self.write_recv:
+                async for session_message in self.write_recv:
+                    try:
+                        text = session_message.message.model_dump_json(
+                            by_alias=True, exclude_unset=True
+                        )
+                        data = (text + "\n").encode("utf-8")
+                    except Exception as exc:  # e.g. a lone surrogate in a tool's arguments
+                        await self._unsendable(session_message.message, exc)
+                        continue
+                    await self.process.stdin.send(data)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            # The server stopped reading: end the session's stream rather than let a request wait.
+            await self.read_send.aclose()
+
+    async def _unsendable(self, message: Any, exc: Exception) -> None:
+        """A message that cannot be written fails its own request; the session goes on."""
+        inner = getattr(message, "root", message)  # mcp 1.x wraps the message in a RootModel
+        ident, method = getattr(inner, "id", None), getattr(inner, "method", None)
+        reason = cut(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+        if ident is None or method is None:  # a notification or an answer: nobody waits for it
+            self.output.report(
+                f"could not send a message to MCP server {self.output.name!r}: {reason}"
+            )
+            return
+        answer = {
+            "jsonrpc": "2.0",
+            "id": ident,
+            "error": {"code": -32602, "message": f"toolcast could not send the request: {reason}"},
+        }
+        await self.read_send.send(self.message(self.parse(json.dumps(answer))))
+
+    async def stderr(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        try:
+            async for chunk in self.process.stderr:
+                self.output.add_stderr(chunk)
+                if self.errlog is not None:
+                    with contextlib.suppress(Exception):  # the caller's log must not stop us
+                        self.errlog.write(decoder.decode(chunk))
+                        self.errlog.flush()
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass
+        finally:
+            self.stderr_done.set()
+
+    async def watch(self) -> None:
+        """When the server exits, end what it left behind, so its pipes close now."""
+        while self.process.returncode is None:
+            await anyio.sleep(_POLL)
+        self.output.returncode = self.process.returncode
+        _signal_group(self.process, _KILL)
+
+
+async def _stop(process: Any, graceful: bool) -> None:
+    """Close stdin, give the server EXIT_GRACE to exit (when ``graceful``), then end its group."""
+    with contextlib.suppress(Exception):
+        await process.stdin.aclose()
+    if not (graceful and await _wait_exit(process, EXIT_GRACE)):
+        _signal_group(process, signal.SIGTERM)
+        if not await _wait_exit(process, TERM_GRACE):
+            _signal_group(process, _KILL)
+            await _wait_exit(process, TERM_GRACE)
+
+
+@contextlib.asynccontextmanager
+async def open_stdio(
+    argv: Sequence[str],
+    output: ServerOutput,
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    errlog: Any = None,
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Start ``argv`` in a new session (its own process group); yield the session's streams.
+
+    On exit, whatever happened, the whole group is killed: children a server started
+    (``sleep &``) do not outlive it. A server that exits while a child still holds its
+    stdout is noticed at once: its group is ended, so the pipe closes. (A child that starts
+    a session of its own, as a daemon does, has left the group and is not ended.)
+    """
+    process = await anyio.open_process(
+        list(argv),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_server_env(env),
+        cwd=cwd,
+        start_new_session=os.name == "posix",
+    )
+    pumps = _Pumps(process, output, errlog)
+    graceful = False
+    try:
+        async with anyio.create_task_group() as tg:
+            for pump in (pumps.stdout, pumps.stdin, pumps.stderr, pumps.watch):
+                tg.start_soon(pump)
+            try:
+                yield pumps.read_recv, pumps.write_send
+                graceful = True
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await _stop(process, graceful)
+                    with anyio.move_on_after(TERM_GRACE):  # the last of stderr, for messages
+                        await pumps.stderr_done.wait()
+                tg.cancel_scope.cancel()
+    finally:
+        # Synchronous, so that no cancellation can skip it: nothing of the group survives.
+        _signal_group(process, _KILL)
+        output.returncode = process.returncode
+        output.finish()
+        with anyio.CancelScope(shield=True):
+            for stream in (process.stdin, process.stdout, process.stderr):
+                with contextlib.suppress(Exception):
+                    await stream.aclose()
+        _close_transport(process)
+
+
+def _close_transport(process: Any) -> None:
+    # asyncio closes a subprocess transport only once its process and pipes are all seen
+    # finished, possibly after the caller's event loop is gone (a warning at exit); anyio
+    # exposes no close, so reach for the transport, as the MCP SDK's stdio_client does.
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    close = getattr(transport, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()

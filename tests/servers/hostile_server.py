@@ -1,0 +1,109 @@
+"""A raw stdio JSON-RPC MCP server for tests that misbehaves on request (see the flags below).
+
+Written without the MCP SDK so that it can send what the SDK would never send:
+``--noise N``      print N lines that are not JSON-RPC messages on stdout before answering;
+``--stderr-mb N``  write N MiB to stderr (ending with the line "last stderr line") first;
+``--child FILE``   start ``sleep 300`` holding our stdout, write its pid to FILE, then serve;
+``--crash FILE``   as --child, then exit with status 4 before answering anything;
+``--silent``       read requests, never answer (not even ``initialize``);
+``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate;
+``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering.
+Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+ARGS = sys.argv[1:]
+
+
+def flag(name: str) -> str | None:
+    return ARGS[ARGS.index(name) + 1] if name in ARGS else None
+
+
+TOOLS = [
+    {"name": "echo", "description": "echo", "inputSchema": {"type": "object"}},
+    {"name": "deep", "description": "a very deep result", "inputSchema": {"type": "object"}},
+]
+
+
+def send(message: dict) -> None:
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def deep_result_line(request_id: int) -> str:
+    # Built as text: json.dumps of 1,000 levels would itself hit the recursion limit.
+    inner = '{"a": ' * 1000 + "1" + "}" * 1000
+    return (
+        '{"jsonrpc": "2.0", "result": {"content": [], "structuredContent": ' + inner + "}, "
+        f'"id": {request_id}}}'
+    )
+
+
+def answer(message: dict) -> None:
+    method, request_id = message.get("method"), message["id"]
+    params = message.get("params") or {}
+    if method == "initialize":
+        result = {
+            "protocolVersion": params.get("protocolVersion"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "hostile", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {"tools": TOOLS}
+    elif method == "tools/call" and params.get("name") == "deep":
+        sys.stdout.write(deep_result_line(request_id) + "\n")
+        sys.stdout.flush()
+        return
+    elif method == "tools/call":
+        text = json.dumps(params.get("arguments") or {}, sort_keys=True)
+        result = {"content": [{"type": "text", "text": text}]}
+    elif method == "ping":
+        result = {}
+    else:
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": method}})
+        return
+    send({"jsonrpc": "2.0", "id": request_id, "result": result})
+
+
+def main() -> None:
+    megabytes = flag("--stderr-mb")
+    if megabytes:
+        block = ("e" * 1023 + "\n").encode()
+        for _ in range(int(megabytes) * 1024):
+            sys.stderr.buffer.write(block)
+        sys.stderr.buffer.write(b"last stderr line\n")
+        sys.stderr.flush()
+    pid_file = flag("--child") or flag("--crash")
+    if pid_file:
+        child = subprocess.Popen(["sleep", "300"], stdout=sys.stdout, stdin=subprocess.DEVNULL)
+        with open(pid_file, "w") as f:
+            f.write(str(child.pid))
+        if flag("--crash"):
+            print("fatal: no configuration", file=sys.stderr, flush=True)
+            sys.exit(4)
+    long_line = flag("--long-line")
+    if long_line:
+        sys.stdout.write("L" * (int(long_line) * 1024) + "\n")
+        sys.stdout.flush()
+    noise = int(flag("--noise") or 0)
+    lines = ["Starting hostile server v1.0", "{not json", '{"hello": "world"}', "x" * 5000]
+    for i in range(noise):
+        print(lines[i] if i < len(lines) else f"noise line {i}", flush=True)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        if message.get("method") == "notifications/initialized" and "--bad-notice" in ARGS:
+            send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": 5}})
+        if "--silent" in ARGS or "id" not in message or "method" not in message:
+            continue  # notifications, and answers to our (never sent) requests
+        answer(message)
+
+
+if __name__ == "__main__":
+    main()
