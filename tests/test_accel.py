@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 import toolcast
-from corpus_paths import CORPUS
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"  # the checkout's source, which no build writes into

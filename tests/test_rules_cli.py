@@ -5,7 +5,9 @@ from __future__ import annotations
 import io
 import json
 import time
+from pathlib import Path
 
+import pytest
 from corpus_paths import CORPUS
 from spec_versions import DEFAULT, LATEST, VERSIONS
 
