@@ -25,16 +25,6 @@ Api = Literal["responses", "chat"]
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
 APIS = ("responses", "chat")
-# Codes that block a tool in every mode: OpenAI rejects these even without strict.
-ALWAYS_REFUSED = frozenset(
-    {
-        "openai/tool-name-invalid-characters",
-        "openai/tool-name-too-long",
-        "openai/tool-name-missing",
-        "openai/duplicate-tool-name",
-        "openai/root-schema-not-object",
-    }
-)
 
 
 # Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
@@ -166,32 +156,33 @@ class _Report:
         self.diags: list[tuple] = [] if diags is None else diags
         self.trans: list[tuple] = [] if trans is None else trans
 
-    def diag(self, code: str, base: str, tokens: tuple = (), **params: Any) -> None:
-        self.diags.append((code, base, tokens, tuple(params.items())))
+    def diag(self, pattern: str, base: str, tokens: tuple = (), **params: Any) -> None:
+        self.diags.append((self.r.patterns[pattern], base, tokens, tuple(params.items())))
 
-    def change(self, code: str, base: str, tokens: tuple = (), note: str = "") -> None:
-        self.trans.append((code, base, tokens, note))
+    def change(self, pattern: str, base: str, tokens: tuple = (), note: str = "") -> None:
+        self.trans.append((self.r.changes[pattern], base, tokens, note))
 
 
 def check_name(name: Any, r: Rules, diags: list) -> bool:
-    """Whether OpenAI accepts the tool name; a refusing finding is recorded when it does not."""
+    """Whether the provider accepts the tool name; a refusing finding is recorded when it does not."""
+    codes = r.patterns
     if not isinstance(name, str) or not name:
-        diags.append(("openai/tool-name-missing", "name", (), ()))
+        diags.append((codes["tool-name-missing"], "name", (), ()))
         return False
     if r.name_re.fullmatch(name):
         return True
     if len(name) > r.name_max_length:
-        diags.append(("openai/tool-name-too-long", "name", (), (("count", len(name)), ("limit", r.name_max_length))))
+        diags.append((codes["tool-name-too-long"], "name", (), (("count", len(name)), ("limit", r.name_max_length))))
         if r.name_re.fullmatch(name[: r.name_max_length]):
             return False
-    diags.append(("openai/tool-name-invalid-characters", "name", (), (("name", name), ("pattern", r.name_pattern))))
+    diags.append((codes["tool-name-invalid-characters"], "name", (), (("name", name), ("pattern", r.name_pattern))))
     return False
 
 
 def clean_description(desc: Any, rep: _Report) -> str | None:
     r = rep.r
     if desc is None or (isinstance(desc, str) and (not desc or desc.isspace())):
-        rep.diag("openai/missing-tool-description", "description")
+        rep.diag("missing-tool-description", "description")
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
         raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
@@ -205,19 +196,19 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
         return desc
     cleaned, removed = r.description_strip_re.subn("", desc)
     if removed:
-        rep.diag("openai/description-invisible-characters", "description", count=removed)
+        rep.diag("description-invisible-characters", "description", count=removed)
         rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
     # A character cap the provider enforced in some rule versions (data: description.max_chars).
     max_chars = r.description_max_chars
     if max_chars is not None and len(cleaned) > max_chars:
-        rep.diag("openai/description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
+        rep.diag("description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
         rep.change("truncated-description-to-char-limit", "description", note=f"({len(cleaned)} -> {max_chars} characters)")
         cleaned = cleaned[:max_chars]
     raw = cleaned.encode("utf-8")
     if len(raw) > r.description_max_bytes:
         # Cutting the bytes and dropping a partial trailing sequence keeps whole characters.
         cleaned = raw[: r.description_max_bytes].decode("utf-8", "ignore")
-        rep.diag("openai/description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
+        rep.diag("description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
         rep.change("truncated-description", "description", note=f"({len(raw)} -> {len(cleaned.encode('utf-8'))} bytes)")
     return cleaned
 
@@ -233,11 +224,11 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
 
 
 def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusing: frozenset,
-            lossy_codes: frozenset) -> tuple:
-    """The parameters of `openai/sent-non-strict`: why the tool cannot go strict, its schema's first
+            lossy_codes: frozenset, pair_codes: tuple[str, str]) -> tuple:
+    """The parameters of the `sent-non-strict` diagnostic: why the tool cannot go strict, its schema's first
     refusal, else its first lossy change (the schema's findings start at `first_diag` and
     `first_trans` in the result's records). Formatted when the finding is first read (Deferred)."""
-    diags = expanded(diags[first_diag:])
+    diags = expanded(diags[first_diag:], pair_codes)
     trans = trans[first_trans:]
     n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
     if n_refusing:
@@ -296,13 +287,13 @@ def compile_tool(
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
         if shape == "mcp" or shape == "anthropic":
-            trans.append(_RENAMED)
+            trans.append((r.changes["renamed-input-schema-to-parameters"], "#", (), ""))
         null_paths: tuple = ()
         compiled: Any = None
         schema_diags: list[tuple] = []
         schema_trans: list[tuple] = []
         if mode is False:
-            diags.append(("openai/strict-disabled", "#", (), ()))
+            diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
@@ -315,7 +306,7 @@ def compile_tool(
             except RecursionError:
                 # Merging recursive definitions can unfold deeper than any guard foresaw.
                 compiled = {}
-                walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
+                walk.report("schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
             schema_diags, schema_trans = walk.diags, walk.trans
             if walk.refusals == 0 and not walk.lossy():
                 status = "strict"
@@ -328,16 +319,17 @@ def compile_tool(
             null_paths = ()
         tool_out = None
         if status == "strict":
-            trans.append(_ENABLED)
+            trans.append((r.changes["enabled-strict-mode"], "#", (), ""))
             tool_out = emit(name, description, compiled, True, api)
         elif status != "refused":
             try:
                 params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
             except _TooDeep:
                 status = "refused"
-                schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
-                if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
-                    diags.append(("openai/schema-too-deep", "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
+                sent, too_deep = r.patterns["sent-non-strict"], r.patterns["schema-too-deep"]
+                schema_diags = [d for d in schema_diags if d[0] != sent]
+                if not any(d[0] == too_deep for d in schema_diags):
+                    diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
                                                                       ("limit", r.limit("max_depth")))))
             else:
                 tool_out = emit(name, description, params, False, api)
@@ -348,10 +340,6 @@ def compile_tool(
             gc_enable()
 
 
-_RENAMED = ("renamed-input-schema-to-parameters", "#", (), "")
-_ENABLED = ("enabled-strict-mode", "#", (), "")
-
-
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:
     """The status of a tool whose walk refused or changed something lossily; notes why on the walk
     (whose findings follow the tool's own `n_diags` diagnostics and `n_trans` transformations)."""
@@ -359,16 +347,17 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: in
         return "strict"
     # The walk counts every refusing finding it records, and every code refused in all modes is
     # one: with no refusal, there is none to look for.
-    if (walk.refusals or not walk.refusing >= ALWAYS_REFUSED) and not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
+    always = walk.r.always_refused
+    if (walk.refusals or not walk.refusing >= always) and not always.isdisjoint(map(_first, walk.diags)):
         return "refused"
     if mode == "auto":
         # The walk's findings are complete: the reason is read from them when it is first read.
-        why = Deferred(_reason, n_diags, n_trans, walk.refusing, walk.lossy_codes)
-        walk.diags.append(("openai/sent-non-strict", "#", (), why))
+        why = Deferred(_reason, n_diags, n_trans, walk.refusing, walk.lossy_codes, walk.r.optional_codes)
+        walk.diags.append((walk.codes["sent-non-strict"], "#", (), why))
         return "non-strict"
     if walk.refusals == 0:
         codes = ", ".join(sorted({t[0] for t in walk.trans if t[0] in walk.lossy_codes}))
-        walk.diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
+        walk.diags.append((walk.codes["lossy-change-refused"], "#", (), (("value", codes),)))
     return "refused"
 
 
@@ -379,8 +368,8 @@ def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> Co
     if res.name not in seen:
         seen.add(res.name)
         return res
-    dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),),
-                     rules.diagnostics["openai/duplicate-tool-name"])
+    code = rules.patterns["duplicate-tool-name"]
+    dup = Diagnostic(code, "name", (), (("name", res.name),), rules.diagnostics[code])
     kept = tuple(t for t in res.transformations if t.code != "enabled-strict-mode")
     return CompileResult(res.name, "refused", None, (), (*res.diagnostics, dup), kept, res.rules, res.api)
 

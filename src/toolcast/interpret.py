@@ -12,7 +12,7 @@ from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from toolcast.model import ITEMS, OPTIONAL_CODES, OPTIONAL_PAIR, NullPath
+from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.rules import Rules
 from toolcast.schema_ops import (
     ANNOTATIONS,
@@ -153,9 +153,6 @@ VALUE_CHECKS = {
 
 # kind -> a type whose instances always pass its check (a cheap test before calling the check).
 EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": dict, "list": list, "bool": bool}
-# What an optional property records: its diagnostic, and when null is new there, the warning
-# and the change that makes it nullable.
-_OPTIONAL = (*OPTIONAL_CODES, "converted-optional-property-to-nullable")
 # A leaf: a type that is neither an object nor an array.
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
 _NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
@@ -248,9 +245,17 @@ def keyword_plan(r: Rules) -> dict:
     refusing = r.__dict__["_refusing_codes"]
     # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural,
     #  an object's missing additionalProperties refuses)
-    r.__dict__["_object_flags"] = (_OPTIONAL[0] in refusing, _OPTIONAL[1] in refusing,
+    codes, changes = r.patterns, r.changes
+    r.__dict__["_object_flags"] = (codes["strict-optional-property"] in refusing,
+                                   codes["nullable-instead-of-omitted"] in refusing,
                                    plan.get("$ref", (None,))[0] == OP_STRUCTURAL,
-                                   "openai/object-missing-additional-properties" in refusing)
+                                   codes["object-missing-additional-properties"] in refusing)
+    # The codes an object records for its properties, in its loop: an optional property's
+    # diagnostic, the change that makes it nullable, a missing additionalProperties and its fix,
+    # and a repointed `#/definitions/` reference.
+    r.__dict__["_object_codes"] = (codes["strict-optional-property"], changes["converted-optional-property-to-nullable"],
+                                   codes["object-missing-additional-properties"],
+                                   changes["added-additional-properties-false"], changes["rewrote-definitions-reference"])
     r.__dict__["_enum_limits"] = (r.limit("large_enum_threshold"), r.limit("large_enum_chars"))
     r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
                                                              "max_depth"))
@@ -267,7 +272,8 @@ def _walk_tables(r: Rules) -> dict:
             "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
             "rank": d["_rank"], "leaf_plans": d["_leaf_plans"], "container_plans": d["_container_plans"],
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
-            "enum_limits": d["_enum_limits"],
+            "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
+            "object_codes": d["_object_codes"],
         }
     return tables
 
@@ -522,12 +528,18 @@ class Walk:
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
+        """Record diagnostic `code` (one the rules name) at `sp`."""
         if code in self.refusing:
             self.refusals += 1
         self.diags.append((code, "#", sp, tuple(params.items())))
 
-    def change(self, code: str, sp: tuple, note: str = "") -> None:
-        self.trans.append((code, "#", sp, note))
+    def report(self, pattern: str, sp: tuple, **params: Any) -> None:
+        """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
+        self.diag(self.codes[pattern], sp, **params)
+
+    def change(self, pattern: str, sp: tuple, note: str = "") -> None:
+        """Record the rules' transformation for change pattern `pattern` at `sp`."""
+        self.trans.append((self.changes[pattern], "#", sp, note))
 
     def lossy(self) -> bool:
         """Whether the walk has recorded a lossy change."""
@@ -538,8 +550,8 @@ class Walk:
         changed something lossily for a caller that blocks lossy changes."""
         return bool(self.refusals) or (self.lossy_blocks and self.lossy())
 
-    def refuse(self, code: str, sp: tuple, **params: Any) -> dict:
-        self.diag(code, sp, **params)
+    def refuse(self, pattern: str, sp: tuple, **params: Any) -> dict:
+        self.report(pattern, sp, **params)
         return {}
 
     # -- entry point ---------------------------------------------------------------------
@@ -566,7 +578,7 @@ class Walk:
         if self.defs_raw:
             for name in self.defs_raw:
                 if name not in self.defs_out:
-                    self.diag("openai/unused-definition", (self.defs_src[name], name), name=name)
+                    self.report("unused-definition", (self.defs_src[name], name), name=name)
                     self.change("dropped-unused-definition", (self.defs_src[name], name))
         max_props, max_chars, max_enum, max_depth = self.limit_values
         if (self.n_props > max_props or self.n_chars > max_chars or self.n_enum > max_enum
@@ -592,16 +604,16 @@ class Walk:
         """The root schema to walk; (the result,) when there is nothing to walk; None after a refusal."""
         r = self.r
         if schema is None or schema == {}:
-            self.diag("openai/empty-parameters", ())
+            self.report("empty-parameters", ())
             self.change("closed-empty-parameters", ())
             return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
         if schema is True:
-            self.diag("openai/boolean-subschema", (), value="true")
-            self.diag("openai/empty-parameters", ())
+            self.report("boolean-subschema", (), value="true")
+            self.report("empty-parameters", ())
             self.change("closed-empty-parameters", ())
             return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
         if not isinstance(schema, dict):
-            return (self.refuse("openai/root-schema-not-object", (), value=describe(schema)),)
+            return (self.refuse("root-schema-not-object", (), value=describe(schema)),)
         root = schema  # copied before anything is taken out of it or added to it
         if "$defs" in root or "definitions" in root:
             root = dict(schema)
@@ -614,27 +626,27 @@ class Walk:
         if "anyOf" in root or "oneOf" in root:
             for kw in ("anyOf", "oneOf"):
                 if kw in root:
-                    self.diag("openai/root-schema-anyof", (kw,), keyword=kw)
+                    self.report("root-schema-anyof", (kw,), keyword=kw)
         rtype = root.get("type", MISSING)
         if rtype is MISSING:
             if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
                 k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
             ):
                 # Description-only or annotation-only root: a tool without parameters.
-                self.diag("openai/empty-parameters", ())
+                self.report("empty-parameters", ())
                 self.change("closed-empty-parameters", ())
                 root = {k: v for k, v in root.items() if k not in r.kept or k in ANNOTATIONS}
                 root.update(type="object", properties={}, additionalProperties=False)
             elif "enum" in root or "const" in root:
                 # A root that lists its values is not an object schema (arguments are objects).
-                self.diag("openai/root-schema-not-object", (), value="an enum or const without `type: object`")
+                self.report("root-schema-not-object", (), value="an enum or const without `type: object`")
             else:
                 self.change("inferred-type", ("type",), "(object, at the root)")
                 root = self._set_root_type(root)
         elif rtype == ["object"]:
             root = self._set_root_type(root)
         elif rtype != "object":
-            self.diag("openai/root-schema-not-object", ("type",), value=describe(rtype))
+            self.report("root-schema-not-object", ("type",), value=describe(rtype))
         return root
 
     def _set_root_type(self, root: dict) -> dict:
@@ -653,7 +665,7 @@ class Walk:
         kw_defs = self.r.keywords.get("$defs")
         if defs is not None:
             if not isinstance(defs, dict):
-                self.diag("openai/invalid-keyword-value", ("$defs",), keyword="$defs", value=describe(defs),
+                self.report("invalid-keyword-value", ("$defs",), keyword="$defs", value=describe(defs),
                           expected="an object of schemas")
             else:
                 for name, d in defs.items():
@@ -662,14 +674,14 @@ class Walk:
             self.defs_raw.clear()
         if legacy is not None:
             if not isinstance(legacy, dict):
-                self.diag("openai/invalid-keyword-value", ("definitions",), keyword="definitions",
+                self.report("invalid-keyword-value", ("definitions",), keyword="definitions",
                           value=describe(legacy), expected="an object of schemas")
                 return
-            self.diag("openai/legacy-definitions-keyword", ("definitions",))
+            self.report("legacy-definitions-keyword", ("definitions",))
             self.change("renamed-definitions-to-defs", ("definitions",))
             for name, d in legacy.items():
                 if name in self.defs_raw:
-                    self.diag("openai/conflicting-definitions-keywords", ("definitions", name), name=name)
+                    self.report("conflicting-definitions-keywords", ("definitions", name), name=name)
                     continue
                 self.defs_raw[name], self.defs_src[name] = d, "definitions"
 
@@ -679,32 +691,32 @@ class Walk:
         if known is not None:  # resolved before in this walk: the same answer, the same note
             name, note = known
             if note:
-                self.trans.append(("rewrote-definitions-reference", "#", sp, note))
+                self.trans.append((self.object_codes[4], "#", sp, note))
             return name
         if not isinstance(ref, str):
-            self.diag("openai/invalid-keyword-value", sp, keyword="$ref", value=describe(ref), expected="a string")
+            self.report("invalid-keyword-value", sp, keyword="$ref", value=describe(ref), expected="a string")
             return None
         if ref == "#":
             self._ref_name(ref, "", "")
             return ""
         if not ref.startswith("#"):
-            self.diag("openai/external-ref", sp, value=ref)
+            self.report("external-ref", sp, value=ref)
             return None
         for prefix in ("#/$defs/", "#/definitions/"):
             if ref.startswith(prefix):
                 name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
                 if "/" in ref[len(prefix):]:
-                    self.diag("openai/unsupported-ref-target", sp, value=ref)
+                    self.report("unsupported-ref-target", sp, value=ref)
                     return None
                 if name not in self.defs_raw:
-                    self.diag("openai/unresolvable-ref", sp, value=ref)
+                    self.report("unresolvable-ref", sp, value=ref)
                     return None
                 note = f"({ref} -> #/$defs/{name})" if prefix == "#/definitions/" else ""
                 if note:
                     self.change("rewrote-definitions-reference", sp, note)
                 self._ref_name(ref, name, note)
                 return name
-        self.diag("openai/unsupported-ref-target", sp, value=ref)
+        self.report("unsupported-ref-target", sp, value=ref)
         return None
 
     def _ref_name(self, ref: str, name: str, note: str) -> None:
@@ -724,7 +736,7 @@ class Walk:
             target = self.defs_raw[name]
             if isinstance(target, dict) and set(target) == {"$ref"}:
                 if name in seen:
-                    self.diag("openai/unsatisfiable-schema", sp, value="a $ref cycle with no schema in it")
+                    self.report("unsatisfiable-schema", sp, value="a $ref cycle with no schema in it")
                     return MISSING
                 seen.add(name)
                 ref = target["$ref"]
@@ -736,7 +748,7 @@ class Walk:
         if target is MISSING:
             return None
         if not isinstance(target, dict):
-            self.diag("openai/root-schema-not-object", ("$ref",), value=describe(target))
+            self.report("root-schema-not-object", ("$ref",), value=describe(target))
             return None
         siblings = {k: v for k, v in root.items() if k != "$ref"}
         merged = self._merge([target, siblings], ("$ref",))
@@ -760,7 +772,7 @@ class Walk:
             self.n_chars += len(name)
             raw = self.defs_raw[name]
             if raw is False:
-                self.defs_out[name] = self.refuse("openai/false-subschema-unrepresentable", sp)
+                self.defs_out[name] = self.refuse("false-subschema-unrepresentable", sp)
                 continue
             self.defs_out[name] = self.node(raw, sp, (), 1, 1)
 
@@ -796,15 +808,15 @@ class Walk:
                 continue
             if not isinstance(part, dict):
                 if part is False:
-                    self.diag("openai/unsatisfiable-schema", sp, value="an allOf branch is false")
+                    self.report("unsatisfiable-schema", sp, value="an allOf branch is false")
                 else:
-                    self.diag("openai/non-schema-subschema", sp, value=describe(part))
+                    self.report("non-schema-subschema", sp, value=describe(part))
                 return None
             if "$ref" in part:
                 ref = part["$ref"]
                 if ref in self._merging:
                     # A schema that is defined as itself (plus more) has no meaning to merge.
-                    self.diag("openai/unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
+                    self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
                     return None
                 # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
                 # a place as long as the nesting at every merge would be quadratic in a chain of
@@ -848,7 +860,7 @@ class Walk:
                 closed.append(set(props) if isinstance(props, dict) else set())
             elif isinstance(ap, dict) and ap:
                 if open_schema is not None and open_schema != ap:
-                    self.diag("openai/ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                    self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
                     return None
                 open_schema = ap
             for k, v in part.items():
@@ -888,14 +900,14 @@ class Walk:
                 elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
                     out[k] = min(out[k], v)
                 else:
-                    self.diag("openai/ref-sibling-conflict", sp + (k,), keyword=k)
+                    self.report("ref-sibling-conflict", sp + (k,), keyword=k)
                     return None
         if closed:
             # A part that closes the object forbids every property it does not declare,
             # whatever the other parts declare: keep only what every closed part allows.
             allowed = set.intersection(*closed)
             if open_schema is not None and any(isinstance(p, dict) and "properties" in p for p in parts):
-                self.diag("openai/ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
                 return None
             props = out.get("properties")
             if isinstance(props, dict):
@@ -911,15 +923,15 @@ class Walk:
         if type(s) is not dict or nest > NEST_GUARD:
             if nest > NEST_GUARD:
                 self.guarded = True
-                return self.refuse("openai/schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
+                return self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
             if s is True:
-                self.diag("openai/boolean-subschema", sp, value="true")
+                self.report("boolean-subschema", sp, value="true")
                 self.change("normalized-true-subschema", sp)
                 s = {}
             elif s is False:
-                return self.refuse("openai/false-subschema-unrepresentable", sp)
+                return self.refuse("false-subschema-unrepresentable", sp)
             elif not isinstance(s, dict):
-                return self.refuse("openai/non-schema-subschema", sp, value=describe(s))
+                return self.refuse("non-schema-subschema", sp, value=describe(s))
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
@@ -953,14 +965,14 @@ class Walk:
                 continue
             op, exact, check, vkind, handler, dcode, tcode, slot = p
             if type(v) is not exact and check is not None and not check(v):
-                self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
+                self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue
             if op == OP_PLAIN:
                 out[k] = v
                 continue
             if op == OP_STRUCTURAL:
                 if vkind == "type" and type(v) is str and v not in JSON_TYPES:
-                    self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
+                    self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
                 continue  # structural: handled below
             if op == OP_DROP:
                 self._dropped(k, sp + (k,), dcode, tcode, dcode in self.refusing)
@@ -972,44 +984,44 @@ class Walk:
                 bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
                 if bad is not MISSING:
                     if isinstance(bad, float):
-                        self.diag("openai/invalid-keyword-value", sp + (k,), keyword=k, value=describe(bad), expected="finite JSON numbers")
+                        self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(bad), expected="finite JSON numbers")
                     else:
-                        self.diag("openai/enum-value-not-scalar", sp + (k,), keyword=k, value=describe(bad))
+                        self.report("enum-value-not-scalar", sp + (k,), keyword=k, value=describe(bad))
                     continue
             if op == OP_REWRITE:
                 ksp = sp + (k,)
                 if handler == "const-to-enum":
-                    self.diag("openai/const-converted-to-enum", ksp)
+                    self.report("const-converted-to-enum", ksp)
                     self.change("converted-const-to-enum", ksp)
                     out["enum"] = [v]
                 elif handler == "one-of-to-any-of":
                     # Reached only when anyOf is present too (else _normalize rewrote it):
                     # both apply, and no single anyOf says that.
-                    self.diag("openai/unsupported-keyword", ksp, keyword=k)
+                    self.report("unsupported-keyword", ksp, keyword=k)
                     self.change("dropped-unsupported-keyword", ksp)
                 elif handler == "openapi-nullable":
                     if v:
                         nullable = True
-                        self.diag("openai/nullable-keyword-converted", ksp)
+                        self.report("nullable-keyword-converted", ksp)
                         self.change("converted-nullable-to-type-union", ksp)
                     else:
-                        self.diag("openai/annotation-keyword-dropped", ksp, keyword=k)
+                        self.report("annotation-keyword-dropped", ksp, keyword=k)
                         self.change("dropped-annotation-keyword", ksp)
                 elif handler in ("definitions-to-defs",):
-                    self.diag("openai/nested-definitions", ksp, keyword=k)
+                    self.report("nested-definitions", ksp, keyword=k)
                     self.change("dropped-nested-definitions", ksp)
                 # merge-all-of was applied by _normalize.
                 continue
             # kept, with a rule of its own
             if op == OP_DEFS:
                 ksp = sp + (k,)
-                self.diag("openai/nested-definitions", ksp, keyword=k)
+                self.report("nested-definitions", ksp, keyword=k)
                 self.change("dropped-nested-definitions", ksp)
                 continue
             if op == OP_FORMAT:
                 if v not in r.formats:
                     ksp = sp + (k,)
-                    self.diag("openai/unsupported-string-format", ksp, format=v)
+                    self.report("unsupported-string-format", ksp, format=v)
                     self.change("dropped-unsupported-format", ksp, f"({v})")
                     continue
             elif op == OP_PATTERN:
@@ -1017,7 +1029,7 @@ class Walk:
                     continue
             elif op == OP_ENUM:
                 if not v:
-                    self.diag("openai/unsatisfiable-schema", sp + (k,), value="an empty enum")
+                    self.report("unsatisfiable-schema", sp + (k,), value="an empty enum")
                     continue
                 self._count_enum(v, sp, k)
             elif op == OP_CONST and isinstance(v, str):
@@ -1056,7 +1068,7 @@ class Walk:
                     self._array(s, out, sp, ip, depth, nest)
         if any_of is not None:
             if not any_of:
-                self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+                self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
             out["anyOf"] = any_of
         if nullable:
             out = _with_null_own(out)
@@ -1152,7 +1164,7 @@ class Walk:
             elif mode == _FORMAT:
                 if (v := s[k]) not in self.r.formats:
                     ksp = sp + (k,)
-                    self.diag("openai/unsupported-string-format", ksp, format=v)
+                    self.report("unsupported-string-format", ksp, format=v)
                     self.change("dropped-unsupported-format", ksp, f"({v})")
             else:
                 self._pattern(s[k], sp + (k,))
@@ -1208,7 +1220,7 @@ class Walk:
             self._record_steps(s, cp[1], sp)
         any_of = self._any_of(branches, sp + ("anyOf",), ip, depth, nest)
         if not any_of:
-            self.diag("openai/unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+            self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
         out["anyOf"] = any_of
         return out
 
@@ -1234,7 +1246,7 @@ class Walk:
         """Check a `pattern` against the rule version's regex features; False drops it."""
         verdict = _pattern_verdict(self.r, pattern)
         if verdict[0] == "invalid":
-            self.diag("openai/pattern-invalid", sp, value=describe(pattern), reason=verdict[1], position=verdict[2])
+            self.report("pattern-invalid", sp, value=describe(pattern), reason=verdict[1], position=verdict[2])
             return False
         keep, dropped = True, []
         for feature, (action, dcode, tcode) in verdict[1]:
@@ -1272,7 +1284,7 @@ class Walk:
                 if self.refusals:
                     return None
             else:
-                self.diag("openai/all-of-merged", sp + ("allOf",))
+                self.report("all-of-merged", sp + ("allOf",))
                 self.change("merged-all-of", sp + ("allOf",))
                 s = merged
         if "const" in s and isinstance(s.get("enum"), list):
@@ -1285,7 +1297,7 @@ class Walk:
             kept = [k for k in s if k != "$ref" and not r.dropped(k)]
             if kept:
                 if all(k in ANNOTATIONS for k in kept):
-                    self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                    self.report("ref-with-siblings", sp, value=", ".join(kept))
                     self.change("wrapped-ref-with-siblings", sp)
                     wrapped = {k: v for k, v in s.items() if k != "$ref"}
                     wrapped["anyOf"] = [{"$ref": s["$ref"]}]
@@ -1300,7 +1312,7 @@ class Walk:
                     # node means {"$ref"} alone, so it is not inlined. What resolving the
                     # target recorded is taken back: _ref records it where the $ref ends up.
                     del self.trans[n_trans:]
-                    self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                    self.report("ref-with-siblings", sp, value=", ".join(kept))
                     for k, code, note in implied:
                         self.change(code, sp + (k,), note)
                     dropped = {k for k, _, _ in implied}
@@ -1314,7 +1326,7 @@ class Walk:
                 merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
                 if merged is None:
                     return None
-                self.diag("openai/ref-with-siblings", sp, value=", ".join(kept))
+                self.report("ref-with-siblings", sp, value=", ".join(kept))
                 self.change("merged-ref-siblings", sp, f"({s['$ref']})")
                 return merged
         if (
@@ -1334,10 +1346,10 @@ class Walk:
                     self.exclusive_of = {}
                 self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
             if why:
-                self.diag("openai/one-of-exclusive-converted", sp + ("oneOf",), value=why)
+                self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
                 self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
             else:
-                self.diag("openai/one-of-converted-to-any-of", sp + ("oneOf",))
+                self.report("one-of-converted-to-any-of", sp + ("oneOf",))
                 self.change("converted-one-of-to-any-of", sp + ("oneOf",))
             s = {("anyOf" if k == "oneOf" else k): v for k, v in s.items()}
         if "anyOf" in s and not root:
@@ -1439,11 +1451,11 @@ class Walk:
         if len(implied) == 1:
             kind = implied[0]
             trigger = next(k for k in dict(IMPLIES)[kind] if k in s)
-            self.diag("openai/type-inferred", sp, keyword=f"`{trigger}`", value=kind)
+            self.report("type-inferred", sp, keyword=f"`{trigger}`", value=kind)
             self.change("inferred-type", sp, f"({kind})")
             out["type"] = kind
             return frozenset([kind])
-        self.diag("openai/schema-missing-type", sp)
+        self.report("schema-missing-type", sp)
         return None
 
     def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
@@ -1492,7 +1504,7 @@ class Walk:
         out = []
         for i, b in enumerate(branches):
             if b is False:
-                self.diag("openai/boolean-subschema", sp + (i,), value="false")
+                self.report("boolean-subschema", sp + (i,), value="false")
                 self.change("removed-false-subschema", sp + (i,))
                 continue
             bsp = sp + (i,)
@@ -1526,39 +1538,39 @@ class Walk:
             required, req = (), frozenset()
         if not props:
             if ap is MISSING and root:
-                self.diag("openai/empty-parameters", sp)
+                self.report("empty-parameters", sp)
                 self.change("closed-empty-parameters", sp)
             elif ap is False:
                 if "properties" not in s:
                     self.change("added-empty-properties", sp)
             elif isinstance(ap, dict) and ap:
-                self.diag("openai/open-map", sp + ("additionalProperties",))
+                self.report("open-map", sp + ("additionalProperties",))
                 return
             else:
-                self.diag("openai/free-form-object", sp)
+                self.report("free-form-object", sp)
                 return
         elif ap is MISSING:
-            self.diags.append(("openai/object-missing-additional-properties", "#", sp, ()))
-            self.trans.append(("added-additional-properties-false", "#", sp, ""))
+            self.diags.append((self.object_codes[2], "#", sp, ()))
+            self.trans.append((self.object_codes[3], "#", sp, ""))
             if self.object_flags[3]:
                 self.refusals += 1
         elif ap is True or ap == {}:
-            self.diag("openai/additional-properties-true", sp + ("additionalProperties",))
-            self.diag("openai/extra-properties-no-longer-accepted", sp + ("additionalProperties",))
+            self.report("additional-properties-true", sp + ("additionalProperties",))
+            self.report("extra-properties-no-longer-accepted", sp + ("additionalProperties",))
             self.change("closed-open-object", sp + ("additionalProperties",))
         elif isinstance(ap, dict):
-            self.diag("openai/additional-properties-schema", sp + ("additionalProperties",))
+            self.report("additional-properties-schema", sp + ("additionalProperties",))
             self.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
         if req and not req <= props.keys():
             for name in required:
                 # Entries that are not strings were reported as invalid values already.
                 if isinstance(name, str) and name not in props:
-                    self.diag("openai/required-property-undefined", sp + ("required",), name=name)
+                    self.report("required-property-undefined", sp + ("required",), name=name)
         out_props: dict = {}
         bucket = self.bucket
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (their outcomes read once per rules).
-        opt_code, _, null_change = _OPTIONAL
+        opt_code, null_change, _, _, repointed = self.object_codes
         opt_refuses, null_refuses, ref_plain, _ = self.object_flags
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
@@ -1602,9 +1614,9 @@ class Walk:
                     continue
             psp = sp + ("properties", name)
             if sub is False:
-                self.diag("openai/boolean-subschema", psp, value="false")
+                self.report("boolean-subschema", psp, value="false")
                 if name in req:
-                    self.diag("openai/unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
+                    self.report("unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
                 else:
                     self.change("removed-false-subschema", psp)
                 continue
@@ -1638,7 +1650,7 @@ class Walk:
                         # Resolved and queued before (_target's and _ref's common case, inline; the
                         # root, named "", keeps to _ref).
                         if known[1]:
-                            trans.append(("rewrote-definitions-reference", "#", psp + ("$ref",), known[1]))
+                            trans.append((repointed, "#", psp + ("$ref",), known[1]))
                         bucket.refs.append((pip, target))
                         if lean:
                             out_props[name] = None
@@ -1679,13 +1691,13 @@ class Walk:
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)
         if items is MISSING:
-            self.diag("openai/array-missing-items", sp)
+            self.report("array-missing-items", sp)
             return
         if isinstance(items, list):
-            self.diag("openai/tuple-items", sp + ("items",))
+            self.report("tuple-items", sp + ("items",))
             return
         if items is False:
-            self.diag("openai/false-subschema-unrepresentable", sp + ("items",))
+            self.report("false-subschema-unrepresentable", sp + ("items",))
             return
         isp = sp + ("items",)
         if type(items) is dict and nest < NEST_GUARD and self.fast:
@@ -1707,7 +1719,7 @@ class Walk:
             while len(cur) == 1 and "$ref" in cur and cur["$ref"].startswith("#/$defs/"):
                 nxt = cur["$ref"][len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
                 if nxt in seen:
-                    self.diag("openai/unsatisfiable-schema", (self.defs_src.get(name, "$defs"), name),
+                    self.report("unsatisfiable-schema", (self.defs_src.get(name, "$defs"), name),
                               value="a cycle of $refs with no schema in it")
                     return
                 seen.add(nxt)
@@ -1733,7 +1745,7 @@ class Walk:
                 finite[name] = True
                 todo.extend(n for n in referrers.get(name, ()) if not finite[n])
         if not finite[""]:
-            self.diag("openai/unsatisfiable-schema", (), value="no finite value satisfies it: a required property recurses without end")
+            self.report("unsatisfiable-schema", (), value="no finite value satisfies it: a required property recurses without end")
 
     def _check_limits(self) -> None:
         r = self.r
@@ -1770,7 +1782,7 @@ class Walk:
                 return
         for p in nulls:
             if p in legit:
-                self.diag("openai/ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
+                self.report("ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
                 return
         self.null_paths = tuple(dict.fromkeys(nulls))
 
@@ -1798,7 +1810,7 @@ class Walk:
             cyclic = self._cyclic(has)
             for name in sorted(has):
                 if name in cyclic:
-                    self.diag("openai/unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
+                    self.report("unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
                               name=name or "#")
                     return None, ()
         memo: dict[tuple[str, str, bool], Any] = {}
@@ -1854,7 +1866,7 @@ class Walk:
 
         n_nulls = expand("nulls", counting=True)
         if n_nulls > NULL_PATHS_GUARD:
-            self.diag("openai/too-many-null-paths", (), count=n_nulls, limit=NULL_PATHS_GUARD)
+            self.report("too-many-null-paths", (), count=n_nulls, limit=NULL_PATHS_GUARD)
             return None, ()
         if not n_nulls:
             return None, ()

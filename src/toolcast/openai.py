@@ -24,7 +24,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     walk = Walk.for_rules(r)()
     walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
-    diags = expanded(walk.diags)
+    diags = expanded(walk.diags, r.optional_codes)
     blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
     lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
     if blocking or lossy:
@@ -37,8 +37,8 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
 
 
 def _limit_name(r: Rules, code: str) -> str | None:
-    for name, (_value, limit_code, _cite) in sorted(r.limits.items()):
-        if limit_code == code and name != "large_enum_threshold":
+    for name, entry in sorted(r.limits.items()):
+        if entry.code == code and entry.counts != "enum-size":
             return name
     return None
 

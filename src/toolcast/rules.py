@@ -32,6 +32,16 @@ class Rules:
         self.limits: dict = m.LIMITS
         self.diagnostics: dict = m.DIAGNOSTICS
         self.transformations: dict = m.TRANSFORMATIONS
+        # The catalogue: pattern (toolcast.walk.actions) -> this provider's code, for diagnostics
+        # and for transformations.
+        self.patterns: dict[str, str] = m.PATTERNS
+        self.changes: dict[str, str] = m.CHANGES
+        self.optional_codes = (m.PATTERNS["strict-optional-property"], m.PATTERNS["nullable-instead-of-omitted"])
+        # Structural policy (see spec.schema.json, policy): the rules the walk applies, what may
+        # stand beside `$ref`, and the codes that refuse a tool in every mode.
+        self.policy: dict[str, str] = m.POLICY
+        self.ref_siblings = frozenset(m.REF_SIBLINGS)
+        self.always_refused = frozenset(m.ALWAYS_REFUSED)
         self.sources: dict = m.SOURCES
         self.output_order: tuple = m.OUTPUT_ORDER
         self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}

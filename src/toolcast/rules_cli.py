@@ -227,7 +227,7 @@ def diff_rules(a: Rules, b: Rules) -> dict:
             if ta.get(c) != tb.get(c):
                 classes.append({"kind": kind, "class": c, "from": ta.get(c), "to": tb.get(c)})
     diagnostics = []
-    fields = ("severity", "outcome", "message", "docs", "cite", "status")
+    fields = ("severity", "outcome", "message", "docs", "cite", "status", "pattern")
     for code in sorted(set(a.diagnostics) | set(b.diagnostics)):
         da, db = a.diagnostics.get(code), b.diagnostics.get(code)
         if da == db:
@@ -241,7 +241,7 @@ def diff_rules(a: Rules, b: Rules) -> dict:
         if changed:
             diagnostics.append({"code": code, "change": "changed", "fields": changed, "cite": cite(b, db[4])})
     transformations = []
-    tfields = ("lossy", "detail", "status")
+    tfields = ("lossy", "detail", "status", "pattern")
     for code in sorted(set(a.transformations) | set(b.transformations)):
         ta_, tb_ = a.transformations.get(code), b.transformations.get(code)
         if ta_ == tb_:

@@ -1,0 +1,1 @@
+"""The interpreter: one walk over a parameters schema under a rule version (see Walk)."""
