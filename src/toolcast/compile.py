@@ -9,7 +9,6 @@ from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any, Literal
 
-from toolcast.interpret import Walk, without_cycle_gc
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -20,6 +19,7 @@ from toolcast.model import (
     pointer,
 )
 from toolcast.rules import Rules, get_rules
+from toolcast.walk import Walk, without_cycle_gc
 
 Api = Literal["responses", "chat"]
 _first = itemgetter(0)
@@ -36,7 +36,7 @@ class _TooDeep(Exception):
 
 
 # Root properties beyond which compile_tool pauses the cycle collector (see
-# interpret.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
+# walk.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
 PAUSE_GC_PROPERTIES = 32
 
 
@@ -268,7 +268,7 @@ def compile_tool(
     else:
         name, description, schema, shape = read_tool(tool)
     # A large compile allocates enough for the cycle collector to run, and re-scan the caller's
-    # heap, several times: it runs with the collector paused (as in interpret.without_cycle_gc;
+    # heap, several times: it runs with the collector paused (as in walk.without_cycle_gc;
     # inline here, where a call would cost a small tool more than the pause saves it).
     paused = type(schema) is dict and ("$defs" in schema or "definitions" in schema or (
         type(props := schema.get("properties")) is dict and len(props) > PAUSE_GC_PROPERTIES)) and gc_isenabled()
@@ -296,7 +296,7 @@ def compile_tool(
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
-            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
+            walk = Walk(r)
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
             walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:

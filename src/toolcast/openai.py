@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.interpret import Walk, without_cycle_gc
 from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
 from toolcast.rules import Rules, get_rules
+from toolcast.walk import Walk, without_cycle_gc
 
 __all__ = ["StrictSchemaError", "strict_schema", "tool_calls", "tool_output", "tools"]
 
@@ -21,7 +21,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     runs with Python's cycle collector paused, as compile_tool's does for a large schema.
     """
     r = get_rules(rules)
-    walk = Walk.for_rules(r)()
+    walk = Walk(r)
     walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
     diags = expanded(walk.diags, r.optional_codes)
