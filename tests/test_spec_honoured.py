@@ -134,3 +134,37 @@ def test_a_second_provider_is_yaml_only(spec, tmp_path):
         "acme/strict-optional-property", "acme/nullable-instead-of-omitted"]
     bad_name = compile_tool({"name": "a b", "inputSchema": {"type": "object"}}, rules=acme, strict=False)
     assert bad_name.status == "refused" and "acme/tool-name-invalid-characters" in {d.code for d in bad_name.diagnostics}
+
+
+def _rules_of_new_version(spec: Path, tmp_path: Path, body: str) -> Rules:
+    new_version(spec, body)
+    out = tmp_path / "tables"
+    assert gen_tables.main(["--spec", str(spec), "--out", str(out), "--docs", str(tmp_path / "codes.md")]) == 0
+    return Rules(_load(out / "openai_2026_12_01.py", f"tc_openai_2026_12_01_{tmp_path.name}"))
+
+
+def test_what_may_stand_beside_a_ref_is_the_spec_s(spec, tmp_path):
+    tool = {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["a"], "additionalProperties": False,
+        "properties": {"a": {"$ref": "#/$defs/A", "title": "The A"}},
+        "$defs": {"A": {"type": "string"}}}}
+    wrapped = compile_tool(tool)  # title is an annotation beside $ref: the ref is wrapped, not inlined
+    assert wrapped.tool["parameters"]["properties"]["a"] == {"title": "The A", "anyOf": [{"$ref": "#/$defs/A"}]}
+    only_description = _rules_of_new_version(
+        spec, tmp_path, "policy:\n  ref_siblings: {keywords: [description], cite: [O-PY]}\n")
+    inlined = compile_tool(tool, rules=only_description)
+    assert inlined.tool["parameters"]["properties"]["a"] == {"type": "string", "title": "The A"}
+    assert "merged-ref-siblings" in {t.code for t in inlined.transformations}
+
+
+def test_a_limit_is_read_by_what_it_counts(spec, tmp_path):
+    # The walk compares its property count with the limit that says `counts: properties`.
+    swapped = _rules_of_new_version(spec, tmp_path, "limits:\n"
+                                    "  max_properties: {value: 1000, code: openai/too-many-properties, cite: [O-SO], counts: enum-values}\n"
+                                    "  max_enum_values: {value: 2, code: openai/too-many-enum-values, cite: [O-SO], counts: properties}\n")
+    tool = {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["a", "b", "c"], "additionalProperties": False,
+        "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}}}}
+    res = compile_tool(tool, rules=swapped)
+    found = [(d.code, d.message) for d in res.diagnostics if d.code.startswith("openai/too-many")]
+    assert found == [("openai/too-many-enum-values", "The schema has 3 enum values in total; OpenAI accepts at most 2.")]

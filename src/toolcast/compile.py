@@ -306,7 +306,7 @@ def compile_tool(
             except RecursionError:
                 # Merging recursive definitions can unfold deeper than any guard foresaw.
                 compiled = {}
-                walk.report("schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
+                walk.report("schema-too-deep", (), count="too many", limit=r.counted("depth").value)
             schema_diags, schema_trans = walk.diags, walk.trans
             if walk.refusals == 0 and not walk.lossy():
                 status = "strict"
@@ -330,7 +330,7 @@ def compile_tool(
                 schema_diags = [d for d in schema_diags if d[0] != sent]
                 if not any(d[0] == too_deep for d in schema_diags):
                     diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
-                                                                      ("limit", r.limit("max_depth")))))
+                                                                      ("limit", r.counted("depth").value))))
             else:
                 tool_out = emit(name, description, params, False, api)
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,

@@ -9,6 +9,7 @@ from types import ModuleType
 
 from toolcast import _tables
 from toolcast.model import UnknownRulesError
+from toolcast.records import LimitEntry
 
 PROVIDERS = tuple(sorted(_tables.VERSIONS))
 
@@ -30,6 +31,7 @@ class Rules:
         self.slots: dict = m.SLOTS
         self.formats = frozenset(m.FORMATS)
         self.limits: dict = m.LIMITS
+        self.limit_of: dict[str, LimitEntry] = {e.counts: e for e in m.LIMITS.values()}
         self.diagnostics: dict = m.DIAGNOSTICS
         self.transformations: dict = m.TRANSFORMATIONS
         # The catalogue: pattern (toolcast.walk.actions) -> this provider's code, for diagnostics
@@ -66,6 +68,11 @@ class Rules:
 
     def limit(self, name: str) -> int:
         return self.limits[name][0]
+
+    def counted(self, counter: str) -> LimitEntry:
+        """The limit on what the walk counts as `counter` (walk.actions.COUNTERS; the generator
+        checks that each has exactly one)."""
+        return self.limit_of[counter]
 
     def __repr__(self) -> str:
         return f"<Rules {self.id}>"

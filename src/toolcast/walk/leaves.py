@@ -73,5 +73,5 @@ class Leaves:
         self.n_chars += chars
         threshold, max_chars = self.enum_limits
         if len(values) > threshold and chars > max_chars:
-            self.diag(self.r.limits["large_enum_chars"][1], sp + (k,), count=len(values), value=chars,
+            self.diag(self.r.counted("enum-chars").code, sp + (k,), count=len(values), value=chars,
                       threshold=threshold, limit=max_chars)

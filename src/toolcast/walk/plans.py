@@ -108,9 +108,9 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_object_codes"] = (codes["strict-optional-property"], changes["converted-optional-property-to-nullable"],
                                    codes["object-missing-additional-properties"],
                                    changes["added-additional-properties-false"], changes["rewrote-definitions-reference"])
-    r.__dict__["_enum_limits"] = (r.limit("large_enum_threshold"), r.limit("large_enum_chars"))
-    r.__dict__["_limit_values"] = tuple(r.limit(k) for k in ("max_properties", "max_string_chars", "max_enum_values",
-                                                             "max_depth"))
+    r.__dict__["_enum_limits"] = (r.counted("enum-size").value, r.counted("enum-chars").value)
+    r.__dict__["_limit_values"] = tuple(r.counted(c).value for c in ("properties", "string-chars", "enum-values",
+                                                             "depth"))
     return plan
 
 

@@ -270,7 +270,7 @@ class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
         if type(s) is not dict or nest > NEST_GUARD:
             if nest > NEST_GUARD:
                 self.guarded = True
-                return self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.limit("max_depth"))
+                return self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.counted("depth").value)
             if s is True:
                 self.report("boolean-subschema", sp, value="true")
                 self.change("normalized-true-subschema", sp)
@@ -468,21 +468,14 @@ class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
         return None
 
     def _check_limits(self) -> None:
-        r = self.r
-        limits = r.limits
-        if (
-            self.n_props <= limits["max_properties"][0]
-            and self.n_chars <= limits["max_string_chars"][0]
-            and self.n_enum <= limits["max_enum_values"][0]
-            and self.deepest[0] <= limits["max_depth"][0]
-        ):
-            return  # within every limit: the common case
-        if self.n_props > r.limit("max_properties"):
-            self.diag(r.limits["max_properties"][1], (), count=self.n_props, limit=r.limit("max_properties"))
-        if self.n_chars > r.limit("max_string_chars"):
-            self.diag(r.limits["max_string_chars"][1], (), count=self.n_chars, limit=r.limit("max_string_chars"))
-        if self.n_enum > r.limit("max_enum_values"):
-            self.diag(r.limits["max_enum_values"][1], (), count=self.n_enum, limit=r.limit("max_enum_values"))
+        """Report each total the walk counted past its limit (the limit that counts it, see Rules.counted)."""
+        counted = self.r.counted
+        for counter, count in (("properties", self.n_props), ("string-chars", self.n_chars),
+                               ("enum-values", self.n_enum)):
+            limit = counted(counter)
+            if count > limit.value:
+                self.diag(limit.code, (), count=count, limit=limit.value)
         depth, where = self.deepest
-        if depth > r.limit("max_depth") and not self.guarded:
-            self.diag(r.limits["max_depth"][1], where, count=depth, limit=r.limit("max_depth"))
+        limit = counted("depth")
+        if depth > limit.value and not self.guarded:
+            self.diag(limit.code, where, count=depth, limit=limit.value)
