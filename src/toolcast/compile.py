@@ -18,13 +18,13 @@ from toolcast.model import (
     expanded,
     pointer,
 )
+from toolcast.providers import EMITTERS
+from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import Walk, without_cycle_gc
 
-Api = Literal["responses", "chat"]
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
-APIS = ("responses", "chat")
 
 
 # Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
@@ -213,16 +213,6 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
     return cleaned
 
 
-def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
-    """The tool in the API's shape; `strict` is always present, false included."""
-    fn: dict = {"name": name} if api == "chat" else {"type": "function", "name": name}
-    if description is not None:
-        fn["description"] = description
-    fn["parameters"] = parameters
-    fn["strict"] = strict
-    return {"type": "function", "function": fn} if api == "chat" else fn
-
-
 def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusing: frozenset,
             lossy_codes: frozenset, pair_codes: tuple[str, str]) -> tuple:
     """The parameters of the `sent-non-strict` diagnostic: why the tool cannot go strict, its schema's first
@@ -257,10 +247,11 @@ def compile_tool(
     definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
     cycle collector paused; it is on again when this returns or raises.
     """
-    if target != "openai":
-        raise ValueError(f"unknown target {target!r}; available: openai")
-    if api != "responses" and api != "chat":
-        raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
+    emitter = EMITTERS.get(target)
+    if emitter is None:
+        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
+    if api not in emitter.APIS:
+        raise ValueError(f"unknown api {api!r}; available: {', '.join(emitter.APIS)}")
     mode = "auto" if strict == "auto" else strict_mode(strict)
     r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
@@ -320,7 +311,7 @@ def compile_tool(
         tool_out = None
         if status == "strict":
             trans.append((r.changes["enabled-strict-mode"], "#", (), ""))
-            tool_out = emit(name, description, compiled, True, api)
+            tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
             try:
                 params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
@@ -332,7 +323,7 @@ def compile_tool(
                     diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
                                                                       ("limit", r.counted("depth").value))))
             else:
-                tool_out = emit(name, description, params, False, api)
+                tool_out = emitter.emit(name, description, params, False, api)
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
                                            diags + schema_diags, trans + schema_trans, r, api)
     finally:

@@ -1,14 +1,15 @@
-"""OpenAI target: `strict_schema` here; the run-time loop (tools, tool_calls, tool_output) lazily."""
+"""OpenAI target: its tool shapes (emit) and `strict_schema` here; the run-time loop (tools, tool_calls, tool_output) lazily."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
+from toolcast.providers.openai import APIS, emit
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import Walk, without_cycle_gc
 
-__all__ = ["StrictSchemaError", "strict_schema", "tool_calls", "tool_output", "tools"]
+__all__ = ["APIS", "StrictSchemaError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 
