@@ -85,6 +85,8 @@ class Containers:
         return out
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
+        """The object closed, every property required (an optional one made nullable, with its null
+        path) and walked; the commonest property, a planned scalar leaf, in one pass here."""
         props = s.get("properties")
         if not isinstance(props, dict):
             props = {}
@@ -93,51 +95,15 @@ class Containers:
             if n > PAUSE_GC_AFTER_PROPERTIES and gc_isenabled():
                 gc_disable()
                 self.gc_paused = True
-        ap = s.get("additionalProperties", MISSING)
-        required = s.get("required")
-        if isinstance(required, list) and required:
-            try:
-                req = set(required)
-            except TypeError:  # an unhashable entry (reported as an invalid value already)
-                req = {x for x in required if isinstance(x, str)}
-        else:
-            required, req = (), frozenset()
-        if not props:
-            if ap is MISSING and root:
-                self.report("empty-parameters", sp)
-                self.change("closed-empty-parameters", sp)
-            elif ap is False:
-                if "properties" not in s:
-                    self.change("added-empty-properties", sp)
-            elif isinstance(ap, dict) and ap:
-                self.report("open-map", sp + ("additionalProperties",))
-                return
-            else:
-                self.report("free-form-object", sp)
-                return
-        elif ap is MISSING:
-            self.diags.append((self.object_codes[2], "#", sp, ()))
-            self.trans.append((self.object_codes[3], "#", sp, ""))
-            if self.object_flags[3]:
-                self.refusals += 1
-        elif ap is True or ap == {}:
-            self.report("additional-properties-true", sp + ("additionalProperties",))
-            self.report("extra-properties-no-longer-accepted", sp + ("additionalProperties",))
-            self.change("closed-open-object", sp + ("additionalProperties",))
-        elif isinstance(ap, dict):
-            self.report("additional-properties-schema", sp + ("additionalProperties",))
-            self.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
-        if req and not req <= props.keys():
-            for name in required:
-                # Entries that are not strings were reported as invalid values already.
-                if isinstance(name, str) and name not in props:
-                    self.report("required-property-undefined", sp + ("required",), name=name)
+        req = self._object_rules(s, props, sp, root)
+        if req is None:
+            return
         out_props: dict = {}
         bucket = self.bucket
         diags, trans = self.diags, self.trans
         # The per-property findings, recorded inline (their outcomes read once per rules).
-        opt_code, null_change, _, _, repointed = self.object_codes
-        opt_refuses, null_refuses, ref_plain, _ = self.object_flags
+        null_change = self.object_codes[1]
+        opt_refuses, null_refuses = self.object_flags[:2]
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
         # Once the walk has refused something, a caller that clears builds_refused will not use the
@@ -178,74 +144,9 @@ class Containers:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
                     out_props[name] = None if lean else child
                     continue
-            psp = sp + ("properties", name)
-            if sub is False:
-                self.report("boolean-subschema", psp, value="false")
-                if name in req:
-                    self.report("unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
-                else:
-                    self.change("removed-false-subschema", psp)
-                continue
-            pip = ip + (name,)
-            # Decide before descending, so findings and null paths come parent first.
-            optional = name not in req
-            if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
-                original_null = False  # allows_null's first test, inline: one plain type
-            elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
-                  and (known := self.ref_nulls.get(ref)) is not None):
-                original_null = known  # a bare $ref: allows_null's answer for its target, remembered
-            else:
-                original_null = allows_null(sub, self)
-            if original_null:
-                bucket.legit.append(pip)
-            elif optional:
-                bucket.nulls.append(pip)
-            if optional:
-                if original_null:
-                    diags.append((opt_code, "#", psp, (("name", name),)))
-                else:
-                    diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
-                    trans.append((null_change, "#", psp, ""))
-                if opt_refuses or (null_refuses and not original_null):
-                    self.refusals += opt_refuses + (null_refuses and not original_null)
-            child = None
-            if leaf_ok and type(sub) is dict:
-                if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
-                    # A bare reference: what node() makes of it, without the general path.
-                    if (known := self.ref_names.get(ref)) is not None and (target := known[0]) and target in self.defs_out:
-                        # Resolved and queued before (_target's and _ref's common case, inline; the
-                        # root, named "", keeps to _ref).
-                        if known[1]:
-                            trans.append((repointed, "#", psp + ("$ref",), known[1]))
-                        bucket.refs.append((pip, target))
-                        if lean:
-                            out_props[name] = None
-                            continue
-                        child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
-                        # with_null's answer for a bare $ref (see _with_null_own)
-                        out_props[name] = {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
-                        continue
-                    child = self._ref(ref, {}, psp, pip)
-                elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
-                    child = self._leaf(sub, lp, psp)
-                elif ((ct := sub.get("type")) == "object" or ct == "array") and _RESHAPING.isdisjoint(sub):
-                    # A nested object or array: node()'s own first step, without its checks.
-                    cp = self.container_plans.get(keys := tuple(sub))
-                    if cp is None:
-                        cp = self._container_plan(keys)
-                    if cp:
-                        child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
-            if child is None:
-                child = self.node(sub, psp, pip, depth + 1, nest + 1)
-            if lean:
-                child = None
-            elif optional and not original_null:
-                t = child.get("type")
-                if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
-                    child["type"] = [t, "null"]  # _with_null_own's common case, inline
-                else:
-                    child = _with_null_own(child, self.annotations)
-            out_props[name] = child
+            child = self._property(name, sub, name not in req, sp, ip, depth, nest, lp, leaf_ok, lean)
+            if child is not MISSING:
+                out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
         if lean:
@@ -253,6 +154,124 @@ class Containers:
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
+
+    def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
+        """What closing the object records (by its `additionalProperties`), and `required` names it
+        does not declare; the names it requires, or None when it cannot be closed (an open map or a
+        free-form object, refused)."""
+        ap = s.get("additionalProperties", MISSING)
+        required = s.get("required")
+        if isinstance(required, list) and required:
+            try:
+                req = set(required)
+            except TypeError:  # an unhashable entry (reported as an invalid value already)
+                req = {x for x in required if isinstance(x, str)}
+        else:
+            required, req = (), frozenset()
+        if not props:
+            if ap is MISSING and root:
+                self.report("empty-parameters", sp)
+                self.change("closed-empty-parameters", sp)
+            elif ap is False:
+                if "properties" not in s:
+                    self.change("added-empty-properties", sp)
+            elif isinstance(ap, dict) and ap:
+                self.report("open-map", sp + ("additionalProperties",))
+                return None
+            else:
+                self.report("free-form-object", sp)
+                return None
+        elif ap is MISSING:
+            self.diags.append((self.object_codes[2], "#", sp, ()))
+            self.trans.append((self.object_codes[3], "#", sp, ""))
+            if self.object_flags[3]:
+                self.refusals += 1
+        elif ap is True or ap == {}:
+            self.report("additional-properties-true", sp + ("additionalProperties",))
+            self.report("extra-properties-no-longer-accepted", sp + ("additionalProperties",))
+            self.change("closed-open-object", sp + ("additionalProperties",))
+        elif isinstance(ap, dict):
+            self.report("additional-properties-schema", sp + ("additionalProperties",))
+            self.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
+        if req and not req <= props.keys():
+            for name in required:
+                # Entries that are not strings were reported as invalid values already.
+                if isinstance(name, str) and name not in props:
+                    self.report("required-property-undefined", sp + ("required",), name=name)
+        return req
+
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
+                  lp: Any, leaf_ok: bool, lean: bool) -> Any:
+        """The compiled property `name` of the object at `sp` (None when its form is not kept, see
+        `lean` in _object; MISSING when it is left out), after its own findings and null path."""
+        bucket, diags, trans = self.bucket, self.diags, self.trans
+        opt_code, null_change, _, _, repointed = self.object_codes
+        opt_refuses, null_refuses, ref_plain, _ = self.object_flags
+        psp = sp + ("properties", name)
+        if sub is False:
+            self.report("boolean-subschema", psp, value="false")
+            if not optional:
+                self.report("unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
+            else:
+                self.change("removed-false-subschema", psp)
+            return MISSING
+        pip = ip + (name,)
+        # Decide before descending, so findings and null paths come parent first.
+        if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
+            original_null = False  # allows_null's first test, inline: one plain type
+        elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
+              and (known := self.ref_nulls.get(ref)) is not None):
+            original_null = known  # a bare $ref: allows_null's answer for its target, remembered
+        else:
+            original_null = allows_null(sub, self)
+        if original_null:
+            bucket.legit.append(pip)
+        elif optional:
+            bucket.nulls.append(pip)
+        if optional:
+            if original_null:
+                diags.append((opt_code, "#", psp, (("name", name),)))
+            else:
+                diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
+                trans.append((null_change, "#", psp, ""))
+            if opt_refuses or (null_refuses and not original_null):
+                self.refusals += opt_refuses + (null_refuses and not original_null)
+        child = None
+        if leaf_ok and type(sub) is dict:
+            if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
+                # A bare reference: what node() makes of it, without the general path.
+                if (known := self.ref_names.get(ref)) is not None and (target := known[0]) and target in self.defs_out:
+                    # Resolved and queued before (_target's and _ref's common case, inline; the
+                    # root, named "", keeps to _ref).
+                    if known[1]:
+                        trans.append((repointed, "#", psp + ("$ref",), known[1]))
+                    bucket.refs.append((pip, target))
+                    if lean:
+                        return None
+                    child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
+                    # with_null's answer for a bare $ref (see _with_null_own)
+                    return {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
+                child = self._ref(ref, {}, psp, pip)
+            elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
+                child = self._leaf(sub, lp, psp)
+            elif ((ct := sub.get("type")) == "object" or ct == "array") and _RESHAPING.isdisjoint(sub):
+                # A nested object or array: node()'s own first step, without its checks.
+                cp = self.container_plans.get(keys := tuple(sub))
+                if cp is None:
+                    cp = self._container_plan(keys)
+                if cp:
+                    child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
+        if child is None:
+            child = self.node(sub, psp, pip, depth + 1, nest + 1)
+        if lean:
+            return None
+        if optional and not original_null:
+            t = child.get("type")
+            if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
+                child["type"] = [t, "null"]  # _with_null_own's common case, inline
+            else:
+                child = _with_null_own(child, self.annotations)
+        return child
 
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)

@@ -14,20 +14,11 @@ from toolcast.model import NullPath
 from toolcast.rules import Rules
 from toolcast.walk.combinators import Combinators
 from toolcast.walk.containers import Containers
+from toolcast.walk.keywords import Keywords
 from toolcast.walk.leaves import Leaves
 from toolcast.walk.nullpaths import NullPaths, _Bucket
 from toolcast.walk.plans import (
     _RESHAPING,
-    OP_CONST,
-    OP_DEFS,
-    OP_DROP,
-    OP_ENUM,
-    OP_FORMAT,
-    OP_PATTERN,
-    OP_PLAIN,
-    OP_REWRITE,
-    OP_SLOT,
-    OP_STRUCTURAL,
     Plans,
     _walk_tables,
 )
@@ -35,15 +26,12 @@ from toolcast.walk.refs import References
 from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.values import (
     _IMPLIES_SETS,
-    _SCALAR_TYPES,
     _TYPE_SETS,
-    EXPECTED,
     IMPLIES,
     JSON_TYPES,
     MISSING,
     NEST_GUARD,
     _ok_type,
-    _scalar,
     describe,
 )
 
@@ -77,7 +65,7 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
+class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
     # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs), the
@@ -266,19 +254,11 @@ class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
 
     # -- the walk --------------------------------------------------------------------------
     def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
-        r = self.r
+        """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings recorded."""
         if type(s) is not dict or nest > NEST_GUARD:
-            if nest > NEST_GUARD:
-                self.guarded = True
-                return self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=r.counted("depth").value)
-            if s is True:
-                self.report("boolean-subschema", sp, value="true")
-                self.change("normalized-true-subschema", sp)
-                s = {}
-            elif s is False:
-                return self.refuse("false-subschema-unrepresentable", sp)
-            elif not isinstance(s, dict):
-                return self.refuse("non-schema-subschema", sp, value=describe(s))
+            s = self._not_a_node(s, sp, nest)
+            if s is None:
+                return {}
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
@@ -297,122 +277,16 @@ class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
                 cp = self._container_plan(keys)
             if cp and (out := self._container(s, cp, t, sp, ip, depth, nest, root)) is not None:
                 return out
-        # `type` goes first in the output order: reserve its place so that most nodes come out
-        # ordered without a re-sort (_types fills it in, or takes it out again).
-        out: dict = {"type": None} if "type" in s and "$ref" not in s else {}
-        nullable = False
+        out, nullable = self._keywords(s, sp, ip, depth, nest)
         any_of: list | None = None
-        plan = self.plan
-        for k, v in s.items():
-            p = plan.get(k)
-            if p is None:
-                action, dcode, tcode = r.unknown_keyword
-                if action == "drop":
-                    self._dropped(k, sp + (k,), dcode, tcode, dcode in self.refusing)
-                continue
-            op, exact, check, vkind, handler, dcode, tcode, slot = p
-            if type(v) is not exact and check is not None and not check(v):
-                self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
-                continue
-            if op == OP_PLAIN:
-                out[k] = v
-                continue
-            if op == OP_STRUCTURAL:
-                if vkind == "type" and type(v) is str and v not in JSON_TYPES:
-                    self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
-                continue  # structural: handled below
-            if op == OP_DROP:
-                self._dropped(k, sp + (k,), dcode, tcode, dcode in self.refusing)
-                continue
-            if op == OP_SLOT:
-                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
-                continue
-            if (k == "enum" or k == "const") and not _SCALAR_TYPES.issuperset(map(type, v if k == "enum" else (v,))):
-                bad = next((x for x in (v if k == "enum" else [v]) if not _scalar(x)), MISSING)
-                if bad is not MISSING:
-                    if isinstance(bad, float):
-                        self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(bad), expected="finite JSON numbers")
-                    else:
-                        self.report("enum-value-not-scalar", sp + (k,), keyword=k, value=describe(bad))
-                    continue
-            if op == OP_REWRITE:
-                ksp = sp + (k,)
-                if handler == "const-to-enum":
-                    self.report("const-converted-to-enum", ksp)
-                    self.change("converted-const-to-enum", ksp)
-                    out["enum"] = [v]
-                elif handler == "one-of-to-any-of":
-                    # Reached only when anyOf is present too (else _normalize rewrote it):
-                    # both apply, and no single anyOf says that.
-                    self.report("unsupported-keyword", ksp, keyword=k)
-                    self.change("dropped-unsupported-keyword", ksp)
-                elif handler == "openapi-nullable":
-                    if v:
-                        nullable = True
-                        self.report("nullable-keyword-converted", ksp)
-                        self.change("converted-nullable-to-type-union", ksp)
-                    else:
-                        self.report("annotation-keyword-dropped", ksp, keyword=k)
-                        self.change("dropped-annotation-keyword", ksp)
-                elif handler in ("definitions-to-defs",):
-                    self.report("nested-definitions", ksp, keyword=k)
-                    self.change("dropped-nested-definitions", ksp)
-                # merge-all-of was applied by _normalize.
-                continue
-            # kept, with a rule of its own
-            if op == OP_DEFS:
-                ksp = sp + (k,)
-                self.report("nested-definitions", ksp, keyword=k)
-                self.change("dropped-nested-definitions", ksp)
-                continue
-            if op == OP_FORMAT:
-                if v not in r.formats:
-                    ksp = sp + (k,)
-                    self.report("unsupported-string-format", ksp, format=v)
-                    self.change("dropped-unsupported-format", ksp, f"({v})")
-                    continue
-            elif op == OP_PATTERN:
-                if not self._pattern(v, sp + (k,)):
-                    continue
-            elif op == OP_ENUM:
-                if not v:
-                    self.report("unsatisfiable-schema", sp + (k,), value="an empty enum")
-                    continue
-                self._count_enum(v, sp, k)
-            elif op == OP_CONST and isinstance(v, str):
-                self.n_chars += len(v)
-            if slot is not None:
-                out[k] = self._descend_slot(k, v, slot, sp, ip, depth, nest)
-            else:
-                out[k] = v
         if special:
             if "$ref" in s:
                 return self._ref(s["$ref"], out, sp, ip)
-            if "anyOf" in s and type(s["anyOf"]) is list and r.keywords["anyOf"][1] != "drop":
+            if "anyOf" in s and type(s["anyOf"]) is list and self.r.keywords["anyOf"][1] != "drop":
                 # (Any other value was reported as invalid above.)
                 any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
-        t = s.get("type")
-        if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
-            out["type"] = t
-            if t == "object" or t == "array":
-                # Nesting counts containers only: a scalar leaf adds no level.
-                if depth > self.deepest[0]:
-                    self.deepest = (depth, sp)
-                if t == "object":
-                    self._object(s, out, sp, ip, depth, nest, root)
-                else:
-                    self._array(s, out, sp, ip, depth, nest)
-        else:
-            types = self._types(s, out, sp, any_of is not None)
-            if types is None:
-                return out
-            if "object" in types or "array" in types:
-                if depth > self.deepest[0]:
-                    self.deepest = (depth, sp)
-                if "object" in types:
-                    self._object(s, out, sp, ip, depth, nest, root)
-                if "array" in types:
-                    self._array(s, out, sp, ip, depth, nest)
+        if not self._structure(s, out, sp, ip, depth, nest, root, any_of is not None):
+            return out
         if any_of is not None:
             if not any_of:
                 self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
@@ -430,6 +304,53 @@ class Walk(Plans, Leaves, References, Combinators, Containers, NullPaths):
                 return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
             prev = i
         return out
+
+    def _not_a_node(self, s: Any, sp: tuple, nest: int) -> dict | None:
+        """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
+        `true`, else None after a refusal."""
+        if nest > NEST_GUARD:
+            self.guarded = True
+            self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=self.r.counted("depth").value)
+            return None
+        if s is True:
+            self.report("boolean-subschema", sp, value="true")
+            self.change("normalized-true-subschema", sp)
+            return {}
+        if s is False:
+            self.refuse("false-subschema-unrepresentable", sp)
+        elif not isinstance(s, dict):
+            self.refuse("non-schema-subschema", sp, value=describe(s))
+        else:  # a dict subclass (the walk reads it as a dict)
+            return s
+        return None
+
+    def _structure(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
+                   has_any_of: bool) -> bool:
+        """The node's type, and its object or array rules; False when it has no valid type (node()
+        returns `out` as it is)."""
+        t = s.get("type")
+        if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
+            out["type"] = t
+            if t == "object" or t == "array":
+                # Nesting counts containers only: a scalar leaf adds no level.
+                if depth > self.deepest[0]:
+                    self.deepest = (depth, sp)
+                if t == "object":
+                    self._object(s, out, sp, ip, depth, nest, root)
+                else:
+                    self._array(s, out, sp, ip, depth, nest)
+            return True
+        types = self._types(s, out, sp, has_any_of)
+        if types is None:
+            return False
+        if "object" in types or "array" in types:
+            if depth > self.deepest[0]:
+                self.deepest = (depth, sp)
+            if "object" in types:
+                self._object(s, out, sp, ip, depth, nest, root)
+            if "array" in types:
+                self._array(s, out, sp, ip, depth, nest)
+        return True
 
     def _ordered(self, out: dict) -> dict:
         """`out` with its keywords in the table's output order (unknown ones last, stable)."""
