@@ -28,6 +28,24 @@ class Combinators:
     """Merges and combinator rewrites (a mixin of Walk)."""
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, sp: tuple) -> bool:
+        """Settle the merged `additionalProperties` of `out` from every part at once; False after a
+        conflict (reported)."""
+        if closed:
+            # A part that closes the object forbids every property it does not declare,
+            # whatever the other parts declare: keep only what every closed part allows.
+            allowed = set.intersection(*closed)
+            if open_schema is not None and any(isinstance(p, dict) and "properties" in p for p in parts):
+                self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                return False
+            props = out.get("properties")
+            if isinstance(props, dict):
+                out["properties"] = {k: v for k, v in props.items() if k in allowed}
+            out["additionalProperties"] = False
+        elif open_schema is not None:
+            out["additionalProperties"] = open_schema
+        return True
+
     def _all_of_place(self, sp: tuple) -> tuple:
         """sp + ("allOf",), as the same tuple each time for the same `sp` tuple: an allOf reached
         twice from one place (a definition named twice in one allOf) then meets its memo in
@@ -40,6 +58,45 @@ class Combinators:
             self.all_of_places = {}
         self.all_of_places[id(sp)] = (sp, place)  # holding `sp` keeps its id its own
         return place
+
+    def _merged_ref(self, part: dict, sp: tuple, depth: int) -> dict | None:
+        """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
+        a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
+        ref = part["$ref"]
+        if ref in self._merging:
+            # A schema that is defined as itself (plus more) has no meaning to merge.
+            self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
+            return None
+        # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
+        # a place as long as the nesting at every merge would be quadratic in a chain of
+        # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
+        # place passed as another tuple is merged again, to the same end.
+        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
+        if known is not None and known[0] is sp:
+            # Merged here before (an allOf that names a definition twice, or a definition
+            # that does): the same schema, and the same findings, which repeat.
+            part = known[1]
+        else:
+            target = self._resolve_raw(ref, sp + ("$ref",))
+            if target is MISSING:
+                return None
+            rest = {k: v for k, v in part.items() if k != "$ref"}
+            if type(self._merging) is not set:
+                self._merging = set()
+            self._merging.add(ref)
+            try:
+                part = self._merge([target, rest], sp, depth + 1)
+            finally:
+                self._merging.discard(ref)
+            if part is None:
+                return None
+            if not rest and type(ref) is str and self.fast:
+                # A merge that succeeded met no $ref already being merged, so it holds
+                # wherever this reference is merged again at this place.
+                if type(self.merged_refs) is not dict:
+                    self.merged_refs = {}
+                self.merged_refs[(ref, id(sp))] = (sp, part)
+        return part
 
     def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
         """allOf semantics as one schema, when no keyword is given two different values. `depth`
@@ -64,40 +121,9 @@ class Combinators:
                     self.report("non-schema-subschema", sp, value=describe(part))
                 return None
             if "$ref" in part:
-                ref = part["$ref"]
-                if ref in self._merging:
-                    # A schema that is defined as itself (plus more) has no meaning to merge.
-                    self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
+                part = self._merged_ref(part, sp, depth)
+                if part is None:
                     return None
-                # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
-                # a place as long as the nesting at every merge would be quadratic in a chain of
-                # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
-                # place passed as another tuple is merged again, to the same end.
-                known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
-                if known is not None and known[0] is sp:
-                    # Merged here before (an allOf that names a definition twice, or a definition
-                    # that does): the same schema, and the same findings, which repeat.
-                    part = known[1]
-                else:
-                    target = self._resolve_raw(ref, sp + ("$ref",))
-                    if target is MISSING:
-                        return None
-                    rest = {k: v for k, v in part.items() if k != "$ref"}
-                    if type(self._merging) is not set:
-                        self._merging = set()
-                    self._merging.add(ref)
-                    try:
-                        part = self._merge([target, rest], sp, depth + 1)
-                    finally:
-                        self._merging.discard(ref)
-                    if part is None:
-                        return None
-                    if not rest and type(ref) is str and self.fast:
-                        # A merge that succeeded met no $ref already being merged, so it holds
-                        # wherever this reference is merged again at this place.
-                        if type(self.merged_refs) is not dict:
-                            self.merged_refs = {}
-                        self.merged_refs[(ref, id(sp))] = (sp, part)
             if "allOf" in part and isinstance(part["allOf"], list):
                 inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
                 if inner is None:
@@ -153,35 +179,16 @@ class Combinators:
                 else:
                     self.report("ref-sibling-conflict", sp + (k,), keyword=k)
                     return None
-        if closed:
-            # A part that closes the object forbids every property it does not declare,
-            # whatever the other parts declare: keep only what every closed part allows.
-            allowed = set.intersection(*closed)
-            if open_schema is not None and any(isinstance(p, dict) and "properties" in p for p in parts):
-                self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
-                return None
-            props = out.get("properties")
-            if isinstance(props, dict):
-                out["properties"] = {k: v for k, v in props.items() if k in allowed}
-            out["additionalProperties"] = False
-        elif open_schema is not None:
-            out["additionalProperties"] = open_schema
-        return out
+        return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
 
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
-        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings."""
-        r = self.r
-        kw = r.keywords
+        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings,
+        oneOf; None after a refusal."""
+        kw = self.r.keywords
         if "allOf" in s and kw.get("allOf", (None, "drop"))[1] == "rewrite" and isinstance(s.get("allOf"), list):
-            branches = s["allOf"]
-            merged = self._merge([{k: v for k, v in s.items() if k != "allOf"}] + list(branches), sp + ("allOf",))
-            if merged is None:
-                if self.refusals:
-                    return None
-            else:
-                self.report("all-of-merged", sp + ("allOf",))
-                self.change("merged-all-of", sp + ("allOf",))
-                s = merged
+            s = self._merged_all_of(s, sp)
+            if s is None:
+                return None
         if "const" in s and isinstance(s.get("enum"), list):
             # Both apply: the only values left are the enum's members equal to the const.
             const = s["const"]
@@ -189,41 +196,9 @@ class Combinators:
             s["enum"] = [x for x in s["enum"] if json_equal(x, const)]
             self.change("merged-all-of", sp + ("const",), "(const and enum both apply)")
         if "$ref" in s:
-            kept = [k for k in s if k != "$ref" and not r.dropped(k)]
+            kept = [k for k in s if k != "$ref" and not self.r.dropped(k)]
             if kept:
-                if all(k in self.annotations for k in kept):
-                    self.report("ref-with-siblings", sp, value=", ".join(kept))
-                    self.change("wrapped-ref-with-siblings", sp)
-                    wrapped = {k: v for k, v in s.items() if k != "$ref"}
-                    wrapped["anyOf"] = [{"$ref": s["$ref"]}]
-                    return wrapped
-                n_trans = len(self.trans)
-                target = self._resolve_raw(s["$ref"], sp + ("$ref",))
-                if target is MISSING:
-                    return None
-                implied = self._implied_siblings(s, kept, target)
-                if implied is not None:
-                    # Every constraining sibling is one the target already implies: the
-                    # node means {"$ref"} alone, so it is not inlined. What resolving the
-                    # target recorded is taken back: _ref records it where the $ref ends up.
-                    del self.trans[n_trans:]
-                    self.report("ref-with-siblings", sp, value=", ".join(kept))
-                    for k, code, note in implied:
-                        self.change(code, sp + (k,), note)
-                    dropped = {k for k, _, _ in implied}
-                    s = {k: v for k, v in s.items() if k not in dropped}
-                    if any(k in self.annotations for k in kept):  # as for annotations alone
-                        self.change("wrapped-ref-with-siblings", sp)
-                        wrapped = {k: v for k, v in s.items() if k != "$ref"}
-                        wrapped["anyOf"] = [{"$ref": s["$ref"]}]
-                        return wrapped
-                    return s
-                merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
-                if merged is None:
-                    return None
-                self.report("ref-with-siblings", sp, value=", ".join(kept))
-                self.change("merged-ref-siblings", sp, f"({s['$ref']})")
-                return merged
+                return self._ref_siblings(s, kept, sp)
         if (
             "oneOf" in s
             and "anyOf" not in s
@@ -231,44 +206,100 @@ class Combinators:
             and isinstance(s["oneOf"], list)
             and s["oneOf"]
         ):
-            branches = s["oneOf"]
-            known = self.exclusive_of.get(id(branches)) if self.fast else None
-            if known is not None and known[0] is branches:
-                why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
-            else:
-                why = exclusive(branches, self)
-                if type(self.exclusive_of) is not dict:
-                    self.exclusive_of = {}
-                self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
-            if why:
-                self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
-                self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
-            else:
-                self.report("one-of-converted-to-any-of", sp + ("oneOf",))
-                self.change("converted-one-of-to-any-of", sp + ("oneOf",))
-            s = {("anyOf" if k == "oneOf" else k): v for k, v in s.items()}
+            s = self._one_of_as_any_of(s, sp)
         if "anyOf" in s and not root:
-            constraining = [
-                k for k in s
-                if k not in ("anyOf", "type") and k not in self.annotations and not r.dropped(k)
-            ]
-            if "type" in s:
-                constraining.insert(0, "type")
-            if constraining and isinstance(s["anyOf"], list):
-                # Push the siblings into every branch: {A, anyOf:[B, C]} == anyOf:[A∧B, A∧C].
-                common = {k: s[k] for k in constraining}
-                branches = []
-                for i, b in enumerate(s["anyOf"]):
-                    if b is False:
-                        branches.append(False)
-                        continue
-                    m = self._merge([common, b], sp + ("anyOf", i))
-                    if m is None:
-                        return None
-                    branches.append(m)
-                self.change("merged-all-of", sp + ("anyOf",), "(sibling keywords moved into each anyOf branch)")
-                s = {k: v for k, v in s.items() if k not in common}
-                s["anyOf"] = branches
+            return self._any_of_siblings(s, sp)
+        return s
+
+    def _merged_all_of(self, s: dict, sp: tuple) -> dict | None:
+        """Node `s` with its allOf merged in (as it is when the merge failed without a refusal); None
+        after a refusal."""
+        merged = self._merge([{k: v for k, v in s.items() if k != "allOf"}] + list(s["allOf"]), sp + ("allOf",))
+        if merged is None:
+            return None if self.refusals else s
+        self.report("all-of-merged", sp + ("allOf",))
+        self.change("merged-all-of", sp + ("allOf",))
+        return merged
+
+    def _ref_siblings(self, s: dict, kept: list, sp: tuple) -> dict | None:
+        """A `$ref` node with kept siblings: wrapped (annotations beside it), left as a bare `$ref`
+        (siblings its target implies), or inlined with them merged in; None after a refusal."""
+        if all(k in self.annotations for k in kept):
+            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            self.change("wrapped-ref-with-siblings", sp)
+            wrapped = {k: v for k, v in s.items() if k != "$ref"}
+            wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+            return wrapped
+        n_trans = len(self.trans)
+        target = self._resolve_raw(s["$ref"], sp + ("$ref",))
+        if target is MISSING:
+            return None
+        implied = self._implied_siblings(s, kept, target)
+        if implied is not None:
+            # Every constraining sibling is one the target already implies: the node means
+            # {"$ref"} alone, so it is not inlined. What resolving the target recorded is taken
+            # back: _ref records it where the $ref ends up.
+            del self.trans[n_trans:]
+            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            for k, code, note in implied:
+                self.change(code, sp + (k,), note)
+            dropped = {k for k, _, _ in implied}
+            s = {k: v for k, v in s.items() if k not in dropped}
+            if any(k in self.annotations for k in kept):  # as for annotations alone
+                self.change("wrapped-ref-with-siblings", sp)
+                wrapped = {k: v for k, v in s.items() if k != "$ref"}
+                wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+                return wrapped
+            return s
+        merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
+        if merged is None:
+            return None
+        self.report("ref-with-siblings", sp, value=", ".join(kept))
+        self.change("merged-ref-siblings", sp, f"({s['$ref']})")
+        return merged
+
+    def _one_of_as_any_of(self, s: dict, sp: tuple) -> dict:
+        """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive
+        (judged once per list in a walk), else as lossy."""
+        branches = s["oneOf"]
+        known = self.exclusive_of.get(id(branches)) if self.fast else None
+        if known is not None and known[0] is branches:
+            why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
+        else:
+            why = exclusive(branches, self)
+            if type(self.exclusive_of) is not dict:
+                self.exclusive_of = {}
+            self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
+        if why:
+            self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
+            self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
+        else:
+            self.report("one-of-converted-to-any-of", sp + ("oneOf",))
+            self.change("converted-one-of-to-any-of", sp + ("oneOf",))
+        return {("anyOf" if k == "oneOf" else k): v for k, v in s.items()}
+
+    def _any_of_siblings(self, s: dict, sp: tuple) -> dict | None:
+        """Node `s` with the siblings of its anyOf that constrain pushed into every branch
+        ({A, anyOf:[B, C]} == anyOf:[A∧B, A∧C]); None after a refusal."""
+        r = self.r
+        constraining = [k for k in s if k not in ("anyOf", "type") and k not in self.annotations and not r.dropped(k)]
+        if "type" in s:
+            constraining.insert(0, "type")
+        if not constraining or not isinstance(s["anyOf"], list):
+            return s
+        common = {k: s[k] for k in constraining}
+        branches = []
+        for i, b in enumerate(s["anyOf"]):
+            if b is False:
+                branches.append(False)
+                continue
+            m = self._merge([common, b], sp + ("anyOf", i))
+            if m is None:
+                return None
+            branches.append(m)
+        self.change("merged-all-of", sp + ("anyOf",), "(sibling keywords moved into each anyOf branch)")
+        s = {k: v for k, v in s.items() if k not in common}
+        s["anyOf"] = branches
         return s
 
     def _implied_siblings(self, s: dict, kept: list, target: Any) -> list | None:
