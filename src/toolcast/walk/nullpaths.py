@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import chain, repeat
 from typing import Any
 
@@ -92,77 +93,11 @@ class NullPaths:
         no recursion (a chain of definitions may be far longer than Python's stack).
         """
         buckets = self.buckets
-        # Definitions whose subtree has something to strip: those reaching a bucket with nulls.
-        referrers: dict[str, list[str]] = {}
-        for name, b in buckets.items():
-            for _, t in b.refs:
-                referrers.setdefault(t, []).append(name)
-        has = {name for name, b in buckets.items() if b.nulls}
-        todo = list(has)
-        while todo:
-            for name in referrers.get(todo.pop(), ()):
-                if name not in has:
-                    has.add(name)
-                    todo.append(name)
-        # A recursive definition that has something to strip makes the paths unbounded.
-        if has:
-            cyclic = self._cyclic(has)
-            for name in sorted(has):
-                if name in cyclic:
-                    self.report("unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
-                              name=name or "#")
-                    return None, ()
+        has = self._with_nulls_below()
+        if has and self._unbounded(has):
+            return None, ()
         memo: dict[tuple[str, str, bool], Any] = {}
-
-        def expand(attr: str, counting: bool = False) -> Any:
-            # Depth-first from the root; a definition already on the path is skipped (cycles
-            # only ever carry legit paths here), a finished one is reused from the memo.
-            # `counting` gives how many paths the listing would hold, in time linear in the
-            # reference graph, without listing them.
-            def start(name: str) -> Any:
-                paths = getattr(buckets[name], attr)
-                return len(paths) if counting else list(paths)
-
-            frames = [["", start(""), 0]]
-            on_path = {""}
-            done: Any = None
-            while frames:
-                frame = frames[-1]
-                name = frame[0]
-                refs = buckets[name].refs
-                if done is not None:
-                    if counting:
-                        frame[1] += done
-                    else:
-                        frame[1].extend(map(_Join, repeat(refs[frame[2] - 1][0]), done))
-                    done = None
-                while frame[2] < len(refs):
-                    ip, target = refs[frame[2]]
-                    frame[2] += 1
-                    if target in on_path or target not in buckets:
-                        continue
-                    if attr == "nulls" and target not in has:
-                        continue
-                    sub = memo.get((target, attr, counting))
-                    if sub is not None:
-                        if counting:
-                            frame[1] += sub
-                        else:
-                            frame[1].extend(map(_Join, repeat(ip), sub))
-                        continue
-                    frames.append([target, start(target), 0])
-                    on_path.add(target)
-                    break
-                else:
-                    memo[(name, attr, counting)] = done = frame[1]
-                    frames.pop()
-                    on_path.discard(name)
-            if counting:
-                return done
-            # Joined only here, once per path: a prefix per level would copy a path through a
-            # chain of n definitions n times.
-            return [_flat(p) for p in done] if done else []
-
+        expand = partial(self._expand, has=has, memo=memo)
         n_nulls = expand("nulls", counting=True)
         if n_nulls > NULL_PATHS_GUARD:
             self.report("too-many-null-paths", (), count=n_nulls, limit=NULL_PATHS_GUARD)
@@ -184,6 +119,86 @@ class NullPaths:
             return expand("nulls"), (set(expand("legit")) if n_legit else ())
         # Too many legit paths to list: each null path is looked for among them instead.
         return expand("nulls"), _PathSearch(self, "legit", set(buckets))
+
+    def _expand(self, attr: str, has: set, memo: dict, counting: bool = False) -> Any:
+        """The root's `attr` paths ("nulls" or "legit") with every $ref expanded, or with `counting`
+        how many there are; `has` holds the definitions with something to strip, `memo` the
+        finished definitions of this expansion."""
+        buckets = self.buckets
+        # Depth-first from the root; a definition already on the path is skipped (cycles
+        # only ever carry legit paths here), a finished one is reused from the memo.
+        # `counting` gives how many paths the listing would hold, in time linear in the
+        # reference graph, without listing them.
+        def start(name: str) -> Any:
+            paths = getattr(buckets[name], attr)
+            return len(paths) if counting else list(paths)
+
+        frames = [["", start(""), 0]]
+        on_path = {""}
+        done: Any = None
+        while frames:
+            frame = frames[-1]
+            name = frame[0]
+            refs = buckets[name].refs
+            if done is not None:
+                if counting:
+                    frame[1] += done
+                else:
+                    frame[1].extend(map(_Join, repeat(refs[frame[2] - 1][0]), done))
+                done = None
+            while frame[2] < len(refs):
+                ip, target = refs[frame[2]]
+                frame[2] += 1
+                if target in on_path or target not in buckets:
+                    continue
+                if attr == "nulls" and target not in has:
+                    continue
+                sub = memo.get((target, attr, counting))
+                if sub is not None:
+                    if counting:
+                        frame[1] += sub
+                    else:
+                        frame[1].extend(map(_Join, repeat(ip), sub))
+                    continue
+                frames.append([target, start(target), 0])
+                on_path.add(target)
+                break
+            else:
+                memo[(name, attr, counting)] = done = frame[1]
+                frames.pop()
+                on_path.discard(name)
+        if counting:
+            return done
+        # Joined only here, once per path: a prefix per level would copy a path through a
+        # chain of n definitions n times.
+        return [_flat(p) for p in done] if done else []
+
+    def _with_nulls_below(self) -> set[str]:
+        """The definitions whose subtree has something to strip: those reaching a bucket with nulls."""
+        buckets = self.buckets
+        referrers: dict[str, list[str]] = {}
+        for name, b in buckets.items():
+            for _, t in b.refs:
+                referrers.setdefault(t, []).append(name)
+        has = {name for name, b in buckets.items() if b.nulls}
+        todo = list(has)
+        while todo:
+            for name in referrers.get(todo.pop(), ()):
+                if name not in has:
+                    has.add(name)
+                    todo.append(name)
+        return has
+
+    def _unbounded(self, has: set[str]) -> bool:
+        """Whether a definition of `has` is recursive, which makes the null paths unbounded (reported)."""
+        # A recursive definition that has something to strip makes the paths unbounded.
+        cyclic = self._cyclic(has)
+        for name in sorted(has):
+            if name in cyclic:
+                self.report("unbounded-null-paths", (self.defs_src.get(name, "$defs"), name) if name else (),
+                            name=name or "#")
+                return True
+        return False
 
     def _has_path(self, path: NullPath, attr: str, targets: set[str], index: dict[str, tuple]) -> bool:
         """Whether `path` is one of the root's `attr` paths ("nulls" or "legit") with $refs to
