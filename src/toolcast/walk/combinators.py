@@ -28,6 +28,10 @@ class Combinators:
     """Merges and combinator rewrites (a mixin of Walk)."""
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _conflict(self, sp: tuple, k: str) -> None:
+        """Report that keyword `k` is given two values that cannot be merged (the merge fails)."""
+        self.report("ref-sibling-conflict", sp + (k,), keyword=k)
+
     def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, sp: tuple) -> bool:
         """Settle the merged `additionalProperties` of `out` from every part at once; False after a
         conflict (reported)."""
@@ -137,8 +141,7 @@ class Combinators:
                 closed.append(set(props) if isinstance(props, dict) else set())
             elif isinstance(ap, dict) and ap:
                 if open_schema is not None and open_schema != ap:
-                    self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
-                    return None
+                    return self._conflict(sp, "additionalProperties")
                 open_schema = ap
             for k, v in part.items():
                 if k == "additionalProperties":
@@ -177,8 +180,7 @@ class Combinators:
                 elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
                     out[k] = min(out[k], v)
                 else:
-                    self.report("ref-sibling-conflict", sp + (k,), keyword=k)
-                    return None
+                    return self._conflict(sp, k)
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
 
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
