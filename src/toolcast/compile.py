@@ -295,6 +295,7 @@ def compile_tool(
         else:
             walk = Walk(r)
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
