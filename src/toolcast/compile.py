@@ -293,7 +293,7 @@ def compile_tool(
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
-            walk = Walk(r)
+            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
             walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:

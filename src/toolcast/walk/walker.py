@@ -101,6 +101,21 @@ class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPat
     def __init__(self, rules: Rules):
         # What the walk reads of its rule version (built once per Rules), then this walk's state.
         self.__dict__ = (rules.__dict__.get("_walk_tables") or _walk_tables(rules)).copy()
+        self._fresh()
+
+    @staticmethod
+    def for_rules(rules: Rules) -> type[Walk]:
+        """A Walk class bound to `rules` (cached), whose instances skip the per-rules setup: the
+        rule version's tables are its class attributes. A compile's walk is made this way; without
+        it (a copy of the tables per walk), a walk of bfcl took 13% more time (best of 7 CPU times)."""
+        cls = rules.__dict__.get("_walk_class")
+        if cls is None:
+            cls = type("Walk", (Walk,), {"__init__": Walk._fresh, "__module__": __name__, **_walk_tables(rules)})
+            rules.__dict__["_walk_class"] = cls
+        return cls
+
+    def _fresh(self) -> None:
+        """The state of one walk."""
         self.diags: list[tuple] = []  # (code, base, tokens, params)
         self.trans: list[tuple] = []  # (code, base, tokens, note)
         self.bucket = _Bucket()
