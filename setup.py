@@ -24,9 +24,18 @@ COMPILED: dict[str, dict] = {
     # The public result classes: their methods stay full function objects (signatures and
     # docstrings as written); nothing in them is hot.
     "toolcast/model.py": {"binding": True, "embedsignature": False},
-    "toolcast/schema_ops.py": {},
-    "toolcast/interpret.py": {},
     "toolcast/compile.py": {},
+    # The walk: the modules a compile spends its time in.
+    "toolcast/walk/walker.py": {},
+    "toolcast/walk/keywords.py": {},
+    "toolcast/walk/containers.py": {},
+    "toolcast/walk/plans.py": {},
+    "toolcast/walk/leaves.py": {},
+    "toolcast/walk/combinators.py": {},
+    "toolcast/walk/refs.py": {},
+    "toolcast/walk/nullpaths.py": {},
+    "toolcast/walk/semantics.py": {},
+    "toolcast/walk/values.py": {},
 }
 DIRECTIVES = {
     "language_level": 3,

@@ -9,6 +9,7 @@ from types import ModuleType
 
 from toolcast import _tables
 from toolcast.model import UnknownRulesError
+from toolcast.records import LimitEntry
 
 PROVIDERS = tuple(sorted(_tables.VERSIONS))
 
@@ -30,8 +31,23 @@ class Rules:
         self.slots: dict = m.SLOTS
         self.formats = frozenset(m.FORMATS)
         self.limits: dict = m.LIMITS
+        self.limit_of: dict[str, LimitEntry] = {e.counts: e for e in m.LIMITS.values()}
         self.diagnostics: dict = m.DIAGNOSTICS
         self.transformations: dict = m.TRANSFORMATIONS
+        # The catalogue: pattern (toolcast.walk.actions) -> this provider's code, for diagnostics
+        # and for transformations.
+        self.patterns: dict[str, str] = m.PATTERNS
+        self.changes: dict[str, str] = m.CHANGES
+        self.optional_codes = (m.PATTERNS["strict-optional-property"], m.PATTERNS["nullable-instead-of-omitted"])
+        # The transformation records of a renamed input schema and of a tool sent strict (the same
+        # for every tool: built once).
+        self.tool_records = ((m.CHANGES["renamed-input-schema-to-parameters"], "#", (), ""),
+                             (m.CHANGES["enabled-strict-mode"], "#", (), ""))
+        # Structural policy (see spec.schema.json, policy): the rules the walk applies, what may
+        # stand beside `$ref`, and the codes that refuse a tool in every mode.
+        self.policy: dict[str, str] = m.POLICY
+        self.ref_siblings = frozenset(m.REF_SIBLINGS)
+        self.always_refused = frozenset(m.ALWAYS_REFUSED)
         self.sources: dict = m.SOURCES
         self.output_order: tuple = m.OUTPUT_ORDER
         self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}
@@ -56,6 +72,11 @@ class Rules:
 
     def limit(self, name: str) -> int:
         return self.limits[name][0]
+
+    def counted(self, counter: str) -> LimitEntry:
+        """The limit on what the walk counts as `counter` (walk.actions.COUNTERS; the generator
+        checks that each has exactly one)."""
+        return self.limit_of[counter]
 
     def __repr__(self) -> str:
         return f"<Rules {self.id}>"

@@ -14,37 +14,38 @@ REGEX_CLASS_ORDER = ("unsupported", "unconfirmed")
 
 
 # -- table access ----------------------------------------------------------------------------
-# The only functions here that know how an entry of the generated tables is laid out (today
-# positional tuples, in the order tools/gen_tables.py writes them). Everything below reads the
+# The only functions here that know how an entry of the generated tables is laid out (the named
+# records of toolcast.records, which tools/gen_tables.py writes). Everything below reads the
 # tables through them.
 def _keyword(e: Any) -> dict:
     """A KEYWORDS entry: its class, action, rewrite handler, value check and citations."""
-    return {"class": e[0], "action": e[1], "handler": e[2], "value": e[3], "cite": e[6]}
+    return {"class": e.cls, "action": e.action, "handler": e.handler, "value": e.value, "cite": e.cite}
 
 
 def _limit(v: Any) -> dict:
     """A LIMITS entry: the value, the code reported past it and its citations."""
-    return {"value": v[0], "code": v[1], "cite": v[2]}
+    return {"value": v.value, "code": v.code, "cite": v.cite}
 
 
 def _diagnostic(d: Any) -> dict:
     """A DIAGNOSTICS entry, its fields in the order a diff lists changed fields."""
-    return {"severity": d[0], "outcome": d[1], "message": d[2], "docs": d[3], "cite": d[4], "status": d[5]}
+    return {"severity": d.severity, "outcome": d.outcome, "message": d.message, "docs": d.docs, "cite": d.cite,
+            "status": d.status, "pattern": d.pattern}
 
 
 def _transformation(t: Any) -> dict:
     """A TRANSFORMATIONS entry, its fields in the order a diff lists changed fields."""
-    return {"lossy": t[0], "detail": t[1], "status": t[2]}
+    return {"lossy": t.lossy, "detail": t.detail, "status": t.status, "pattern": t.pattern}
 
 
 def _regex_feature(v: Any) -> dict:
     """A REGEX_FEATURES entry: the feature's class and its citations."""
-    return {"class": v[0], "cite": v[1]}
+    return {"class": v.cls, "cite": v.cite}
 
 
 def _regex_class(v: Any) -> dict:
     """A REGEX_FEATURE_CLASSES entry: what the class does to a pattern and the codes it reports."""
-    return {"action": v[0], "diagnostic": v[1], "transformation": v[2]}
+    return {"action": v.action, "diagnostic": v.diagnostic, "transformation": v.transformation}
 
 
 def _class_entry(v: Any) -> tuple | None:
@@ -55,9 +56,9 @@ def _class_entry(v: Any) -> tuple | None:
 def _source(r: Rules, sid: str) -> dict:
     """A SOURCES entry: title, url, date and, where the spec gives it, the kind of evidence."""
     s = r.sources[sid]
-    out = {"title": s[0], "url": s[1], "date": s[2]}
-    if len(s) > 3 and s[3]:
-        out["evidence"] = s[3]
+    out = {"title": s.title, "url": s.url, "date": s.date}
+    if s.evidence:
+        out["evidence"] = s.evidence
     return out
 
 
