@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from toolcast import __version__
@@ -101,10 +99,20 @@ def _load_mcp(command: str, timeout: float) -> tuple[list[Item], list[InputError
 
 
 def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError]) -> list[tuple[str, CompileResult]]:
+    return list(_iter_compiled(list(items), args, errors))
+
+
+def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[InputError]) -> Iterator[tuple[str, CompileResult]]:
+    """Compile each item in turn, appending input errors to `errors`.
+
+    Consumes `items` as it goes, so each input tool can be freed once compiled: with results
+    written out as they come, memory stays near the size of the parsed input.
+    """
     rules = get_rules(args.rules)
-    results: list[tuple[str, CompileResult]] = []
     seen: set[str] = set()
-    for item in items:
+    items.reverse()
+    while items:
+        item = items.pop()
         try:
             res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy)
         except InvalidToolError as exc:
@@ -118,8 +126,7 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
                 raise
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
-        results.append((item.source, refuse_repeated_name(res, seen, rules)))
-    return results
+        yield item.source, refuse_repeated_name(res, seen, rules)
 
 
 def _meta(args: argparse.Namespace) -> dict:
@@ -134,37 +141,85 @@ def _meta(args: argparse.Namespace) -> dict:
     }
 
 
-def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> int:
+def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
     from toolcast import render
 
     get_rules(args.rules)  # an unknown version is a usage error before any work
     items, errors = _load_all(args, stdin)
-    results = _compile_items(items, args, errors)
-    written = None
-    if args.command == "compile" and args.out:
-        from toolcast import outdir
-
-        meta = _meta(args)
-        try:
-            written = outdir.write(Path(args.out), results, meta)
-        except OSError as exc:
-            errors.append(InputError(args.out, f"cannot write output: {exc.strerror or exc}"))
+    meta = _meta(args)
+    out_dir = args.out if args.command == "compile" else None
+    failed_early = bool(errors)  # then DIR is not even locked; a bad DIR is an error of its own
+    batch = _open_out(out_dir, meta, errors) if out_dir else None
+    sink: Any = render.JsonStream(command=args.command, meta=meta) if args.format == "json" else render.TextStream(out, command=args.command)
+    refused = hit = False
+    floor = render.SEVERITY_RANK.get(getattr(args, "fail_on", "error"), 2)
+    for source, res in _iter_compiled(items, args, errors):
+        sink.add(source, res)
+        if batch is not None:
+            batch = _add_out(batch, source, res, errors)
+        refused = refused or res.status == "refused"
+        hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor for d in res.diagnostics)
+    say = failed_early or batch is not None
+    written = _finish_out(batch, out_dir, errors, err or sys.stderr, say) if out_dir else None
     if args.format == "json":
-        doc = render.document(results, errors, command=args.command, meta=_meta(args))
-        if written is not None:
-            doc["out"] = {"dir": args.out, "files": written}
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        extra = {"out": written} if written is not None else None
+        sink.finish(out, errors, extra=extra)
     else:
-        render.render_text(out, results, errors, command=args.command, written=written, out_dir=getattr(args, "out", None))
+        sink.finish(errors, written=written["files"] if written else None, out_dir=out_dir)
     if errors:
         return EXIT_USAGE
     if args.command == "compile":
-        return EXIT_FINDINGS if any(r.status == "refused" for _, r in results) else EXIT_OK
-    if args.fail_on == "never":
-        return EXIT_OK
-    floor = render.SEVERITY_RANK[args.fail_on]
-    hit = any(render.SEVERITY_RANK[d.severity] >= floor for _, r in results for d in r.diagnostics)
-    return EXIT_FINDINGS if hit else EXIT_OK
+        return EXIT_FINDINGS if refused else EXIT_OK
+    return EXIT_OK if args.fail_on == "never" or not hit else EXIT_FINDINGS
+
+
+def _open_out(out_dir: str, meta: dict, errors: list[InputError]) -> Any:
+    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one."""
+    from toolcast import outdir
+
+    if errors:
+        return None  # an input error already means DIR is left alone: do not even lock it
+    try:
+        return outdir.Batch(out_dir, meta)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+
+
+def _add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError]) -> Any:
+    from toolcast import outdir
+
+    try:
+        batch.add(source, res)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+    return batch
+
+
+def _finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
+    """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
+    (`say` is False when the only error is DIR's own, which says it already)."""
+    from toolcast import outdir
+
+    if batch is None or errors:
+        if batch is not None:
+            batch.abort()
+        if say:
+            err.write(f"toolcast: {out_dir}: left unchanged, because of the {len(errors)} error(s) reported\n")
+        return None
+    try:
+        files = batch.commit()
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        err.write(f"toolcast: {out_dir}: left unchanged, because of the error reported\n")
+        return None
+    written: dict = {"dir": out_dir, "files": files}
+    if batch.kept:
+        written["kept"] = [{"file": f, "reason": why} for f, why in batch.kept]
+        for f, why in batch.kept:
+            err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
+    return written
 
 
 def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
@@ -191,7 +246,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
         if args.command in ("compile", "check"):
-            return cmd_compile_or_check(args, out, stdin)
+            return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
             return cmd_rules(args, out, stdin)
         parser.print_help(out)

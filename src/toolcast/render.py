@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
 from toolcast.loader import InputError
@@ -44,7 +45,7 @@ class Text:
 
 def render_text(
     stream: IO[str],
-    results: Sequence[tuple[str, CompileResult]],
+    results: Iterable[tuple[str, CompileResult]],
     errors: Sequence[InputError],
     *,
     command: str,
@@ -52,13 +53,28 @@ def render_text(
     written: Sequence[str] | None = None,
     out_dir: str | None = None,
 ) -> None:
-    t = Text(stream)
-    floor = SEVERITY_RANK[min_severity]
+    text = TextStream(stream, command=command, min_severity=min_severity)
     for source, r in results:
-        status = r.status if command == "compile" else _check_verdict(r)
+        text.add(source, r)
+    text.finish(errors, written=written, out_dir=out_dir)
+
+
+class TextStream:
+    """The text report, written result by result as they are compiled; the summary comes last."""
+
+    def __init__(self, stream: IO[str], *, command: str, min_severity: str = "info") -> None:
+        self.t = Text(stream)
+        self.command = command
+        self.floor = SEVERITY_RANK[min_severity]
+        self.counts = {"strict": 0, "non-strict": 0, "refused": 0}
+        self.total = 0
+
+    def add(self, source: str, r: CompileResult) -> None:
+        t = self.t
+        status = r.status if self.command == "compile" else _check_verdict(r)
         head = f"{STATUS_MARK.get(r.status, '?')} {r.name or '(unnamed)'}"
         t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {status}  ({r.rules}, {r.api})  {t.c('2', source)}")
-        shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= floor]
+        shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= self.floor]
         for d in shown:
             handled = HANDLED.get(d.outcome, d.outcome)
             sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
@@ -68,15 +84,20 @@ def render_text(
             t.line(f"    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {x.path}" for x in lossy))
         if r.null_paths:
             t.line("    null paths: " + "; ".join(null_path_text(p) for p in r.null_paths))
-    for e in errors:
-        t.line(t.c("31", "error: ") + str(e))
-    counts = {s: sum(1 for _, r in results if r.status == s) for s in ("strict", "non-strict", "refused")}
-    summary = f"{len(results)} tool(s): {counts['strict']} strict, {counts['non-strict']} non-strict, {counts['refused']} refused"
-    if errors:
-        summary += f"; {len(errors)} input error(s)"
-    if written is not None:
-        summary += f"; wrote {len(written)} file(s) and manifest.json to {out_dir}"
-    t.line(summary)
+        self.total += 1
+        if r.status in self.counts:
+            self.counts[r.status] += 1
+
+    def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None) -> None:
+        t, counts = self.t, self.counts
+        for e in errors:
+            t.line(t.c("31", "error: ") + str(e))
+        summary = f"{self.total} tool(s): {counts['strict']} strict, {counts['non-strict']} non-strict, {counts['refused']} refused"
+        if errors:
+            summary += f"; {len(errors)} input error(s)"
+        if written is not None:
+            summary += f"; wrote {len(written)} file(s) and manifest.json to {out_dir}"
+        t.line(summary)
 
 
 def _check_verdict(r: CompileResult) -> str:
@@ -108,3 +129,53 @@ def document(
         "results": items,
         "errors": [e.to_dict() for e in errors],
     }
+
+
+class JsonStream:
+    """The `--format json` document of `document`, byte for byte, without holding every result.
+
+    Each result is serialised as it is compiled into a spool (memory up to a few MB, then a
+    temporary file) and dropped; `finish` writes the head, whose summary is known only then,
+    and copies the spool out after it.
+    """
+
+    SPOOL_BYTES = 4 * 1024 * 1024
+
+    def __init__(self, *, command: str, meta: dict[str, Any]) -> None:
+        self.command = command
+        self.meta = meta
+        self.counts = {"strict": 0, "non-strict": 0, "refused": 0}
+        self.total = 0
+        import tempfile  # only the JSON document needs it: kept off the start-up path
+
+        # Closed by finish(); a run that dies first leaves the OS to remove it.
+        self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+
+    def add(self, source: str, r: CompileResult) -> None:
+        d = r.to_dict()
+        d["source"] = source
+        if self.command == "check":
+            d.pop("tool")
+        # An item of the top-level "results" list sits two levels deep: 4 spaces before each line
+        # (json.dumps escapes newlines inside strings, so every "\n" here is a line break).
+        text = json.dumps(d, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        self.spool.write(("," if self.total else "") + "\n    " + text)
+        self.total += 1
+        if r.status in self.counts:
+            self.counts[r.status] += 1
+
+    def finish(self, stream: IO[str], errors: Sequence[InputError], *, extra: dict[str, Any] | None = None) -> None:
+        """Write the whole document to `stream`; `extra` keys follow "errors", as in the dict."""
+        head = {"command": self.command, **self.meta,
+                "summary": {"tools": self.total, **self.counts, "input_errors": len(errors)}}
+        text = json.dumps(head, indent=2, ensure_ascii=False)
+        stream.write(text[:-2] + ',\n  "results": ' + ("[" if self.total else "[]"))
+        self.spool.seek(0)
+        while chunk := self.spool.read(1 << 16):
+            stream.write(chunk)
+        self.spool.close()
+        stream.write("\n  ]" if self.total else "")
+        tail = {"errors": [e.to_dict() for e in errors], **(extra or {})}
+        for key, value in tail.items():
+            stream.write(",\n  " + json.dumps(key) + ": " + json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+        stream.write("\n}\n")
