@@ -352,6 +352,9 @@ def test_a_full_disk_leaves_the_previous_batch_whole(tmp_path: Path) -> None:
         assert "cannot write output: File too large" in p.stdout and "left as it was" in p.stdout
         assert "Traceback" not in p.stdout + p.stderr
         assert snapshot(out) == first and leftovers(out) == []
+    fresh = tmp_path / "new" / "generated"
+    p = cli("compile", tools_file(tmp_path, 2, name="b.json", big=2000), "--out", str(fresh), preexec=_full_disk)
+    assert p.returncode == 2 and "File too large" in p.stdout and not (tmp_path / "new").exists()
 
 
 def test_a_second_run_on_the_same_dir_is_refused_while_the_first_runs(tmp_path: Path) -> None:

@@ -153,14 +153,18 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     sink: Any = render.JsonStream(command=args.command, meta=meta) if args.format == "json" else render.TextStream(out, command=args.command)
     refused = hit = False
     floor = render.SEVERITY_RANK.get(getattr(args, "fail_on", "error"), 2)
-    for source, res in _iter_compiled(items, args, errors):
-        sink.add(source, res)
+    try:
+        for source, res in _iter_compiled(items, args, errors):
+            sink.add(source, res)
+            if batch is not None:
+                batch = _add_out(batch, source, res, errors)
+            refused = refused or res.status == "refused"
+            hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor for d in res.diagnostics)
+        say = failed_early or batch is not None
+        written = _finish_out(batch, out_dir, errors, err or sys.stderr, say) if out_dir else None
+    finally:
         if batch is not None:
-            batch = _add_out(batch, source, res, errors)
-        refused = refused or res.status == "refused"
-        hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor for d in res.diagnostics)
-    say = failed_early or batch is not None
-    written = _finish_out(batch, out_dir, errors, err or sys.stderr, say) if out_dir else None
+            batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
     if args.format == "json":
         extra = {"out": written} if written is not None else None
         sink.finish(out, errors, extra=extra)

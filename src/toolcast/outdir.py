@@ -67,6 +67,8 @@ def file_names(names: Sequence[str]) -> list[str]:
 
 def target_problem(out: str | os.PathLike) -> str | None:
     """Why `out` cannot be (or become) a directory, in words; None when it can."""
+    if not str(out):
+        return "is empty; give a directory"
     path = Path(out)
     if path.is_symlink():
         target = os.readlink(path)
@@ -126,6 +128,8 @@ class Batch:
             raise OutDirError(self.given, problem)
         self.meta = meta
         self.dir = Path(os.path.realpath(out))
+        if self.dir.parent == self.dir:
+            raise OutDirError(self.given, "is the root directory; toolcast replaces DIR as a whole, so give one inside it")
         self.kept: list[tuple[str, str]] = []  # (file, why it was not removed)
         # (name, source, temp file, where its manifest entry is in the spool): the entries
         # themselves are serialised as they come, so memory does not grow with them.
@@ -134,7 +138,7 @@ class Batch:
         self._refused: set[str] = set()
         self._locks: list[int] = []
         self._stage: Path | None = None
-        self._created = False
+        self._created: list[Path] = []  # directories this run made, deepest first: removed on abort
         self._done = False
         self._keep_old = False
         try:
@@ -146,11 +150,13 @@ class Batch:
     def _open(self) -> None:
         parent, token = self.dir.parent, f"{os.getpid()}-{secrets.token_hex(4)}"
         try:
+            missing = [p for p in (parent, *parent.parents) if not os.path.lexists(p)]
             parent.mkdir(parents=True, exist_ok=True)
+            self._created = missing
             _recover(self.dir, self.given)
             try:
                 self.dir.mkdir()
-                self._created = True
+                self._created.insert(0, self.dir)
             except FileExistsError:
                 pass
             self._locks.append(_lock(self.dir, self.given))
@@ -176,7 +182,7 @@ class Batch:
             self._refused.add(result.name or "(unnamed)")
             return
         assert self._stage is not None and not self._done
-        content = dumps(result.tool).encode("utf-8", "surrogateescape")
+        content = dumps(result.tool).encode("utf-8")
         temp = f"{TMP_PREFIX}{len(self._records)}{TMP_SUFFIX}"
         try:
             _create(self._stage / temp, content)
@@ -192,7 +198,7 @@ class Batch:
             "transformations": [t.to_dict() for t in result.transformations],
         }
         # As an item of "tools" the entry is indented two levels: 4 more spaces on each line.
-        piece = json.dumps(rest, indent=2, ensure_ascii=False)[1:].replace("\n", "\n    ").encode("utf-8", "surrogateescape")
+        piece = json.dumps(rest, indent=2, ensure_ascii=False)[1:].replace("\n", "\n    ").encode("utf-8")
         if self._spool is None:
             import tempfile
 
@@ -263,8 +269,8 @@ class Batch:
             for i, ((name, _, _, (at, size)), fname) in enumerate(zip(records, names, strict=True)):
                 self._spool.seek(at)
                 start = ('{\n      "name": ' + json.dumps(name, ensure_ascii=False) + ',\n      "file": ' + json.dumps(fname) + ",")
-                fh.write(("," if i else "").encode() + b"\n    " + start.encode("utf-8", "surrogateescape") + self._spool.read(size))
-            fh.write((("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n").encode("utf-8", "surrogateescape"))
+                fh.write(("," if i else "").encode() + b"\n    " + start.encode("utf-8") + self._spool.read(size))
+            fh.write((("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n").encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
         if self._spool is not None:
@@ -329,12 +335,15 @@ class Batch:
         if self._stage is not None and not self._keep_old:
             shutil.rmtree(self._stage, ignore_errors=True)
             self._stage = None
-        if self._created and not self._done:
-            with contextlib.suppress(OSError):  # not empty after all: someone else's now
-                self.dir.rmdir()  # we made it, so leave it as it was: absent
-            self._created = False
+        if not self._done:
+            for made in self._created:  # leave the path as it was: absent
+                with contextlib.suppress(OSError):  # not empty after all: someone else's now
+                    made.rmdir()
+        self._created = []
         while self._locks:
-            os.close(self._locks.pop())
+            fd = self._locks.pop()
+            if fd >= 0:
+                os.close(fd)
 
 
 def _why(exc: OSError) -> str:
@@ -391,7 +400,13 @@ def _try_chown(path: Path, like: os.stat_result) -> None:
 
 
 def _entries(directory: Path) -> dict[str, os.stat_result]:
-    return {e.name: e.stat(follow_symlinks=False) for e in os.scandir(directory)}
+    """Each entry of `directory` with its own (not its link target's) status."""
+    out = {}
+    with os.scandir(directory) as it:
+        for e in it:
+            with contextlib.suppress(FileNotFoundError):  # removed by someone meanwhile: not there
+                out[e.name] = e.stat(follow_symlinks=False)
+    return out
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -436,18 +451,20 @@ def _previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str
         tools = data.get("tools", []) if isinstance(data, dict) else []
     except (OSError, ValueError):
         return []
-    out = []
+    out: dict[str, str | None] = {}
     for t in tools if isinstance(tools, list) else []:
         if isinstance(t, dict) and isinstance(t.get("file"), str):
             digest = t.get("sha256")
-            out.append((t["file"], digest if isinstance(digest, str) else None))
-    return out
+            out.setdefault(t["file"], digest if isinstance(digest, str) else None)
+    return list(out.items())
 
 
 def _not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result | None) -> str | None:
     """None when the file is provably toolcast's, unchanged; else why it stays ("" = nothing to say)."""
+    if _is_temp(fname):
+        return ""  # removed anyway, as what an interrupted run left
     if (not fname or fname in (".", "..", MANIFEST) or "/" in fname or "\\" in fname or "\0" in fname
-            or os.path.isabs(fname) or _is_temp(fname)):
+            or os.path.isabs(fname)):
         return "listed in manifest.json, but not a file name inside the directory; ignored"
     if st is None:
         return ""  # already gone
@@ -469,17 +486,25 @@ def _not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_resul
     return None
 
 
-def _flock(fd: int) -> bool:
-    """Take an exclusive lock without waiting; False when another process holds it."""
+def _try_lock(directory: Path) -> int | None:
+    """A descriptor holding an exclusive lock on `directory`, or None when another process holds it.
+
+    -1 where the system has no `flock` (Windows): there, runs on one DIR are not serialised.
+    """
     try:
         import fcntl
-    except ImportError:  # pragma: no cover - Windows: no advisory locks, runs are not serialised
-        return True
+    except ImportError:  # pragma: no cover - Windows
+        return -1
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        return False
-    return True
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _busy(given: str) -> OutDirError:
@@ -489,10 +514,11 @@ def _busy(given: str) -> OutDirError:
 def _lock(directory: Path, given: str) -> int:
     """Lock `directory` for this run; returns the open descriptor that holds the lock."""
     for _ in range(_LOCK_ATTEMPTS):
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        if not _flock(fd):
-            os.close(fd)
+        fd = _try_lock(directory)
+        if fd is None:
             raise _busy(given)
+        if fd < 0:
+            return fd
         held, now = os.fstat(fd), os.stat(directory)
         if (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino):
             return fd
@@ -511,16 +537,17 @@ def _recover(directory: Path, given: str) -> None:
         path = directory.parent / name
         if not _is_dir(path) or not (name.startswith(prefix + "new-") or name.startswith(prefix + "old-")):
             continue
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = _try_lock(path)
+        if fd is None:
+            raise _busy(given)
         try:
-            if not _flock(fd):
-                raise _busy(given)
             if name.startswith(prefix + "old-") and not os.path.lexists(directory):
                 os.rename(path, directory)  # killed between the two renames of a switch
             else:
                 shutil.rmtree(path, ignore_errors=True)
         finally:
-            os.close(fd)
+            if fd >= 0:
+                os.close(fd)
 
 
 def _exchange(a: Path, b: Path) -> bool:
