@@ -11,10 +11,11 @@ import secrets
 import shutil
 import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from toolcast._jsonout import Lazy, batched, chunks, object_chunks
 from toolcast.model import CompileResult, null_path_to_json
 
 MANIFEST = "manifest.json"
@@ -154,12 +155,15 @@ class Batch:
             parent.mkdir(parents=True, exist_ok=True)
             self._created = missing
             _recover(self.dir, self.given)
+            made = False
             try:
                 self.dir.mkdir()
-                self._created.insert(0, self.dir)
+                made = True
             except FileExistsError:
                 pass
             self._locks.append(_lock(self.dir, self.given))
+            if made:  # ours to remove on failure only once locked: a run that lost the race keeps off it
+                self._created.insert(0, self.dir)
             if os.stat(self.dir).st_dev != os.stat(parent).st_dev:
                 raise OutDirError(self.given, "is a mount point; toolcast replaces the directory as a whole, "
                                   "so give a directory inside it")
@@ -182,34 +186,36 @@ class Batch:
             self._refused.add(result.name or "(unnamed)")
             return
         assert self._stage is not None and not self._done
-        content = dumps(result.tool).encode("utf-8")
         temp = f"{TMP_PREFIX}{len(self._records)}{TMP_SUFFIX}"
         try:
-            _create(self._stage / temp, content)
+            digest = _create(self._stage / temp, _file_pieces(result.tool))
         except OSError as exc:
             self.abort()
             raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
-        rest = {  # the entry after "name" and "file", which are known only at commit
-            "sha256": hashlib.sha256(content).hexdigest(),
-            "status": result.status,
-            "source": source,
-            "null_paths": [null_path_to_json(p) for p in result.null_paths],
-            "diagnostics": [{"code": d.code, "severity": d.severity, "path": d.path} for d in result.diagnostics],
-            "transformations": [t.to_dict() for t in result.transformations],
-        }
-        # As an item of "tools" the entry is indented two levels: 4 more spaces on each line.
-        piece = json.dumps(rest, indent=2, ensure_ascii=False)[1:].replace("\n", "\n    ").encode("utf-8")
+        rest = [  # the entry after "name" and "file", which are known only at commit
+            ("sha256", digest),
+            ("status", result.status),
+            ("source", source),
+            ("null_paths", Lazy(null_path_to_json(p) for p in result.null_paths)),
+            ("diagnostics", Lazy({"code": d.code, "severity": d.severity, "path": d.path} for d in result.diagnostics)),
+            ("transformations", Lazy(t.to_dict() for t in result.transformations)),
+        ]
         if self._spool is None:
             import tempfile
 
             self._spool = tempfile.TemporaryFile(dir=self._stage, prefix=TMP_PREFIX, suffix=TMP_SUFFIX)  # noqa: SIM115 - closed in _write_manifest or abort
         try:
             at = self._spool.seek(0, os.SEEK_END)
-            self._spool.write(piece)
+            # As an item of "tools" the entry is two levels deep; its "{" is written at commit.
+            pieces = object_chunks(rest, depth=2)
+            self._spool.write(next(pieces)[1:].encode("utf-8"))
+            for piece in batched(pieces):
+                self._spool.write(piece.encode("utf-8"))
+            size = self._spool.tell() - at
         except OSError as exc:
             self.abort()
             raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
-        self._records.append((result.name, source, temp, (at, len(piece))))
+        self._records.append((result.name, source, temp, (at, size)))
 
     def commit(self) -> list[str]:
         """Switch the new batch in; returns the tool files written, in manifest order."""
@@ -267,9 +273,15 @@ class Batch:
         with os.fdopen(fd, "wb") as fh:
             fh.write((head + '\n  "tools": ' + ("[" if records else "[]")).encode("utf-8"))
             for i, ((name, _, _, (at, size)), fname) in enumerate(zip(records, names, strict=True)):
+                start = ("," if i else "") + '\n    {\n      "name": ' + json.dumps(name, ensure_ascii=False) + ',\n      "file": ' + json.dumps(fname) + ","
+                fh.write(start.encode("utf-8"))
                 self._spool.seek(at)
-                start = ('{\n      "name": ' + json.dumps(name, ensure_ascii=False) + ',\n      "file": ' + json.dumps(fname) + ",")
-                fh.write(("," if i else "").encode() + b"\n    " + start.encode("utf-8") + self._spool.read(size))
+                while size > 0:  # in blocks: one tool's entry may be as big as the tool
+                    block = self._spool.read(min(size, 1 << 20))
+                    if not block:
+                        raise OSError(errno.EIO, "the spooled manifest entries were cut short")
+                    fh.write(block)
+                    size -= len(block)
             fh.write((("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n").encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
@@ -333,6 +345,8 @@ class Batch:
                 self._spool.close()
             self._spool = None
         if self._stage is not None and not self._keep_old:
+            with contextlib.suppress(OSError):  # after the switch it has DIR's mode, maybe read-only
+                os.chmod(self._stage, 0o700)
             shutil.rmtree(self._stage, ignore_errors=True)
             self._stage = None
         if not self._done:
@@ -370,16 +384,33 @@ def _same_file(a: Path, b: Path) -> bool:
     return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
 
 
-def _create(path: Path, content: bytes) -> None:
-    """A new file holding `content`, durable before it is switched in; its mode is what the umask gives."""
+def _file_pieces(value: Any) -> Iterator[bytes]:
+    """`dumps(value)` as UTF-8, in pieces (one, for any tool of ordinary size)."""
+    last = None
+    for piece in chunks(value):
+        if last is not None:
+            yield last.encode("utf-8")
+        last = piece
+    yield ((last or "") + "\n").encode("utf-8")
+
+
+def _create(path: Path, pieces: Iterable[bytes]) -> str:
+    """A new file holding the pieces, durable before it is switched in; returns its SHA-256.
+
+    Its mode is what the umask gives, as for any new file (mkstemp would make it 0600).
+    """
+    digest = hashlib.sha256()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
-        view = memoryview(content)
-        while view:
-            view = view[os.write(fd, view):]
+        for piece in pieces:
+            digest.update(piece)
+            view = memoryview(piece)
+            while view:
+                view = view[os.write(fd, view):]
         os.fsync(fd)
     finally:
         os.close(fd)
+    return digest.hexdigest()
 
 
 def _keep_mode(new: Path, old: os.stat_result | None, where: Path) -> None:

@@ -7,8 +7,9 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
+from toolcast._jsonout import Lazy, batched, object_chunks
 from toolcast.loader import InputError
-from toolcast.model import ITEMS, CompileResult
+from toolcast.model import ITEMS, CompileResult, null_path_to_json
 
 HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks", "reports": "note"}
 STATUS_MARK = {"strict": "✓", "non-strict": "~", "refused": "✗"}
@@ -131,6 +132,21 @@ def document(
     }
 
 
+def result_pairs(r: CompileResult, source: str, *, with_tool: bool) -> list[tuple[str, Any]]:
+    """`r.to_dict()` plus "source" (without "tool" for `check`), as pairs whose long lists are
+    made one item at a time: a tool with 100,000 findings never has them all as dicts."""
+    pairs: list[tuple[str, Any]] = [("name", r.name), ("status", r.status)]
+    if with_tool:
+        pairs.append(("tool", r.tool))
+    pairs += [
+        ("null_paths", Lazy(null_path_to_json(p) for p in r.null_paths)),
+        ("diagnostics", Lazy(d.to_dict() for d in r.diagnostics)),
+        ("transformations", Lazy(t.to_dict() for t in r.transformations)),
+        ("source", source),
+    ]
+    return pairs
+
+
 class JsonStream:
     """The `--format json` document of `document`, byte for byte, without holding every result.
 
@@ -152,14 +168,10 @@ class JsonStream:
         self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8", newline="\n")  # noqa: SIM115
 
     def add(self, source: str, r: CompileResult) -> None:
-        d = r.to_dict()
-        d["source"] = source
-        if self.command == "check":
-            d.pop("tool")
-        # An item of the top-level "results" list sits two levels deep: 4 spaces before each line
-        # (json.dumps escapes newlines inside strings, so every "\n" here is a line break).
-        text = json.dumps(d, indent=2, ensure_ascii=False).replace("\n", "\n    ")
-        self.spool.write(("," if self.total else "") + "\n    " + text)
+        # An item of the top-level "results" list sits two levels deep.
+        self.spool.write(("," if self.total else "") + "\n    ")
+        for piece in batched(object_chunks(result_pairs(r, source, with_tool=self.command != "check"), depth=2)):
+            self.spool.write(piece)
         self.total += 1
         if r.status in self.counts:
             self.counts[r.status] += 1
