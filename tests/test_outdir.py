@@ -19,8 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from toolcast import outdir, render
+from toolcast import _jsonout, outdir, render
 from toolcast.cli import main
 from toolcast.loader import InputError
 
@@ -63,6 +65,13 @@ elif step in ("switch", "switched"):
             pause()
         return old
     outdir.Batch._switch = switch
+elif step == "staged":  # the staging directory made, not locked yet
+    real_lock = outdir._lock
+    def lock(path, given):
+        if "-new-" in str(path):
+            pause()
+        return real_lock(path, given)
+    outdir._lock = lock
 elif step == "between-renames":  # a system without an atomic exchange, stopped half-way
     outdir._exchange = lambda a, b: False
     real_rename = os.rename
@@ -288,7 +297,10 @@ def test_out_that_is_not_a_directory_is_named_for_what_it_is(tmp_path: Path) -> 
     dangling.symlink_to(tmp_path / "nowhere")
     to_file = tmp_path / "to-file"
     to_file.symlink_to(regular)
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
     cases = {
+        str(loop): f"is a symbolic link that loops (to {loop})",
         str(regular): "is not a directory (a regular file)",
         str(dangling): f"is a dangling symbolic link (to {tmp_path / 'nowhere'})",
         str(to_file): "is not a directory: it is a symbolic link to a file",
@@ -299,6 +311,20 @@ def test_out_that_is_not_a_directory_is_named_for_what_it_is(tmp_path: Path) -> 
         assert code == 2 and f"{out}: {needle}" in stdout, (out, stdout)
         assert "File exists" not in stdout + err and "Traceback" not in stdout + err
     assert regular.read_text() == "data" and not (tmp_path / "nowhere").exists()
+
+
+def test_a_dir_the_system_will_not_switch_is_named_and_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "generated"
+    assert run("compile", GOOD[0], "--out", str(out))[0] == 0
+    before = snapshot(out)
+
+    def busy(a: Path, b: Path) -> bool:
+        raise OSError(16, "Device or resource busy", str(b))  # what a mount point answers
+
+    monkeypatch.setattr(outdir, "_exchange", busy)
+    code, stdout, _ = run("compile", *GOOD, "--out", str(out))
+    assert code == 2 and f"{out}: cannot be replaced: it is a mount point" in stdout
+    assert snapshot(out) == before and leftovers(out) == []
 
 
 def test_out_through_a_symlink_to_a_directory_writes_the_directory(tmp_path: Path) -> None:
@@ -360,7 +386,7 @@ def test_a_full_disk_leaves_the_previous_batch_whole(tmp_path: Path) -> None:
 def test_a_second_run_on_the_same_dir_is_refused_while_the_first_runs(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     assert run("compile", GOOD[0], "--out", str(out))[0] == 0
-    for step in ("add", "switched"):
+    for step in ("staged", "add", "switched"):
         proc, _, release = start_paused(tmp_path, step, "compile", tools_file(tmp_path, 8), "--out", str(out), go=True)
         try:
             p = cli("compile", *GOOD, "--out", str(out), "--api", "chat")
@@ -433,3 +459,35 @@ def test_big_documents_spill_to_disk_and_stay_identical(monkeypatch: pytest.Monk
     monkeypatch.undo()
     code2, small, _ = run("compile", *GOOD, "--format", "json")
     assert code == code2 == 0 and streamed == small and len(small) > 4096
+
+
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=5), kids, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_json_values, depth=st.integers(0, 3), size=st.integers(1, 64))
+def test_pieces_join_to_the_one_layout(value: object, depth: int, size: int) -> None:
+    want = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
+    assert "".join(_jsonout.chunks(value, depth=depth, size=size)) == want
+    assert "".join(_jsonout.batched(_jsonout.chunks(value, depth=depth, size=1), size)) == want
+    if isinstance(value, dict):
+        # A list given as Lazy is written as that list, made one item at a time.
+        pairs = [(k, _jsonout.Lazy(iter(v)) if isinstance(v, list) else v) for k, v in value.items()]
+        assert "".join(_jsonout.object_chunks(pairs, depth=depth)) == want
+
+
+def test_result_pairs_are_to_dict_with_source() -> None:
+    from toolcast import compile_tool
+
+    for tool in json.loads((EXAMPLES / "mcp_tools_list.json").read_text())["tools"]:
+        r = compile_tool(tool)
+        for with_tool in (True, False):
+            want = {**r.to_dict(), "source": "s"}
+            if not with_tool:
+                want.pop("tool")
+            got = json.loads("".join(_jsonout.object_chunks(render.result_pairs(r, "s", with_tool=with_tool))))
+            assert list(got) == list(want) and got == want

@@ -73,6 +73,11 @@ def target_problem(out: str | os.PathLike) -> str | None:
     path = Path(out)
     if path.is_symlink():
         target = os.readlink(path)
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"is a symbolic link that loops (to {target})"
         if not path.exists():
             return f"is a dangling symbolic link (to {target}); remove it or point it at a directory"
         if not path.is_dir():
@@ -154,7 +159,8 @@ class Batch:
             missing = [p for p in (parent, *parent.parents) if not os.path.lexists(p)]
             parent.mkdir(parents=True, exist_ok=True)
             self._created = missing
-            _recover(self.dir, self.given)
+            if not os.path.lexists(self.dir):
+                _restore(self.dir, self.given)
             made = False
             try:
                 self.dir.mkdir()
@@ -164,11 +170,16 @@ class Batch:
             self._locks.append(_lock(self.dir, self.given))
             if made:  # ours to remove on failure only once locked: a run that lost the race keeps off it
                 self._created.insert(0, self.dir)
+            _recover(self.dir)  # only now: a run that holds no lock on DIR must not touch its leftovers
             if os.stat(self.dir).st_dev != os.stat(parent).st_dev:
                 raise OutDirError(self.given, "is a mount point; toolcast replaces the directory as a whole, "
                                   "so give a directory inside it")
             stage = parent / f".{self.dir.name}.toolcast-new-{token}"
-            stage.mkdir(mode=0o700)
+            try:
+                stage.mkdir(mode=0o700)
+            except PermissionError as exc:
+                raise OutDirError(self.given, f"cannot create a directory in {parent}, where toolcast builds the new "
+                                  f"batch before switching it in: {exc.strerror}") from None
             self._stage = stage
             self._locks.append(_lock(stage, str(stage)))
         except OSError as exc:
@@ -306,7 +317,14 @@ class Batch:
         """Put the staging directory in DIR's place; returns where the old DIR now is."""
         stage = self._stage
         assert stage is not None
-        if _exchange(stage, self.dir):
+        try:
+            exchanged = _exchange(stage, self.dir)
+        except OSError as exc:
+            if exc.errno in (errno.EBUSY, errno.EXDEV):
+                raise OutDirError(self.given, "cannot be replaced: it is a mount point or in use by the system; "
+                                  "give a directory inside it") from None
+            raise
+        if exchanged:
             old = stage  # the old DIR now lives under the staging name
         else:
             old = stage.with_name(stage.name.replace("-new-", "-old-", 1))
@@ -557,25 +575,48 @@ def _lock(directory: Path, given: str) -> int:
     raise OutDirError(given, "kept being replaced while toolcast tried to lock it")
 
 
-def _recover(directory: Path, given: str) -> None:
-    """Clean up after an interrupted run: put back a DIR that was moved aside, remove staging dirs.
+def _leftovers(directory: Path, kind: str) -> list[Path]:
+    """The staging ("new") or moved-aside ("old") directories of runs on `directory`."""
+    prefix = f".{directory.name}.toolcast-{kind}-"
+    return [directory.parent / n for n in sorted(os.listdir(directory.parent)) if n.startswith(prefix)
+            and _is_dir(directory.parent / n)]
 
-    A leftover that another process still holds locked belongs to a run in progress: refused.
+
+def _restore(directory: Path, given: str) -> None:
+    """DIR is absent and a run was killed between the two renames of a switch: put the old one back.
+
+    A moved-aside DIR that another process holds locked is a switch in progress: refused.
     """
-    prefix = f".{directory.name}.toolcast-"
-    leftovers = sorted(n for n in os.listdir(directory.parent) if n.startswith(prefix))
-    for name in leftovers:
-        path = directory.parent / name
-        if not _is_dir(path) or not (name.startswith(prefix + "new-") or name.startswith(prefix + "old-")):
-            continue
-        fd = _try_lock(path)
+    for path in _leftovers(directory, "old"):
+        if os.path.lexists(directory):
+            return
+        try:
+            fd = _try_lock(path)
+        except FileNotFoundError:
+            continue  # its run has just finished with it
         if fd is None:
             raise _busy(given)
         try:
-            if name.startswith(prefix + "old-") and not os.path.lexists(directory):
-                os.rename(path, directory)  # killed between the two renames of a switch
-            else:
-                shutil.rmtree(path, ignore_errors=True)
+            os.rename(path, directory)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+
+
+def _recover(directory: Path) -> None:
+    """Remove what interrupted runs left beside DIR; called holding DIR's lock, so no run is
+    building a batch for it now (a leftover still locked is skipped all the same)."""
+    for path in _leftovers(directory, "new") + _leftovers(directory, "old"):
+        try:
+            fd = _try_lock(path)
+        except FileNotFoundError:
+            continue
+        if fd is None:
+            continue
+        try:
+            with contextlib.suppress(OSError):  # a read-only copy of DIR's mode must still go
+                os.chmod(path, 0o700)
+            shutil.rmtree(path, ignore_errors=True)
         finally:
             if fd >= 0:
                 os.close(fd)
