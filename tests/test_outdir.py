@@ -491,3 +491,16 @@ def test_result_pairs_are_to_dict_with_source() -> None:
                 want.pop("tool")
             got = json.loads("".join(_jsonout.object_chunks(render.result_pairs(r, "s", with_tool=with_tool))))
             assert list(got) == list(want) and got == want
+
+
+def test_a_json_document_that_cannot_be_buffered_is_a_clear_error(tmp_path: Path) -> None:
+    # About 6 MB of JSON: past the 4 MB kept in memory, the rest goes to a temporary file,
+    # which the file-size limit stops (as a full TMPDIR would).
+    big = tools_file(tmp_path, 250, big=8000)
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    env.pop("TOOLCAST_DEBUG", None)
+    p = subprocess.run([PY, "-m", "toolcast.cli", "compile", big, "--format", "json"], capture_output=True, text=True,
+                       timeout=BOUND, env=env, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20)))
+    assert p.returncode == 2 and p.stdout == ""
+    assert "toolcast: cannot write the report: File too large" in p.stderr and "TMPDIR" in p.stderr
+    assert "Traceback" not in p.stderr and "internal error" not in p.stderr

@@ -162,14 +162,19 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
             hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor for d in res.diagnostics)
         say = failed_early or batch is not None
         written = _finish_out(batch, out_dir, errors, err or sys.stderr, say) if out_dir else None
+        if args.format == "json":
+            extra = {"out": written} if written is not None else None
+            sink.finish(out, errors, extra=extra)
+        else:
+            sink.finish(errors, written=written["files"] if written else None, out_dir=out_dir)
+    except OSError as exc:  # the report itself cannot be written (a full disk under stdout or TMPDIR)
+        where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \
+                "directory with room)" if args.format == "json" else ""
+        (err or sys.stderr).write(f"toolcast: cannot write the report: {exc.strerror or exc}{where}\n")
+        return EXIT_USAGE
     finally:
         if batch is not None:
             batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
-    if args.format == "json":
-        extra = {"out": written} if written is not None else None
-        sink.finish(out, errors, extra=extra)
-    else:
-        sink.finish(errors, written=written["files"] if written else None, out_dir=out_dir)
     if errors:
         return EXIT_USAGE
     if args.command == "compile":
