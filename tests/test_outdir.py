@@ -223,13 +223,22 @@ def test_a_planted_manifest_deletes_nothing(tmp_path: Path) -> None:
         {"name": "d", "file": str(outside), "sha256": hashlib.sha256(b"{}").hexdigest()},
         {"name": "e", "file": "escape.json", "sha256": hashlib.sha256(b"{}").hexdigest()},
         {"name": "f", "file": 5}, "junk",
+        {"name": "h", "file": "notes.txt", "sha256": hashlib.sha256(b"mine").hexdigest()},
     ]}))
+    (out / "notes.txt").write_text("mine")
     before = {"package.json": (out / "package.json").read_bytes(), "precious": outside.read_bytes()}
     code, _, err = run("compile", GOOD[0], "--out", str(out))
     assert code == 0
     assert (out / "package.json").read_bytes() == before["package.json"]
     assert outside.read_bytes() == before["precious"] and (out / "escape.json").is_symlink()
+    assert (out / "notes.txt").read_text() == "mine"
     assert "package.json: listed in manifest.json" in err and "escape.json" in err and "precious.json" in err
+    # A manifest can state any hash: with the right one, package.json is still not a tool file.
+    (out / "manifest.json").write_text(json.dumps({"tools": [
+        {"name": "g", "file": "package.json", "sha256": hashlib.sha256(before["package.json"]).hexdigest()}]}))
+    code, _, err = run("compile", GOOD[0], "--out", str(out))
+    assert code == 0 and (out / "package.json").read_bytes() == before["package.json"]
+    assert "package.json: listed in manifest.json with its hash, but not a tool file as toolcast writes them" in err
     assert "Traceback" not in err
 
 

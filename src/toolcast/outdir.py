@@ -517,22 +517,33 @@ def _not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_resul
         return "listed in manifest.json, but not a file name inside the directory; ignored"
     if st is None:
         return ""  # already gone
+    if not (fname.endswith(".json") and fname[:-5] and set(fname[:-5]) <= _SAFE):
+        return "listed in manifest.json, but not a name toolcast gives its files; kept"
     if stat.S_ISLNK(st.st_mode):
         return "listed in manifest.json, but a symbolic link, which toolcast never writes; kept"
     if not stat.S_ISREG(st.st_mode):
         return "listed in manifest.json, but not a regular file; kept"
     if digest is None:
         return "listed in manifest.json without a content hash, so not provably toolcast's; kept"
-    h = hashlib.sha256()
     try:
-        with open(directory / fname, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                h.update(chunk)
+        content = (directory / fname).read_bytes()
     except OSError as exc:
         return f"listed in manifest.json, but unreadable ({_why(exc)}); kept"
-    if h.hexdigest() != digest:
+    if hashlib.sha256(content).hexdigest() != digest:
         return "listed in manifest.json, but its content is not what toolcast wrote; kept"
+    if not _is_tool_file(content):
+        # A hash any manifest can state; only a tool in toolcast's own layout is taken as ours.
+        return "listed in manifest.json with its hash, but not a tool file as toolcast writes them; kept"
     return None
+
+
+def _is_tool_file(content: bytes) -> bool:
+    """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("type") == "function" and dumps(value).encode("utf-8") == content
 
 
 def _try_lock(directory: Path) -> int | None:
