@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -159,10 +159,26 @@ def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple
 def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError],
                    places: list | None = None) -> list[tuple[str, CompileResult]]:
     """Compile each item; `places` gets each result's Item.where, in the results' order."""
-    rules = get_rules(args.rules)
     results: list[tuple[str, CompileResult]] = []
+    for source, res, where in _iter_compiled(list(items), args, errors):
+        results.append((source, res))
+        if places is not None:
+            places.append(where)
+    return results
+
+
+def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[InputError]) -> Iterator[tuple[str, CompileResult, Any]]:
+    """Compile each item in turn, appending input errors to `errors`; yields (source, result,
+    the item's place in its file).
+
+    Consumes `items` as it goes, so each input tool can be freed once compiled: with results
+    written out as they come, memory stays near the size of the parsed input.
+    """
+    rules = get_rules(args.rules)
     seen: set[str] = set()
-    for item in items:
+    items.reverse()
+    while items:
+        item = items.pop()
         try:
             res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy)
         except InvalidToolError as exc:
@@ -176,10 +192,7 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
                 raise
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
-        results.append((item.source, refuse_repeated_name(res, seen, rules)))
-        if places is not None:
-            places.append(item.where)
-    return results
+        yield item.source, refuse_repeated_name(res, seen, rules), item.where
 
 
 def _meta(args: argparse.Namespace) -> dict:
@@ -197,68 +210,113 @@ def _meta(args: argparse.Namespace) -> dict:
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
     from toolcast import render
 
+    err = err or sys.stderr
     get_rules(args.rules)  # an unknown version is a usage error before any work
     watch = args.command == "compile" and args.fail_on_change
     if watch and not args.out:
         raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
     known = _read_baseline(args)
     items, errors = _load_all(args, stdin, err)
-    places: list = []
-    results = _compile_items(items, args, errors, places)
-    written = None
-    changed = False
-    if args.command == "compile" and args.out:
-        from toolcast import outdir
-
-        before = _snapshot(Path(args.out)) if watch else None
-        meta = _meta(args)
-        try:
-            written = outdir.write(Path(args.out), results, meta)
-        except OSError as exc:
-            errors.append(InputError(args.out, f"cannot write output: {exc.strerror or exc}"))
-        changed = watch and _snapshot(Path(args.out)) != before
-    baseline_written = _write_baseline(args, results, errors)
-    _render(args, out, results, places, errors, written, known)
-    if baseline_written is not None and args.format == "text":
-        out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
-    if changed and args.format == "text":
-        out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
+    meta = _meta(args)
+    out_dir = args.out if args.command == "compile" else None
+    failed_early = bool(errors)  # then DIR is not even locked; a bad DIR is an error of its own
+    before = _snapshot(Path(out_dir)) if watch else None
+    batch = _open_out(out_dir, meta, errors) if out_dir else None
+    sink = _sink(args, out, meta, known)
+    # SARIF, annotations and a baseline to write need every result at the end; text and JSON do not.
+    kept: list | None = [] if args.format in ("sarif", "github") or getattr(args, "write_baseline", None) else None
+    refused = hit = False
+    floor = render.SEVERITY_RANK.get(getattr(args, "fail_on", "error"), 2)
+    counted = render.shows(False, known)
+    try:
+        for source, res, where in _iter_compiled(items, args, errors):
+            sink.add(source, res, where)
+            if kept is not None:
+                kept.append((source, res, where))
+            if batch is not None:
+                batch = _add_out(batch, source, res, errors)
+            refused = refused or res.status == "refused"
+            hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor and counted(res, d) for d in res.diagnostics)
+        say = failed_early or batch is not None
+        written = _finish_out(batch, out_dir, errors, err, say) if out_dir else None
+        changed = watch and _snapshot(Path(out_dir)) != before
+        baseline_written = _write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
+        sink.finish(errors, written)
+        if baseline_written is not None and args.format == "text":
+            out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
+        if changed and args.format == "text":
+            out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
+    except OSError as exc:  # the report itself cannot be written (a full disk under stdout or TMPDIR)
+        where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \
+                "directory with room)" if args.format == "json" else ""
+        err.write(f"toolcast: cannot write the report: {exc.strerror or exc}{where}\n")
+        return EXIT_USAGE
+    finally:
+        if batch is not None:
+            batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
     if errors:
         return EXIT_USAGE
     if args.command == "compile":
-        if changed:
-            return EXIT_FINDINGS
-        return EXIT_FINDINGS if any(r.status == "refused" for _, r in results) else EXIT_OK
+        return EXIT_FINDINGS if changed or refused else EXIT_OK
     if args.fail_on == "never" or baseline_written is not None:
         return EXIT_OK
-    floor = render.SEVERITY_RANK[args.fail_on]
-    keep = render.shows(False, known)
-    hit = any(render.SEVERITY_RANK[d.severity] >= floor and keep(r, d) for _, r in results for d in r.diagnostics)
     return EXIT_FINDINGS if hit else EXIT_OK
 
 
-def _render(args: argparse.Namespace, out: IO[str], results: list, places: list, errors: list,
-            written: list[str] | None, known: set | None) -> None:
-    from toolcast import render
+class _Sink:
+    """A report that needs every result before it writes anything (SARIF, GitHub annotations)."""
 
-    if args.format == "json":
-        doc = render.document(results, errors, command=args.command, meta=_meta(args),
-                              places=None if args.summary else places, known=known)
-        if written is not None:
-            doc["out"] = {"dir": args.out, "files": written}
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    elif args.format == "sarif":
-        from toolcast import sarif
+    def __init__(self, args: argparse.Namespace, out: IO[str], known: set | None) -> None:
+        self.args, self.out, self.known = args, out, known
+        self.results: list[tuple[str, CompileResult]] = []
+        self.places: list = []
 
-        out.write(json.dumps(sarif.log(results, places, errors, known=known), indent=2, ensure_ascii=False) + "\n")
-    elif args.format == "github":
+    def add(self, source: str, r: CompileResult, where: Any) -> None:
+        self.results.append((source, r))
+        self.places.append(where)
+
+    def finish(self, errors: list[InputError], written: dict | None) -> None:
+        from toolcast import render
+
+        args, out = self.args, self.out
+        if args.format == "sarif":
+            from toolcast import sarif
+
+            out.write(json.dumps(sarif.log(self.results, self.places, errors, known=self.known), indent=2, ensure_ascii=False) + "\n")
+            return
         from toolcast import github
 
-        github.render(out, results, places, errors, shown=render.shows(args.quiet, known))
-        out.write(render.summary_line(results, errors, written=written, out_dir=getattr(args, "out", None)) + "\n")
-    else:
-        render.render_text(out, results, errors, command=args.command, written=written, out_dir=getattr(args, "out", None),
-                           places=None if args.summary else places, quiet=args.quiet, summary=args.summary, known=known)
+        github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known))
+        files = written["files"] if written else None
+        out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None)) + "\n")
+
+
+class _Streamed:
+    """Text or the JSON document, written as results come (render.TextStream / JsonStream)."""
+
+    def __init__(self, args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> None:
+        from toolcast import render
+
+        self.args, self.out = args, out
+        positions = not args.summary
+        if args.format == "json":
+            self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=positions, known=known)
+        else:
+            self.stream = render.TextStream(out, command=args.command, positions=positions, quiet=args.quiet,
+                                            summary=args.summary, known=known)
+
+    def add(self, source: str, r: CompileResult, where: Any) -> None:
+        self.stream.add(source, r, where)
+
+    def finish(self, errors: list[InputError], written: dict | None) -> None:
+        if self.args.format == "json":
+            self.stream.finish(self.out, errors, extra={"out": written} if written is not None else None)
+        else:
+            self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None))
+
+
+def _sink(args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> Any:
+    return _Sink(args, out, known) if args.format in ("sarif", "github") else _Streamed(args, out, meta, known)
 
 
 def _read_baseline(args: argparse.Namespace) -> set | None:
@@ -303,6 +361,55 @@ def _snapshot(out: Path) -> dict[str, str] | None:
             except OSError:
                 snap[p.name] = ""
     return snap
+
+
+def _open_out(out_dir: str, meta: dict, errors: list[InputError]) -> Any:
+    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one."""
+    from toolcast import outdir
+
+    if errors:
+        return None  # an input error already means DIR is left alone: do not even lock it
+    try:
+        return outdir.Batch(out_dir, meta)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+
+
+def _add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError]) -> Any:
+    from toolcast import outdir
+
+    try:
+        batch.add(source, res)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+    return batch
+
+
+def _finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
+    """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
+    (`say` is False when the only error is DIR's own, which says it already)."""
+    from toolcast import outdir
+
+    if batch is None or errors:
+        if batch is not None:
+            batch.abort()
+        if say:
+            err.write(f"toolcast: {out_dir}: left unchanged, because of the {len(errors)} error(s) reported\n")
+        return None
+    try:
+        files = batch.commit()
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        err.write(f"toolcast: {out_dir}: left unchanged, because of the error reported\n")
+        return None
+    written: dict = {"dir": out_dir, "files": files}
+    if batch.kept:
+        written["kept"] = [{"file": f, "reason": why} for f, why in batch.kept]
+        for f, why in batch.kept:
+            err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
+    return written
 
 
 def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:

@@ -1,18 +1,26 @@
-"""Write compiled tools to a folder: one file per tool plus manifest.json, atomically and byte-stably."""
+"""Write compiled tools to a folder as one batch: built in a sibling directory, then switched in whole."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
-import tempfile
-from collections.abc import Sequence
+import secrets
+import shutil
+import stat
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from toolcast._jsonout import Lazy, batched, chunks, object_chunks
 from toolcast.model import CompileResult, null_path_to_json
 
 MANIFEST = "manifest.json"
+# Temporary files of this and earlier versions (earlier ones wrote them inside DIR itself).
+TMP_PREFIX, TMP_SUFFIX = ".toolcast-", ".tmp"
 # Names some file systems reserve, and our own manifest's stem.
 _RESERVED = frozenset(
     ["con", "prn", "aux", "nul", "manifest"]
@@ -20,6 +28,15 @@ _RESERVED = frozenset(
     + [f"lpt{i}" for i in range(10)]
 )
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_LOCK_ATTEMPTS = 20
+
+
+class OutDirError(Exception):
+    """`--out` cannot be written; the directory is left as it was."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
 
 
 def dumps(value: Any) -> str:
@@ -49,59 +66,622 @@ def file_names(names: Sequence[str]) -> list[str]:
     return out
 
 
-def _write_atomic(path: Path, content: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".toolcast-", suffix=".tmp")
+def target_problem(out: str | os.PathLike) -> str | None:
+    """Why `out` cannot be (or become) a directory, in words; None when it can."""
+    if not str(out):
+        return "is empty; give a directory"
+    path = Path(out)
+    if path.is_symlink():
+        target = os.readlink(path)
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return f"is a symbolic link that loops (to {target})"
+        if not path.exists():
+            return f"is a dangling symbolic link (to {target}); remove it or point it at a directory"
+        if not path.is_dir():
+            return f"is not a directory: it is a symbolic link to a file ({target})"
+        return None
+    if path.is_dir():
+        return None
+    if os.path.lexists(path):
+        return f"is not a directory ({_kind(path)}); give a directory, or a path that does not exist yet"
+    for parent in path.parents:
+        if os.path.lexists(parent) and not parent.is_dir():
+            return f"cannot be created: {parent} is not a directory ({_kind(parent)})"
+    return None
+
+
+def _kind(path: Path) -> str:
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(content)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        mode = path.lstat().st_mode
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link" if path.exists() else f"a dangling symbolic link to {os.readlink(path)}"
+    return "a special file"
 
 
-def write(out: Path, results: Sequence[tuple[str, CompileResult]], meta: dict) -> list[str]:
-    """Write every sent tool and the manifest; returns the file names written.
+def write(out: Path, results: Iterable[tuple[str, CompileResult]], meta: dict) -> list[str]:
+    """Write every sent tool and the manifest as one batch; returns the file names written.
 
-    Each file is written to a temporary name and renamed into place, the manifest last, so
-    an interruption never leaves a half-written file; files a previous manifest listed that
-    are no longer produced are removed. Refused tools get no file.
+    Refused tools get no file. Raises OutDirError, leaving `out` as it was, when it cannot.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    sent = sorted(((src, r) for src, r in results if r.tool is not None), key=lambda x: (x[1].name, x[0]))
-    names = file_names([r.name for _, r in sent])
-    entries = []
-    written = []
-    for (source, result), fname in zip(sent, names, strict=True):
-        _write_atomic(out / fname, dumps(result.tool))
-        written.append(fname)
-        entries.append(
-            {
-                "name": result.name,
-                "file": fname,
-                "status": result.status,
-                "source": source,
-                "null_paths": [null_path_to_json(p) for p in result.null_paths],
-                "diagnostics": [{"code": d.code, "severity": d.severity, "path": d.path} for d in result.diagnostics],
-                "transformations": [t.to_dict() for t in result.transformations],
-            }
-        )
-    refused = sorted({r.name or "(unnamed)" for _, r in results if r.tool is None})
-    manifest = {**meta, "tools": entries, "refused": refused}
-    previous = _previous_files(out / MANIFEST)
-    _write_atomic(out / MANIFEST, dumps(manifest))
-    for stale in sorted(previous - set(written)):
-        # Only names our own earlier manifest listed, and only plain file names in `out`.
-        if "/" not in stale and "\\" not in stale and stale.endswith(".json") and stale != MANIFEST:
-            (out / stale).unlink(missing_ok=True)
-    return written
+    with Batch(out, meta) as batch:
+        for source, result in results:
+            batch.add(source, result)
+        return batch.commit()
 
 
-def _previous_files(manifest: Path) -> set[str]:
+class Batch:
+    """One run's output: files are added as they are compiled, and `commit` switches them in.
+
+    The new contents of DIR are built in a sibling directory (`.DIR.toolcast-new-*`): the tool
+    files, the manifest, and a hard link (or copy) of everything in DIR that toolcast did not
+    write. `commit` then exchanges the two directories in one rename (`renameat2` with
+    RENAME_EXCHANGE on Linux; elsewhere two renames, between which DIR is briefly absent), so a
+    reader sees the old batch or the new one, never a mix. Both directories are locked with
+    `flock` for the whole run, so a second run on the same DIR is refused instead of mixing.
+    """
+
+    def __init__(self, out: str | os.PathLike, meta: dict) -> None:
+        self.given = str(out)
+        problem = target_problem(out)
+        if problem:
+            raise OutDirError(self.given, problem)
+        self.meta = meta
+        self.dir = Path(os.path.realpath(out))
+        if self.dir.parent == self.dir:
+            raise OutDirError(self.given, "is the root directory; toolcast replaces DIR as a whole, so give one inside it")
+        self.kept: list[tuple[str, str]] = []  # (file, why it was not removed)
+        # (name, source, temp file, where its manifest entry is in the spool): the entries
+        # themselves are serialised as they come, so memory does not grow with them.
+        self._records: list[tuple[str, str, str, tuple[int, int]]] = []
+        self._spool: Any = None
+        self._refused: set[str] = set()
+        self._locks: list[int] = []
+        self._stage: Path | None = None
+        self._created: list[Path] = []  # directories this run made, deepest first: removed on abort
+        self._done = False
+        self._keep_old = False
+        # One syncfs for the whole batch where there is one (Linux), else an fsync per file: the
+        # files must be on disk before the switch, and 3,000 fsyncs can take many seconds.
+        self._sync_each = _libc_function("syncfs") is None
+        try:
+            self._open()
+        except BaseException:
+            self.abort()
+            raise
+
+    def _open(self) -> None:
+        parent, token = self.dir.parent, f"{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            missing = [p for p in (parent, *parent.parents) if not os.path.lexists(p)]
+            parent.mkdir(parents=True, exist_ok=True)
+            self._created = missing
+            if not os.path.lexists(self.dir):
+                _restore(self.dir, self.given)
+            made = False
+            try:
+                self.dir.mkdir()
+                made = True
+            except FileExistsError:
+                pass
+            self._locks.append(_lock(self.dir, self.given))
+            if made:  # ours to remove on failure only once locked: a run that lost the race keeps off it
+                self._created.insert(0, self.dir)
+            _recover(self.dir)  # only now: a run that holds no lock on DIR must not touch its leftovers
+            if os.stat(self.dir).st_dev != os.stat(parent).st_dev:
+                raise OutDirError(self.given, "is a mount point; toolcast replaces the directory as a whole, "
+                                  "so give a directory inside it")
+            stage = parent / f".{self.dir.name}.toolcast-new-{token}"
+            try:
+                stage.mkdir(mode=0o700)
+            except PermissionError as exc:
+                raise OutDirError(self.given, f"cannot create a directory in {parent}, where toolcast builds the new "
+                                  f"batch before switching it in: {exc.strerror}") from None
+            self._stage = stage
+            self._locks.append(_lock(stage, str(stage)))
+        except OSError as exc:
+            raise OutDirError(self.given, f"cannot prepare the output: {_why(exc)}") from None
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.abort()
+
+    def add(self, source: str, result: CompileResult) -> None:
+        """Write one result's tool file into the new batch (a refused tool is only listed)."""
+        if result.tool is None:
+            self._refused.add(result.name or "(unnamed)")
+            return
+        assert self._stage is not None and not self._done
+        temp = f"{TMP_PREFIX}{len(self._records)}{TMP_SUFFIX}"
+        try:
+            digest = _create(self._stage / temp, _file_pieces(result.tool), sync=self._sync_each)
+        except OSError as exc:
+            self.abort()
+            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+        rest = [  # the entry after "name" and "file", which are known only at commit
+            ("sha256", digest),
+            ("status", result.status),
+            ("source", source),
+            ("null_paths", Lazy(null_path_to_json(p) for p in result.null_paths)),
+            ("diagnostics", Lazy({"code": d.code, "severity": d.severity, "path": d.path} for d in result.diagnostics)),
+            ("transformations", Lazy(t.to_dict() for t in result.transformations)),
+        ]
+        if self._spool is None:
+            import tempfile
+
+            self._spool = tempfile.TemporaryFile(dir=self._stage, prefix=TMP_PREFIX, suffix=TMP_SUFFIX)  # noqa: SIM115 - closed in _write_manifest or abort
+        try:
+            at = self._spool.seek(0, os.SEEK_END)
+            # As an item of "tools" the entry is two levels deep; its "{" is written at commit.
+            pieces = object_chunks(rest, depth=2)
+            self._spool.write(next(pieces)[1:].encode("utf-8"))
+            for piece in batched(pieces):
+                self._spool.write(piece.encode("utf-8"))
+            size = self._spool.tell() - at
+        except OSError as exc:
+            self.abort()
+            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+        self._records.append((result.name, source, temp, (at, size)))
+
+    def commit(self) -> list[str]:
+        """Switch the new batch in; returns the tool files written, in manifest order."""
+        assert self._stage is not None and not self._done
+        try:
+            written, carried, listed = self._build()
+            old = self._switch()
+        except OSError as exc:
+            self.abort()
+            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+        except BaseException:
+            self.abort()
+            raise
+        try:
+            self._rescue(old, carried, listed)
+        finally:
+            self.abort()  # only tidies and unlocks now: the switch is done
+        return written
+
+    def _build(self) -> tuple[list[str], set[str], set[str]]:
+        """Fill the staging directory with the complete new DIR.
+
+        Returns the tool files, the names carried over from DIR, and every name DIR held.
+        """
+        stage = self._stage
+        assert stage is not None
+        records = sorted(self._records, key=lambda r: (r[0], r[1]))
+        names = file_names([r[0] for r in records])
+        old = _entries(self.dir)
+        for (_, _, temp, _), fname in zip(records, names, strict=True):
+            os.replace(stage / temp, stage / fname)
+            _keep_mode(stage / fname, old.get(fname), self.dir / fname)
+        self._write_manifest(stage / MANIFEST, records, names)
+        _keep_mode(stage / MANIFEST, old.get(MANIFEST), self.dir / MANIFEST)
+        ours = set(names) | {MANIFEST}
+        dropped = self._stale(old, ours)
+        carried = set()
+        for name, st in sorted(old.items()):
+            if name in ours or name in dropped or _is_temp(name):
+                continue
+            _carry(self.dir / name, stage / name, st)
+            carried.add(name)
+        _sync_batch(stage, each=self._sync_each)
+        dir_stat = os.stat(self.dir)
+        os.chmod(stage, stat.S_IMODE(dir_stat.st_mode))
+        _try_chown(stage, dir_stat)
+        return names, carried, set(old)
+
+    def _write_manifest(self, path: Path, records: list, names: list[str]) -> None:
+        """manifest.json, byte for byte `dumps({**meta, "tools": [...], "refused": [...]})`,
+        assembled from the spooled entries in manifest order."""
+        head = json.dumps(self.meta, indent=2, ensure_ascii=False)[:-2] + "," if self.meta else "{"
+        refused = json.dumps(sorted(self._refused), indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write((head + '\n  "tools": ' + ("[" if records else "[]")).encode("utf-8"))
+            for i, ((name, _, _, (at, size)), fname) in enumerate(zip(records, names, strict=True)):
+                start = ("," if i else "") + '\n    {\n      "name": ' + json.dumps(name, ensure_ascii=False) + ',\n      "file": ' + json.dumps(fname) + ","
+                fh.write(start.encode("utf-8"))
+                self._spool.seek(at)
+                while size > 0:  # in blocks: one tool's entry may be as big as the tool
+                    block = self._spool.read(min(size, 1 << 20))
+                    if not block:
+                        raise OSError(errno.EIO, "the spooled manifest entries were cut short")
+                    fh.write(block)
+                    size -= len(block)
+            fh.write((("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n").encode("utf-8"))
+            fh.flush()
+            if self._sync_each:
+                os.fsync(fh.fileno())
+        if self._spool is not None:
+            self._spool.close()  # before the switch: nothing of it may show in DIR
+            self._spool = None
+
+    def _stale(self, old: dict[str, os.stat_result], ours: set[str]) -> set[str]:
+        """The files the previous manifest proves toolcast wrote and that are unchanged since."""
+        dropped = set()
+        for fname, digest in _previous_files(self.dir / MANIFEST, old.get(MANIFEST)):
+            if fname in ours:
+                continue
+            why = _not_ours(self.dir, fname, digest, old.get(fname))
+            if why is None:
+                dropped.add(fname)
+            elif why:
+                self.kept.append((fname, why))
+        return dropped
+
+    def _switch(self) -> Path:
+        """Put the staging directory in DIR's place; returns where the old DIR now is."""
+        stage = self._stage
+        assert stage is not None
+        try:
+            exchanged = _exchange(stage, self.dir)
+        except OSError as exc:
+            if exc.errno in (errno.EBUSY, errno.EXDEV):
+                raise OutDirError(self.given, "cannot be replaced: it is a mount point or in use by the system; "
+                                  "give a directory inside it") from None
+            raise
+        if exchanged:
+            old = stage  # the old DIR now lives under the staging name
+        else:
+            old = stage.with_name(stage.name.replace("-new-", "-old-", 1))
+            os.rename(self.dir, old)
+            try:
+                os.rename(stage, self.dir)
+            except BaseException:
+                os.rename(old, self.dir)
+                raise
+        self._stage = old
+        self._done = True
+        _fsync_dir(self.dir.parent)
+        return old
+
+    def _rescue(self, old: Path, carried: set[str], listed: set[str]) -> None:
+        """Put the user's own entries back in DIR as the objects they are now, and move in what
+        appeared in the old DIR while the batch was built: a run never loses a file."""
+        for name in sorted(os.listdir(old)):
+            src, dst = old / name, self.dir / name
+            try:
+                if name in carried:
+                    if _is_dir(src) and _is_dir(dst):
+                        _exchange(src, dst)  # the original directory, with any change made meanwhile
+                    elif not _same_file(src, dst) and not _is_dir(src) and not _is_dir(dst):
+                        os.replace(src, dst)  # the original file (it was copied, or replaced meanwhile)
+                elif name not in listed and not os.path.lexists(dst):
+                    os.rename(src, dst)
+            except OSError as exc:
+                self._keep_old = True
+                self.kept.append((name, f"could not be moved back from {old}: {_why(exc)}; it is still there"))
+
+    def abort(self) -> None:
+        """Remove the staging (or, after the switch, the old) directory and release the locks."""
+        if self._spool is not None:
+            with contextlib.suppress(OSError):  # its unflushed tail may be what filled the disk
+                self._spool.close()
+            self._spool = None
+        if self._stage is not None and not self._keep_old:
+            with contextlib.suppress(OSError):  # after the switch it has DIR's mode, maybe read-only
+                os.chmod(self._stage, 0o700)
+            shutil.rmtree(self._stage, ignore_errors=True)
+            self._stage = None
+        if not self._done:
+            for made in self._created:  # leave the path as it was: absent
+                with contextlib.suppress(OSError):  # not empty after all: someone else's now
+                    made.rmdir()
+        self._created = []
+        while self._locks:
+            fd = self._locks.pop()
+            if fd >= 0:
+                os.close(fd)
+
+
+def _why(exc: OSError) -> str:
+    what = exc.strerror or str(exc)
+    return f"{what} ({exc.filename})" if exc.filename else what
+
+
+def _is_temp(name: str) -> bool:
+    return name.startswith(TMP_PREFIX) and name.endswith(TMP_SUFFIX)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        sa, sb = a.lstat(), b.lstat()
+    except OSError:
+        return False
+    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
+
+
+def _file_pieces(value: Any) -> Iterator[bytes]:
+    """`dumps(value)` as UTF-8, in pieces (one, for any tool of ordinary size)."""
+    last = None
+    for piece in chunks(value):
+        if last is not None:
+            yield last.encode("utf-8")
+        last = piece
+    yield ((last or "") + "\n").encode("utf-8")
+
+
+def _create(path: Path, pieces: Iterable[bytes], *, sync: bool = True) -> str:
+    """A new file holding the pieces (flushed to disk with `sync`); returns its SHA-256.
+
+    Its mode is what the umask gives, as for any new file (mkstemp would make it 0600).
+    """
+    digest = hashlib.sha256()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        for piece in pieces:
+            digest.update(piece)
+            view = memoryview(piece)
+            while view:
+                view = view[os.write(fd, view):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
+
+
+def _keep_mode(new: Path, old: os.stat_result | None, where: Path) -> None:
+    """A replaced file keeps its mode (and owner, where allowed); a directory in the way is an error."""
+    if old is None:
+        return
+    if stat.S_ISDIR(old.st_mode):
+        raise OSError(errno.EISDIR, "a directory is where toolcast writes a file; move it away", str(where))
+    if stat.S_ISREG(old.st_mode):
+        os.chmod(new, stat.S_IMODE(old.st_mode))
+        _try_chown(new, old)
+
+
+def _try_chown(path: Path, like: os.stat_result) -> None:
+    if hasattr(os, "chown") and (path.lstat().st_uid, path.lstat().st_gid) != (like.st_uid, like.st_gid):
+        with contextlib.suppress(OSError):  # only root may give a file away; the mode is what matters
+            os.chown(path, like.st_uid, like.st_gid)
+
+
+def _entries(directory: Path) -> dict[str, os.stat_result]:
+    """Each entry of `directory` with its own (not its link target's) status."""
+    out = {}
+    with os.scandir(directory) as it:
+        for e in it:
+            with contextlib.suppress(FileNotFoundError):  # removed by someone meanwhile: not there
+                out[e.name] = e.stat(follow_symlinks=False)
+    return out
+
+
+def _libc_function(name: str) -> Any:
+    """A function of the C library (Linux only), or None where there is no such function."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        return getattr(ctypes.CDLL(None, use_errno=True), name)
+    except (OSError, AttributeError):
+        return None
+
+
+def _sync_batch(stage: Path, *, each: bool) -> None:
+    """Make the staging directory and everything in it durable before it is switched in."""
+    if each:
+        _fsync_dir(stage)  # its files were flushed one by one
+        return
+    import ctypes
+
+    fd = os.open(stage, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        syncfs = _libc_function("syncfs")
+        syncfs.argtypes = [ctypes.c_int]
+        if syncfs(fd) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, os.strerror(err), str(stage))
+    finally:
+        os.close(fd)
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return  # not every platform opens directories (Windows); the renames are still atomic
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _carry(src: Path, dst: Path, st: os.stat_result) -> None:
+    """Put an entry toolcast did not write into the new DIR: hard links where possible, else copies."""
+    if stat.S_ISDIR(st.st_mode):
+        shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
+    else:
+        _link_or_copy(src, dst)
+
+
+def _link_or_copy(src: str | Path, dst: str | Path) -> None:
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        if os.path.islink(src):
+            os.symlink(os.readlink(src), dst)
+        elif stat.S_ISREG(os.lstat(src).st_mode):
+            shutil.copy2(src, dst, follow_symlinks=False)
+        else:
+            raise
+
+
+def _previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str, str | None]]:
+    """(file, sha256 or None) for each tool the manifest in DIR lists; nothing if it is not ours."""
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return []
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-        return {t["file"] for t in data.get("tools", []) if isinstance(t.get("file"), str)}
-    except (OSError, ValueError, AttributeError, TypeError, KeyError):
-        return set()
+        tools = data.get("tools", []) if isinstance(data, dict) else []
+    except (OSError, ValueError):
+        return []
+    out: dict[str, str | None] = {}
+    for t in tools if isinstance(tools, list) else []:
+        if isinstance(t, dict) and isinstance(t.get("file"), str):
+            digest = t.get("sha256")
+            out.setdefault(t["file"], digest if isinstance(digest, str) else None)
+    return list(out.items())
+
+
+def _not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result | None) -> str | None:
+    """None when the file is provably toolcast's, unchanged; else why it stays ("" = nothing to say)."""
+    if _is_temp(fname):
+        return ""  # removed anyway, as what an interrupted run left
+    if (not fname or fname in (".", "..", MANIFEST) or "/" in fname or "\\" in fname or "\0" in fname
+            or os.path.isabs(fname)):
+        return "listed in manifest.json, but not a file name inside the directory; ignored"
+    if st is None:
+        return ""  # already gone
+    if not (fname.endswith(".json") and fname[:-5] and set(fname[:-5]) <= _SAFE):
+        return "listed in manifest.json, but not a name toolcast gives its files; kept"
+    if stat.S_ISLNK(st.st_mode):
+        return "listed in manifest.json, but a symbolic link, which toolcast never writes; kept"
+    if not stat.S_ISREG(st.st_mode):
+        return "listed in manifest.json, but not a regular file; kept"
+    if digest is None:
+        return "listed in manifest.json without a content hash, so not provably toolcast's; kept"
+    try:
+        content = (directory / fname).read_bytes()
+    except OSError as exc:
+        return f"listed in manifest.json, but unreadable ({_why(exc)}); kept"
+    if hashlib.sha256(content).hexdigest() != digest:
+        return "listed in manifest.json, but its content is not what toolcast wrote; kept"
+    if not _is_tool_file(content):
+        # A hash any manifest can state; only a tool in toolcast's own layout is taken as ours.
+        return "listed in manifest.json with its hash, but not a tool file as toolcast writes them; kept"
+    return None
+
+
+def _is_tool_file(content: bytes) -> bool:
+    """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("type") == "function" and dumps(value).encode("utf-8") == content
+
+
+def _try_lock(directory: Path) -> int | None:
+    """A descriptor holding an exclusive lock on `directory`, or None when another process holds it.
+
+    -1 where the system has no `flock` (Windows): there, runs on one DIR are not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        return -1
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _busy(given: str) -> OutDirError:
+    return OutDirError(given, "another toolcast run is writing this directory; try again when it has finished")
+
+
+def _lock(directory: Path, given: str) -> int:
+    """Lock `directory` for this run; returns the open descriptor that holds the lock."""
+    for _ in range(_LOCK_ATTEMPTS):
+        fd = _try_lock(directory)
+        if fd is None:
+            raise _busy(given)
+        if fd < 0:
+            return fd
+        held, now = os.fstat(fd), os.stat(directory)
+        if (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino):
+            return fd
+        os.close(fd)  # another run switched a new directory in while we waited: lock that one
+    raise OutDirError(given, "kept being replaced while toolcast tried to lock it")
+
+
+def _leftovers(directory: Path, kind: str) -> list[Path]:
+    """The staging ("new") or moved-aside ("old") directories of runs on `directory`."""
+    prefix = f".{directory.name}.toolcast-{kind}-"
+    return [directory.parent / n for n in sorted(os.listdir(directory.parent)) if n.startswith(prefix)
+            and _is_dir(directory.parent / n)]
+
+
+def _restore(directory: Path, given: str) -> None:
+    """DIR is absent and a run was killed between the two renames of a switch: put the old one back.
+
+    A moved-aside DIR that another process holds locked is a switch in progress: refused.
+    """
+    for path in _leftovers(directory, "old"):
+        if os.path.lexists(directory):
+            return
+        try:
+            fd = _try_lock(path)
+        except FileNotFoundError:
+            continue  # its run has just finished with it
+        if fd is None:
+            raise _busy(given)
+        try:
+            os.rename(path, directory)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+
+
+def _recover(directory: Path) -> None:
+    """Remove what interrupted runs left beside DIR; called holding DIR's lock, so no run is
+    building a batch for it now (a leftover still locked is skipped all the same)."""
+    for path in _leftovers(directory, "new") + _leftovers(directory, "old"):
+        try:
+            fd = _try_lock(path)
+        except FileNotFoundError:
+            continue
+        if fd is None:
+            continue
+        try:
+            with contextlib.suppress(OSError):  # a read-only copy of DIR's mode must still go
+                os.chmod(path, 0o700)
+            shutil.rmtree(path, ignore_errors=True)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one atomic rename where the system can (Linux); False where it cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    fn = _libc_function("renameat2")
+    if fn is None:
+        return False  # a C library without renameat2 (glibc before 2.28, some musl builds)
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False  # a file system without the exchange flag: fall back to two renames
+    raise OSError(err, os.strerror(err), str(b))

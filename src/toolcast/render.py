@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
+from toolcast._jsonout import Lazy, batched, object_chunks
 from toolcast.loader import InputError
-from toolcast.model import ITEMS, CompileResult
+from toolcast.model import ITEMS, CompileResult, null_path_to_json
 
 HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks", "reports": "note"}
 STATUS_MARK = {"strict": "✓", "non-strict": "~", "refused": "✗"}
@@ -69,7 +71,7 @@ def place_text(source: str, r: CompileResult, where: Any, d: Any) -> str:
 
 def render_text(
     stream: IO[str],
-    results: Sequence[tuple[str, CompileResult]],
+    results: Iterable[tuple[str, CompileResult]],
     errors: Sequence[InputError],
     *,
     command: str,
@@ -81,47 +83,81 @@ def render_text(
     summary: bool = False,
     known: set | None = None,
 ) -> None:
-    from toolcast.baseline import key
-
-    t = Text(stream)
-    floor = SEVERITY_RANK[min_severity]
-    keep = shows(quiet, known)
-    hidden = 0
+    text = TextStream(stream, command=command, min_severity=min_severity, positions=places is not None,
+                      quiet=quiet, summary=summary, known=known)
     for i, (source, r) in enumerate(results):
-        where = places[i] if places is not None else None
-        shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= floor and keep(r, d)]
-        if known is not None:
-            hidden += sum(1 for d in r.diagnostics if key(r, d) in known)
-        if quiet and not shown:
-            continue
-        status = r.status if command == "compile" else _check_verdict(r)
+        text.add(source, r, places[i] if places is not None else None)
+    text.finish(errors, written=written, out_dir=out_dir)
+
+
+class TextStream:
+    """The text report, written result by result as they are compiled; the summary comes last.
+
+    `positions`: findings name `file:line:col` (or the MCP server and tool); `quiet`: only what
+    blocks or is lossy; `summary`: one line per tool; `known`: a baseline whose findings are not
+    listed (and counted in the summary).
+    """
+
+    def __init__(self, stream: IO[str], *, command: str, min_severity: str = "info", positions: bool = False,
+                 quiet: bool = False, summary: bool = False, known: set | None = None) -> None:
+        self.t = Text(stream)
+        self.command = command
+        self.floor = SEVERITY_RANK[min_severity]
+        self.positions = positions
+        self.quiet, self.summary, self.known = quiet, summary, known
+        self.keep = shows(quiet, known)
+        self.counts = {"strict": 0, "non-strict": 0, "refused": 0}
+        self.total = 0
+        self.hidden = 0
+
+    def add(self, source: str, r: CompileResult, where: Any = None) -> None:
+        self.total += 1
+        if r.status in self.counts:
+            self.counts[r.status] += 1
+        t = self.t
+        shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= self.floor and self.keep(r, d)]
+        if self.known is not None:
+            from toolcast.baseline import key
+
+            self.hidden += sum(1 for d in r.diagnostics if key(r, d) in self.known)
+        if self.quiet and not shown:
+            return
         head = f"{STATUS_MARK.get(r.status, '?')} {r.name or '(unnamed)'}"
-        if summary:
+        if self.summary:
             t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {r.status}  {_counts(r)}  {t.c('2', source)}")
-            continue
+            return
+        status = r.status if self.command == "compile" else _check_verdict(r)
         t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {status}  ({r.rules}, {r.api})  {t.c('2', source)}")
         for d in shown:
             handled = HANDLED.get(d.outcome, d.outcome)
             sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
-            at = place_text(source, r, where, d) if places is not None else ""
+            at = place_text(source, r, where, d) if self.positions else ""
             t.line(f"    {sev} {handled:<6} {at + '  ' if at else ''}{d.path}  {d.message}  {t.c('2', '[' + d.code + ']')}")
         lossy = [x for x in r.transformations if x.lossy]
         if lossy and r.status == "strict":
             t.line(f"    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {x.path}" for x in lossy))
-        if r.null_paths and not quiet:
+        if r.null_paths and not self.quiet:
             t.line("    null paths: " + "; ".join(null_path_text(p) for p in r.null_paths))
-    for e in errors:
-        t.line(t.c("31", "error: ") + str(e))
-    line = summary_line(results, errors, written=written, out_dir=out_dir)
-    if known is not None:
-        line += f"; {hidden} finding(s) in the baseline not shown"
-    t.line(line)
+
+    def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None) -> None:
+        t = self.t
+        for e in errors:
+            t.line(t.c("31", "error: ") + str(e))
+        line = _summary(self.total, self.counts, errors, written=written, out_dir=out_dir)
+        if self.known is not None:
+            line += f"; {self.hidden} finding(s) in the baseline not shown"
+        t.line(line)
 
 
 def summary_line(results: Sequence[tuple[str, CompileResult]], errors: Sequence[InputError], *,
                  written: Sequence[str] | None = None, out_dir: str | None = None) -> str:
     counts = {s: sum(1 for _, r in results if r.status == s) for s in ("strict", "non-strict", "refused")}
-    summary = f"{len(results)} tool(s): {counts['strict']} strict, {counts['non-strict']} non-strict, {counts['refused']} refused"
+    return _summary(len(results), counts, errors, written=written, out_dir=out_dir)
+
+
+def _summary(total: int, counts: dict[str, int], errors: Sequence[InputError], *,
+             written: Sequence[str] | None = None, out_dir: str | None = None) -> str:
+    summary = f"{total} tool(s): {counts['strict']} strict, {counts['non-strict']} non-strict, {counts['refused']} refused"
     if errors:
         summary += f"; {len(errors)} input error(s)"
     if written is not None:
@@ -174,11 +210,90 @@ def document(
 def _annotate(out: list[dict], r: CompileResult, where: Any, positions: bool, known: set | None) -> None:
     """Add each finding's line and column (null when it has no file) and, with a baseline,
     whether the baseline holds it ("unchanged") or not ("new")."""
-    from toolcast.baseline import key
-
     for entry, diag in zip(out, r.diagnostics, strict=True):
-        if positions:
-            line, col = where.locate(diag.base, diag.tokens) if where is not None else (None, None)
-            entry["line"], entry["column"] = line, col
-        if known is not None:
-            entry["baseline"] = "unchanged" if key(r, diag) in known else "new"
+        entry.update(_position_and_state(r, diag, where, positions, known))
+
+
+def _finding(r: CompileResult, diag: Any, where: Any, positions: bool, known: set | None) -> dict:
+    entry = diag.to_dict()
+    if positions or known is not None:
+        entry.update(_position_and_state(r, diag, where, positions, known))
+    return entry
+
+
+def _position_and_state(r: CompileResult, diag: Any, where: Any, positions: bool, known: set | None) -> dict:
+    extra: dict[str, Any] = {}
+    if positions:
+        line, col = where.locate(diag.base, diag.tokens) if where is not None else (None, None)
+        extra["line"], extra["column"] = line, col
+    if known is not None:
+        from toolcast.baseline import key
+
+        extra["baseline"] = "unchanged" if key(r, diag) in known else "new"
+    return extra
+
+
+def result_pairs(r: CompileResult, source: str, *, with_tool: bool, where: Any = None, positions: bool = False,
+                 known: set | None = None) -> list[tuple[str, Any]]:
+    """`r.to_dict()` plus "source" (without "tool" for `check`), as pairs whose long lists are
+    made one item at a time: a tool with 100,000 findings never has them all as dicts. Findings
+    carry `line`/`column` with `positions`, and `baseline` with `known`, as `document` gives them."""
+    pairs: list[tuple[str, Any]] = [("name", r.name), ("status", r.status)]
+    if with_tool:
+        pairs.append(("tool", r.tool))
+    pairs += [
+        ("null_paths", Lazy(null_path_to_json(p) for p in r.null_paths)),
+        ("diagnostics", Lazy(_finding(r, d, where, positions, known) for d in r.diagnostics)),
+        ("transformations", Lazy(t.to_dict() for t in r.transformations)),
+        ("source", source),
+    ]
+    return pairs
+
+
+class JsonStream:
+    """The `--format json` document of `document`, byte for byte, without holding every result.
+
+    Each result is serialised as it is compiled into a spool (memory up to a few MB, then a
+    temporary file) and dropped; `finish` writes the head, whose summary is known only then,
+    and copies the spool out after it.
+    """
+
+    SPOOL_BYTES = 4 * 1024 * 1024
+
+    def __init__(self, *, command: str, meta: dict[str, Any], positions: bool = False, known: set | None = None) -> None:
+        self.command = command
+        self.meta = meta
+        self.positions, self.known = positions, known
+        self.counts = {"strict": 0, "non-strict": 0, "refused": 0}
+        self.total = 0
+        import tempfile  # only the JSON document needs it: kept off the start-up path
+
+        # Closed by finish(); a run that dies first leaves the OS to remove it.
+        self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+
+    def add(self, source: str, r: CompileResult, where: Any = None) -> None:
+        # An item of the top-level "results" list sits two levels deep.
+        self.spool.write(("," if self.total else "") + "\n    ")
+        pairs = result_pairs(r, source, with_tool=self.command != "check", where=where, positions=self.positions,
+                             known=self.known)
+        for piece in batched(object_chunks(pairs, depth=2)):
+            self.spool.write(piece)
+        self.total += 1
+        if r.status in self.counts:
+            self.counts[r.status] += 1
+
+    def finish(self, stream: IO[str], errors: Sequence[InputError], *, extra: dict[str, Any] | None = None) -> None:
+        """Write the whole document to `stream`; `extra` keys follow "errors", as in the dict."""
+        head = {"command": self.command, **self.meta,
+                "summary": {"tools": self.total, **self.counts, "input_errors": len(errors)}}
+        text = json.dumps(head, indent=2, ensure_ascii=False)
+        stream.write(text[:-2] + ',\n  "results": ' + ("[" if self.total else "[]"))
+        self.spool.seek(0)
+        while chunk := self.spool.read(1 << 16):
+            stream.write(chunk)
+        self.spool.close()
+        stream.write("\n  ]" if self.total else "")
+        tail = {"errors": [e.to_dict() for e in errors], **(extra or {})}
+        for key, value in tail.items():
+            stream.write(",\n  " + json.dumps(key) + ": " + json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+        stream.write("\n}\n")

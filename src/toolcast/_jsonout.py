@@ -1,0 +1,82 @@
+"""toolcast's one JSON layout (2-space indent, key order kept, non-ASCII as is) as a stream of pieces."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+# json.dumps(value, indent=2, ensure_ascii=False) builds this same encoder on every call.
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
+
+
+def chunks(value: Any, *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:
+    """`json.dumps(value, indent=2, ensure_ascii=False)` in pieces of about `size` characters,
+    each line after the first indented as if `value` sat `depth` levels deep in a document.
+
+    A big tool is never held as one string (with the encoder's list of its parts, several
+    times the text). JSON escapes newlines inside strings, so each newline is a line break.
+    """
+    nl = "\n" + "  " * depth
+    buf: list[str] = []
+    n = 0
+    for piece in _ENCODER.iterencode(value):
+        if depth and "\n" in piece:
+            piece = piece.replace("\n", nl)
+        buf.append(piece)
+        n += len(piece)
+        if n >= size:
+            yield "".join(buf)
+            buf.clear()
+            n = 0
+    if buf:
+        yield "".join(buf)
+
+
+class Lazy:
+    """A JSON list whose items are made one at a time as it is written (never all held at once)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Iterable[Any]) -> None:
+        self.items = items
+
+
+def object_chunks(pairs: Iterable[tuple[str, Any]], *, depth: int = 0) -> Iterator[str]:
+    """Like `chunks` for an object given as (key, value) pairs, where a value may be `Lazy`:
+    the same text as `chunks(dict(pairs))` with each Lazy a list."""
+    inner = "\n" + "  " * (depth + 1)
+    first = True
+    for key, value in pairs:
+        yield ("{" if first else ",") + inner + json.dumps(key, ensure_ascii=False) + ": "
+        first = False
+        if isinstance(value, Lazy):
+            yield from _lazy_chunks(value, depth + 1)
+        else:
+            yield from chunks(value, depth=depth + 1)
+    yield "{}" if first else "\n" + "  " * depth + "}"
+
+
+def _lazy_chunks(value: Lazy, depth: int) -> Iterator[str]:
+    inner = "\n" + "  " * (depth + 1)
+    first = True
+    for item in value.items:
+        yield ("[" if first else ",") + inner
+        first = False
+        yield from chunks(item, depth=depth + 1)
+    yield "[]" if first else "\n" + "  " * depth + "]"
+
+
+def batched(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[str]:
+    """The pieces joined into strings of about `size` characters: fewer, larger writes."""
+    buf: list[str] = []
+    n = 0
+    for piece in pieces:
+        buf.append(piece)
+        n += len(piece)
+        if n >= size:
+            yield "".join(buf)
+            buf.clear()
+            n = 0
+    if buf:
+        yield "".join(buf)
