@@ -93,13 +93,34 @@ def _catalogue(r: dict) -> tuple[dict, dict, dict, dict]:
 def _policy_lines(policy: dict) -> list[str]:
     rules = {k: v["rule"] for k, v in sorted(policy.items()) if "rule" in v}
     cites = {k: tuple(v["cite"]) for k, v in sorted(policy.items())}
-    return [
+    lines = [
         "# structural rule: what the walk does (see spec.schema.json, policy)",
         f"POLICY = {_lit(rules)}",
         f"REF_SIBLINGS = {_lit(tuple(policy['ref_siblings']['keywords']))}",
         f"ALWAYS_REFUSED = {_lit(tuple(policy['always_refused']['codes']))}",
         f"POLICY_CITE = {_lit(cites)}",
     ]
+    if "property_keys" in policy:  # (left out where a spec states none: those tables stay as they were)
+        lines.append(f"PROPERTY_KEY_PATTERN = {_lit(policy['property_keys']['pattern'])}")
+    return lines
+
+
+def _imports(budgets: bool) -> list[str]:
+    if not budgets:
+        return ["from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEntry, RegexClassEntry,",
+                "                              RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)"]
+    return ["from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordEntry, LimitEntry,",
+            "                              RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)"]
+
+
+def _budget_lines(r: dict) -> list[str]:
+    """BUDGETS, the request limits, when the spec states any (other tables stay as they were)."""
+    budgets = {k: _Rec("BudgetEntry", v["value"], v["code"], v["counts"], v["applies"], tuple(v["cite"]))
+               for k, v in sorted(r.get("budgets", {}).items())}
+    if not budgets:
+        return []
+    return [_block("BUDGETS", budgets, "request budget: BudgetEntry(value, diagnostic code, what it counts, "
+                   "which tools it applies to, citations)"), ""]
 
 
 def render_version(rel_spec: str, r: dict) -> str:
@@ -126,8 +147,7 @@ def render_version(rel_spec: str, r: dict) -> str:
         f' — do not edit; run `python tools/gen_tables.py`."""',
         "",
         "# fmt: off",
-        "from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEntry, RegexClassEntry,",
-        "                              RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)",
+        *_imports(bool(r.get("budgets"))),
         "",
         f"PROVIDER = {_lit(provider)}",
         f"VERSION = {_lit(r['version'])}",
@@ -148,6 +168,7 @@ def render_version(rel_spec: str, r: dict) -> str:
         "",
         _block("LIMITS", limits, "limit name: LimitEntry(value, diagnostic code, citations, what it counts)"),
         "",
+        *_budget_lines(r),
         _block("FORMATS", formats, "supported string formats: citations"),
         "",
         _block(

@@ -126,6 +126,8 @@ def _walk_tables(r: Rules) -> dict:
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
             "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
+            # policy: optional properties left optional, the property-name rule
+            "optional_allowed": r.optional_allowed, "key_re": r.property_key_re,
         }
     return tables
 
