@@ -202,7 +202,7 @@ output_order: [{order}, uniqueItems]
     assert "default: true" not in copy.file("2026-10-17").read_text()
     rules = copy.regenerate()
     index = _load(copy.tmp / "tables" / "__init__.py", "tc_idx_default_check")
-    assert index.DEFAULTS == {"openai": "2026-12-01"}
+    assert index.DEFAULTS["openai"] == "2026-12-01"
     assert index.VERSIONS["openai"][-1] == "2026-12-01"
     assert rules["2026-12-01"].output_order[-1] == "uniqueItems"
     tools = tmp_path / "tools.jsonl"

@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
-from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name
+from toolcast.compile import InvalidToolError, budget_request, compile_tool, refuse_repeated_name
+from toolcast.compile import resolve_target as compile_target
 from toolcast.loader import InputError, Item, load
 from toolcast.model import CompileResult, ToolcastError, UnknownRulesError
+from toolcast.providers import EMITTERS
 from toolcast.rules import get_rules
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -35,8 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines or YAML; - reads stdin")
-        sp.add_argument("--target", default="openai", choices=["openai"])
-        sp.add_argument("--api", default="responses", choices=["responses", "chat"])
+        sp.add_argument("--target", default="openai", choices=list(EMITTERS))
+        sp.add_argument("--api", default=None, choices=sorted({a for e in EMITTERS.values() for a in e.APIS}),
+                        help="the target's API (default: openai responses, anthropic messages)")
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
@@ -100,8 +103,17 @@ def _load_mcp(command: str, timeout: float) -> tuple[list[Item], list[InputError
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
 
 
+def _rules(args: argparse.Namespace) -> Any:
+    """The rules for --rules under --target's provider (a usage error when they do not fit)."""
+    try:
+        _, args.api, rules = compile_target(args.target, args.api, args.rules)
+    except ValueError as exc:
+        raise UsageError(f"toolcast {args.command}: {exc}") from None
+    return rules
+
+
 def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError]) -> list[tuple[str, CompileResult]]:
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     results: list[tuple[str, CompileResult]] = []
     seen: set[str] = set()
     for item in items:
@@ -118,12 +130,15 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
                 raise
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
-        results.append((item.source, refuse_repeated_name(res, seen, rules)))
-    return results
+        results.append((item.source, (item.tool, refuse_repeated_name(res, seen, rules))))
+    # Every tool of one invocation is one request: its budgets are applied over all of them.
+    budgeted = budget_request([t for _, (t, _) in results], [r for _, (_, r) in results], target=args.target,
+                              api=args.api, rules=rules, strict=args.strict)
+    return [(source, res) for (source, _), res in zip(results, budgeted, strict=True)]
 
 
 def _meta(args: argparse.Namespace) -> dict:
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     return {
         "toolcast": __version__,
         "target": args.target,
@@ -137,7 +152,7 @@ def _meta(args: argparse.Namespace) -> dict:
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any) -> int:
     from toolcast import render
 
-    get_rules(args.rules)  # an unknown version is a usage error before any work
+    _rules(args)  # an unknown version, or one of another provider, is a usage error before any work
     items, errors = _load_all(args, stdin)
     results = _compile_items(items, args, errors)
     written = None

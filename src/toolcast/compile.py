@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any, Literal
 
+from toolcast.budgets import Request, apply_budgets
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -18,7 +19,7 @@ from toolcast.model import (
     expanded,
     pointer,
 )
-from toolcast.providers import EMITTERS
+from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import Walk, without_cycle_gc
@@ -235,25 +236,22 @@ def compile_tool(
     tool: Any,
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> CompileResult:
-    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
+    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
+    `target` (openai, anthropic) and its `api` (None: the target's default: OpenAI `responses`
+    or `chat`; Anthropic `messages`), under `rules` of the target's provider (None: its default).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
     definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
     cycle collector paused; it is on again when this returns or raises.
     """
-    emitter = EMITTERS.get(target)
-    if emitter is None:
-        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
-    if api not in emitter.APIS:
-        raise ValueError(f"unknown api {api!r}; available: {', '.join(emitter.APIS)}")
+    emitter, api, r = resolve_target(target, api, rules)
     mode = "auto" if strict == "auto" else strict_mode(strict)
-    r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
@@ -277,7 +275,7 @@ def compile_tool(
                 and not description.isspace()):
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
-        if shape == "mcp" or shape == "anthropic":
+        if shape not in emitter.NATIVE_SHAPES:
             trans.append((r.changes["renamed-input-schema-to-parameters"], "#", (), ""))
         null_paths: tuple = ()
         compiled: Any = None
@@ -331,6 +329,25 @@ def compile_tool(
             gc_enable()
 
 
+def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
+    """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
+    an unknown target or API, or a rules spec naming another provider than the target's."""
+    emitter = EMITTERS.get(target)
+    if emitter is None:
+        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
+    if api is None:
+        api = emitter.DEFAULT_API
+    elif api not in emitter.APIS:
+        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
+    provider = PROVIDER_OF[target]
+    if type(rules) is Rules:
+        return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
+    r = get_rules(rules, provider)
+    if r.provider != provider:
+        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
+    return emitter, api, r
+
+
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:
     """The status of a tool whose walk refused or changed something lossily; notes why on the walk
     (whose findings follow the tool's own `n_diags` diagnostics and `n_trans` transformations)."""
@@ -369,18 +386,53 @@ def compile_tools(
     tools: Iterable[Any],
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> tuple[CompileResult, ...]:
-    """Compile the tools of one request; a repeated name is refused after its first use. The
-    cycle collector is paused until the last tool is compiled (see compile_tool)."""
-    r = get_rules(rules)
-    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    """Compile the tools of one request; a repeated name is refused after its first use, and the
+    provider's request budgets are applied in input order (see toolcast.budgets). The cycle
+    collector is paused until the last tool is compiled (see compile_tool)."""
+    return compile_request(tools, target=target, api=api, rules=rules, strict=strict,
+                           allow_lossy=allow_lossy).results
 
 
-def _compile_all(tools: Iterable[Any], target: str, api: Api, r: Rules, strict: StrictMode | str,
+def compile_request(
+    tools: Iterable[Any],
+    *,
+    target: str = "openai",
+    api: str | None = None,
+    rules: str | Rules | None = None,
+    strict: StrictMode | str = "auto",
+    allow_lossy: bool = False,
+) -> Request:
+    """compile_tools, with what the request used of each budget per tool and the request's
+    `tools` value (Request)."""
+    emitter, api, r = resolve_target(target, api, rules)
+    tools = list(tools)
+    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    results, usage = _budgeted(tools, results, target, api, r, strict, emitter)
+    return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
+
+
+def budget_request(tools: Sequence[Any], results: Sequence[CompileResult], *, target: str = "openai",
+                   api: str | None = None, rules: str | Rules | None = None,
+                   strict: StrictMode | str = "auto") -> tuple[CompileResult, ...]:
+    """`results` (compile_tool's, one per tool of `tools`, in request order) with the request
+    budgets of the rules applied (see toolcast.budgets); what compile_tools does after compiling."""
+    emitter, api, r = resolve_target(target, api, rules)
+    return _budgeted(tools, results, target, api, r, strict, emitter)[0]
+
+
+def _budgeted(tools: Sequence[Any], results: Sequence[CompileResult], target: str, api: str, r: Rules,
+              strict: StrictMode | str, emitter: Any) -> tuple[tuple, tuple]:
+    mode = "auto" if strict == "auto" else strict_mode(strict)
+    return apply_budgets(tools, results, r, emitter, mode, lambda tool: compile_tool(
+        tool, target=target, api=api, rules=r, strict=False))
+
+
+def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
                  allow_lossy: bool) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()

@@ -165,8 +165,9 @@ class Containers:
         key_re = self.key_re
         for name in props:
             if not (type(name) is str and key_re.fullmatch(name)):
-                self.report("property-key-invalid", sp + ("properties", name), name=name,
-                            pattern=self.r.property_key_pattern)
+                # (diag, not report: the message's `pattern` placeholder would clash with report's)
+                self.diag(self.codes["property-key-invalid"], sp + ("properties", name), name=name,
+                          pattern=self.r.property_key_pattern)
 
     def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         """What closing the object records (by its `additionalProperties`), and `required` names it
