@@ -232,6 +232,18 @@ def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusin
     return (("value", f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"),)
 
 
+def _emitter(target: str, api: str | None) -> tuple[Any, str]:
+    """(the emit module of `target` (providers.EMITTERS), `api` checked against it, or its default)."""
+    emitter = EMITTERS.get(target)
+    if emitter is None:
+        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
+    if api is None:
+        return emitter, emitter.DEFAULT_API
+    if api not in emitter.APIS:
+        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
+    return emitter, api
+
+
 def compile_tool(
     tool: Any,
     *,
@@ -287,20 +299,10 @@ def compile_tool(
         else:
             walk = Walk(r)
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
-            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
-            try:
-                compiled = walk.compile(schema)
-            except RecursionError:
-                # Merging recursive definitions can unfold deeper than any guard foresaw.
-                compiled = {}
-                walk.report("schema-too-deep", (), count="too many", limit=r.counted("depth").value)
+            compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
             schema_diags, schema_trans = walk.diags, walk.trans
-            if walk.refusals == 0 and not walk.lossy():
-                status = "strict"
-            else:
-                status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))
             if status == "strict":
                 null_paths = walk.null_paths
         if not name_ok:
@@ -311,15 +313,11 @@ def compile_tool(
             trans.append((r.changes["enabled-strict-mode"], "#", (), ""))
             tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
-            try:
-                params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
-            except _TooDeep:
+            params = _original(schema, r, diags, schema_diags)
+            if params is None:
                 status = "refused"
-                sent, too_deep = r.patterns["sent-non-strict"], r.patterns["schema-too-deep"]
+                sent = r.patterns["sent-non-strict"]
                 schema_diags = [d for d in schema_diags if d[0] != sent]
-                if not any(d[0] == too_deep for d in schema_diags):
-                    diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
-                                                                      ("limit", r.counted("depth").value))))
             else:
                 tool_out = emitter.emit(name, description, params, False, api)
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
@@ -332,13 +330,7 @@ def compile_tool(
 def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
     """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
     an unknown target or API, or a rules spec naming another provider than the target's."""
-    emitter = EMITTERS.get(target)
-    if emitter is None:
-        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
-    if api is None:
-        api = emitter.DEFAULT_API
-    elif api not in emitter.APIS:
-        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
+    emitter, api = _emitter(target, api)
     provider = PROVIDER_OF[target]
     if type(rules) is Rules:
         return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
@@ -346,6 +338,31 @@ def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> t
     if r.provider != provider:
         raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
     return emitter, api, r
+
+
+def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
+    """(the strict form of `schema`, the tool's status as the walk leaves it)."""
+    try:
+        compiled = walk.compile(schema)
+    except RecursionError:
+        # Merging recursive definitions can unfold deeper than any guard foresaw.
+        compiled = {}
+        walk.report("schema-too-deep", (), count="too many", limit=walk.r.counted("depth").value)
+    if walk.refusals == 0 and not walk.lossy():
+        return compiled, "strict"
+    return compiled, _blocked_status(walk, mode, allow_lossy, n_diags, n_trans)
+
+
+def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
+    """A copy of the original schema to send non-strict, or None when it is too deep to serialise
+    safely (reported, unless the walk reported the depth already)."""
+    try:
+        return copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+    except _TooDeep:
+        too_deep = r.patterns["schema-too-deep"]
+        if not any(d[0] == too_deep for d in schema_diags):
+            diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
+        return None
 
 
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:

@@ -23,7 +23,6 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     """
     r = get_rules(rules)
     walk = Walk(r)
-    walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
     diags = expanded(walk.diags, r.optional_codes)
     blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]

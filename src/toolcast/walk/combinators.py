@@ -28,6 +28,10 @@ class Combinators:
     """Merges and combinator rewrites (a mixin of Walk)."""
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _conflict(self, sp: tuple, k: str) -> None:
+        """Report that keyword `k` is given two values that cannot be merged (the merge fails)."""
+        self.report("ref-sibling-conflict", sp + (k,), keyword=k)
+
     def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, sp: tuple) -> bool:
         """Settle the merged `additionalProperties` of `out` from every part at once; False after a
         conflict (reported)."""
@@ -71,7 +75,7 @@ class Combinators:
         # a place as long as the nesting at every merge would be quadratic in a chain of
         # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
         # place passed as another tuple is merged again, to the same end.
-        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
+        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str else None
         if known is not None and known[0] is sp:
             # Merged here before (an allOf that names a definition twice, or a definition
             # that does): the same schema, and the same findings, which repeat.
@@ -90,7 +94,7 @@ class Combinators:
                 self._merging.discard(ref)
             if part is None:
                 return None
-            if not rest and type(ref) is str and self.fast:
+            if not rest and type(ref) is str:
                 # A merge that succeeded met no $ref already being merged, so it holds
                 # wherever this reference is merged again at this place.
                 if type(self.merged_refs) is not dict:
@@ -137,8 +141,7 @@ class Combinators:
                 closed.append(set(props) if isinstance(props, dict) else set())
             elif isinstance(ap, dict) and ap:
                 if open_schema is not None and open_schema != ap:
-                    self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
-                    return None
+                    return self._conflict(sp, "additionalProperties")
                 open_schema = ap
             for k, v in part.items():
                 if k == "additionalProperties":
@@ -177,8 +180,7 @@ class Combinators:
                 elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
                     out[k] = min(out[k], v)
                 else:
-                    self.report("ref-sibling-conflict", sp + (k,), keyword=k)
-                    return None
+                    return self._conflict(sp, k)
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
 
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
@@ -262,7 +264,7 @@ class Combinators:
         """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive
         (judged once per list in a walk), else as lossy."""
         branches = s["oneOf"]
-        known = self.exclusive_of.get(id(branches)) if self.fast else None
+        known = self.exclusive_of.get(id(branches))
         if known is not None and known[0] is branches:
             why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
         else:
