@@ -102,6 +102,8 @@ def _policy_lines(policy: dict) -> list[str]:
     ]
     if "property_keys" in policy:  # (left out where a spec states none: those tables stay as they were)
         lines.append(f"PROPERTY_KEY_PATTERN = {_lit(policy['property_keys']['pattern'])}")
+    if "enum_values" in policy:
+        lines.append(f"ENUM_VALUE_TYPES = {_lit(tuple(policy['enum_values']['types']))}")
     return lines
 
 

@@ -391,7 +391,7 @@ def _check_patterns(r: dict, fail, actions) -> None:
     policy = r.get("policy", {})
     for (rule_name, rule), patterns in actions.POLICY_REPORTS.items():
         entry = policy.get(rule_name)
-        if entry is None or entry.get("rule", "pattern") != rule:
+        if entry is None or entry.get("rule", "present") != rule:
             continue
         for pattern in patterns:
             if pattern not in by_pattern:

@@ -39,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines or YAML; - reads stdin")
         sp.add_argument("--target", default="openai", choices=list(EMITTERS))
         sp.add_argument("--api", default=None, choices=sorted({a for e in EMITTERS.values() for a in e.APIS}),
-                        help="the target's API (default: openai responses, anthropic messages)")
+                        help="the target's API (default: openai responses, anthropic messages, gemini/vertex json-schema)")
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")

@@ -254,8 +254,9 @@ def compile_tool(
     allow_lossy: bool = False,
 ) -> CompileResult:
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
-    `target` (openai, anthropic) and its `api` (None: the target's default: OpenAI `responses`
-    or `chat`; Anthropic `messages`), under `rules` of the target's provider (None: its default).
+    `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
+    OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `json-schema`, i.e.
+    parametersJsonSchema), under `rules` of the target's provider (None: its default).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with

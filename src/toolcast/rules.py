@@ -55,6 +55,9 @@ class Rules:
         self.property_key_pattern: str | None = key_pattern
         self.refuses_recursion = m.POLICY.get("recursion", "allow") == "refuse"
         self.optional_allowed = m.POLICY["optional_properties"] == "allowed"
+        # The JSON types enum and const values may have (None: any scalar).
+        enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
+        self.enum_types = frozenset(enum_types) if enum_types is not None else None
         self.sources: dict = m.SOURCES
         self.output_order: tuple = m.OUTPUT_ORDER
         self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}

@@ -98,10 +98,11 @@ OPTIONAL_POLICY = {
     "recursion": ("allow", "refuse"),  # refuse: a definition that reaches itself through $refs
 }
 # Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
-# (`property_keys` is selected by being present).
+# (`property_keys` and `enum_values` are selected by being present: rule "present").
 POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("recursion", "refuse"): ("recursive-schema",),  # after the walk (walk.walker)
-    ("property_keys", "pattern"): ("property-key-invalid",),  # (walk.containers)
+    ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
+    ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
 }
 # What a limit can count, as the walk counts it. A spec need not limit each: a provider that
 # documents no figure for one leaves it out, and the walk then counts it without bound.

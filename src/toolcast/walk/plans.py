@@ -104,7 +104,7 @@ def _walk_tables(r: Rules) -> dict:
             "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
             # policy: optional properties left optional, the property-name rule
-            "optional_allowed": r.optional_allowed, "key_re": r.property_key_re,
+            "optional_allowed": r.optional_allowed, "key_re": r.property_key_re, "enum_types": r.enum_types,
         }
     return tables
 
