@@ -1,0 +1,183 @@
+"""Targets other than OpenAI: the policy actions their specs select, request budgets, the official
+SDKs' typed params, and the corpus and large schemas through every target with its oracle."""
+
+from __future__ import annotations
+
+import pytest
+from oracles import anthropic as anthropic_oracle
+from oracles import gemini as gemini_oracle
+from test_corpora import CORPUS, corpus_report
+
+import toolcast
+from toolcast.compile import compile_request
+from toolcast.rules import get_rules
+
+TARGETS = ("openai", "anthropic", "gemini", "vertex")
+
+
+def _tool(schema: dict, name: str = "t") -> dict:
+    return {"name": name, "description": "d", "inputSchema": schema}
+
+
+def _codes(res: toolcast.CompileResult) -> list[tuple[str, str]]:
+    return [(d.code, d.path) for d in res.diagnostics]
+
+
+# -- policy actions a spec selects ------------------------------------------------------------
+
+def test_optional_properties_allowed_keeps_them_optional_without_null_paths():
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"],
+              "additionalProperties": False}
+    res = toolcast.compile_tool(_tool(schema), target="anthropic")
+    assert res.status == "strict" and res.null_paths == ()
+    assert res.tool["input_schema"]["required"] == ["a"]
+    assert res.tool["input_schema"]["properties"]["b"] == {"type": "integer"}  # no null added
+    # OpenAI's policy, on the same tool, still makes it required and nullable.
+    res = toolcast.compile_tool(_tool(schema))
+    assert res.null_paths == (("b",),) and res.tool["parameters"]["required"] == ["a", "b"]
+
+
+def test_recursion_refused_where_the_spec_says_so():
+    schema = {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}, "required": ["n"],
+              "$defs": {"N": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "null"}]}},
+                              "required": ["next"], "additionalProperties": False}}}
+    for target, code in (("anthropic", "anthropic/recursive-schema"), ("gemini", "gemini/recursive-schema")):
+        res = toolcast.compile_tool(_tool(schema), target=target, strict=True)
+        assert res.status == "refused" and (code, "#/$defs/N") in _codes(res)
+    assert toolcast.compile_tool(_tool(schema)).status == "strict"  # OpenAI supports recursion
+
+
+def test_property_keys_refuse_in_every_mode():
+    schema = {"type": "object", "properties": {"$.xgafv": {"type": "string"}}}
+    res = toolcast.compile_tool(_tool(schema), target="anthropic")
+    assert res.status == "refused" and ("anthropic/property-key-invalid", "#/properties/$.xgafv") in _codes(res)
+    assert "^[a-zA-Z0-9_.-]{1,64}$" in next(d.message for d in res.diagnostics if d.code.endswith("key-invalid"))
+    assert toolcast.compile_tool(_tool(schema)).status == "strict"
+
+
+def test_enum_value_types():
+    schema = {"type": "object", "properties": {"b": {"type": "boolean", "enum": [True]}}, "required": ["b"],
+              "additionalProperties": False}
+    res = toolcast.compile_tool(_tool(schema), target="gemini", strict=True)
+    assert res.status == "refused" and ("gemini/enum-value-type-unsupported", "#/properties/b/enum") in _codes(res)
+    assert toolcast.compile_tool(_tool(schema), target="anthropic").status == "strict"
+
+
+def test_a_counter_without_limit_is_unbounded():
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)},
+            "required": [f"p{i}" for i in range(6000)], "additionalProperties": False}
+    assert toolcast.compile_tool(_tool(wide)).status == "non-strict"  # OpenAI: 5,000 properties
+    assert toolcast.compile_tool(_tool(wide), target="anthropic").status == "strict"
+    assert get_rules("anthropic@latest").counted("properties").value > 10**9
+
+
+def test_rules_of_another_provider_are_a_clear_error():
+    with pytest.raises(ValueError, match="not anthropic's"):
+        toolcast.compile_tool(_tool({"type": "object"}), target="anthropic", rules="openai@2026-10-17")
+    with pytest.raises(ValueError, match="unknown api 'chat' for target 'anthropic'"):
+        toolcast.compile_tool(_tool({"type": "object"}), target="anthropic", api="chat")
+    res = toolcast.compile_tool(_tool({"type": "object"}), target="anthropic", rules="2025-11-14")
+    assert res.rules == "anthropic@2025-11-14"
+
+
+# -- request budgets ----------------------------------------------------------------------------
+
+def _closed(n_optional: int = 0, name: str = "t") -> dict:
+    props = {"r": {"type": "string"}, **{f"o{i}": {"type": "string"} for i in range(n_optional)}}
+    return _tool({"type": "object", "properties": props, "required": ["r"], "additionalProperties": False}, name)
+
+
+def test_budgets_are_reported_per_tool_in_input_order():
+    req = compile_request([_closed(10, "a"), _closed(20, "b"), _closed(5, "c")], target="anthropic")
+    assert [r.status for r in req.results] == ["strict", "non-strict", "strict"]
+    assert ("anthropic/too-many-optional-parameters", "#") in _codes(req.results[1])
+    assert req.results[1].tool is not None and "strict" not in req.results[1].tool
+    used = {u.budget: (u.used, u.total) for u in req.usage[2]}
+    assert used == {"max_strict_tools": (1, 2), "max_optional_parameters": (5, 15)}
+    assert req.usage[1] == ()  # the non-strict tool uses no strict budget
+    strict_true = toolcast.compile_tools([_closed(10, "a"), _closed(20, "b")], target="anthropic", strict=True)
+    assert [r.status for r in strict_true] == ["strict", "refused"] and strict_true[1].tool is None
+
+
+def test_openai_tools_budget_refuses_in_every_mode():
+    tools = [_closed(0, f"t{i}") for i in range(129)]
+    for strict in ("auto", False):
+        res = toolcast.compile_tools(tools, strict=strict)
+        assert res[127].status != "refused" and res[128].status == "refused"
+        assert ("openai/too-many-tools", "#") in _codes(res[128])
+
+
+def test_cli_applies_budgets_over_one_invocation(tmp_path, capsys):
+    import json
+
+    from toolcast.cli import main
+
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps([_closed(0, f"t{i}") for i in range(21)]), encoding="utf-8")
+    assert main(["compile", str(path), "--target", "anthropic", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["results"]].count("strict") == 20
+    assert doc["results"][20]["status"] == "non-strict" and doc["target"] == "anthropic"
+    assert main(["compile", str(path), "--target", "anthropic", "--rules", "openai@2026-10-17"]) == 2
+
+
+def test_gemini_request_tools_entry():
+    req = compile_request([_closed(0, "a"), _closed(1, "b")], target="gemini")
+    assert req.tools == [{"functionDeclarations": [r.tool for r in req.results]}]
+    assert gemini_oracle.request_violations(req.tools) == []
+    openai_req = compile_request([_closed(0, "a")])
+    assert openai_req.tools == [openai_req.results[0].tool]  # OpenAI's tools are the list itself
+
+
+# -- the official SDKs accept every emitted tool ------------------------------------------------
+
+def _sdk_check(target: str):
+    if target == "anthropic":
+        anthropic_types = pytest.importorskip("anthropic.types")
+        from pydantic import TypeAdapter
+
+        adapter = TypeAdapter(anthropic_types.ToolParam)
+        return lambda tool: adapter.validate_python(tool)
+    genai_types = pytest.importorskip("google.genai.types")
+    return lambda tool: genai_types.FunctionDeclaration.model_validate(tool)
+
+
+def _corpus_tools() -> list[dict]:
+    tools = []
+    for _, batch in corpus_report.corpus_sets(CORPUS):
+        tools.extend(batch)
+    return tools
+
+
+needs_corpus = pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
+
+
+@needs_corpus
+@pytest.mark.parametrize("target", ("anthropic", "gemini", "vertex"))
+def test_corpus_through_every_target(target):
+    """Every corpus tool and large schema compiles without a crash; every strict output passes the
+    target's oracle; the official SDK's typed params accept every emitted tool."""
+    check = _sdk_check(target)
+    outcomes = {"strict": 0, "non-strict": 0, "refused": 0}
+    for tool in _corpus_tools():
+        res = toolcast.compile_tool(tool, target=target)
+        outcomes[res.status] += 1
+        if res.tool is None:
+            continue
+        check(res.tool)
+        if res.status != "strict":
+            continue
+        if target == "anthropic":
+            assert anthropic_oracle.tool_violations(res.tool) == [], (tool["name"], anthropic_oracle.tool_violations(res.tool))
+        else:
+            found = gemini_oracle.declaration_violations(res.tool, target)
+            assert found == [], (tool["name"], found)
+    assert outcomes["strict"] > 0.3 * sum(outcomes.values()), outcomes
+
+
+@needs_corpus
+def test_anthropic_budgets_hold_over_the_corpus_as_one_request():
+    req = compile_request(_corpus_tools(), target="anthropic")
+    sent = [r.tool for r in req.results if r.tool is not None]
+    assert anthropic_oracle.request_violations(sent) == []
+    assert sum(r.status == "strict" for r in req.results) == 20
