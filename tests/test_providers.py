@@ -181,3 +181,61 @@ def test_anthropic_budgets_hold_over_the_corpus_as_one_request():
     sent = [r.tool for r in req.results if r.tool is not None]
     assert anthropic_oracle.request_violations(sent) == []
     assert sum(r.status == "strict" for r in req.results) == 20
+
+
+# -- the compatibility matrix and cross-provider diffs ----------------------------------------
+
+def test_rules_matrix_formats_and_cells(capsys):
+    import json
+
+    from toolcast.cli import main
+
+    assert main(["rules", "matrix", "--format", "json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert {"anthropic@2026-01-29", "gemini@2025-11-05", "vertex@2025-11-05", "openai@2026-10-17"} <= set(m["columns"])
+    assert m["keywords"]["minLength"]["anthropic@2026-01-29"]["state"] == "dropped-with-loss"
+    assert m["keywords"]["minLength"]["openai@2026-10-17"]["state"] == "kept"
+    assert m["keywords"]["oneOf"]["gemini@2025-11-05"] == {"state": "converted", "detail": "one-of-to-any-of"}
+    assert m["keywords"]["title"]["openai@2024-08-06"]["state"] == "dropped-without-loss"
+    assert m["budgets"]["strict-tools"]["anthropic@2026-01-29"] == 20 and m["budgets"]["tools"]["openai@2026-10-17"] == 128
+    assert m["limits"]["properties"]["anthropic@2026-01-29"] is None
+    assert m["policy"]["optional_properties"]["anthropic@2026-01-29"] == "allowed"
+    for fmt in ("text", "markdown"):
+        assert main(["rules", "matrix", "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert "anthropic@2026-01-29" in out and "request: strict-tools" in out
+
+
+def test_docs_matrix_is_generated_and_checked(tmp_path):
+    import importlib.util
+
+    from test_corpora import ROOT
+
+    spec = importlib.util.spec_from_file_location("gen_tables_m", ROOT / "tools" / "gen_tables.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    from toolcast import matrix
+
+    committed = (ROOT / "docs" / "matrix.md").read_text(encoding="utf-8")
+    assert committed.endswith(matrix.render(matrix.of_all(), "markdown"))
+    docs = tmp_path / "codes.md"
+    out = tmp_path / "tables"
+    assert gen.main(["--out", str(out), "--docs", str(docs)]) == 0
+    assert (tmp_path / "matrix.md").read_text(encoding="utf-8") == committed
+    (tmp_path / "matrix.md").write_text("stale\n", encoding="utf-8")
+    assert gen.main(["--check", "--out", str(out), "--docs", str(docs)]) == 1
+
+
+def test_rules_diff_across_providers_with_impact(tmp_path, capsys):
+    import json
+
+    from toolcast.cli import main
+
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(_tool({"type": "object", "properties": {"s": {"type": "string", "minLength": 1}},
+                                      "required": ["s"]})), encoding="utf-8")
+    assert main(["rules", "diff", "anthropic@2026-01-29", "openai@2026-10-17", "--impact", str(path),
+                 "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    text = json.dumps(doc)
+    assert "minLength" in text and "anthropic/unsupported-keyword" in text

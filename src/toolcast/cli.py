@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     rs = rsub.add_parser("show", help="one rule version's resolved tables")
     rs.add_argument("version", nargs="?", default=None, metavar="VERSION", help="VERSION, openai@VERSION or latest (default: the reviewed default)")
     rs.add_argument("--format", default="text", choices=["text", "json"])
+    rm = rsub.add_parser("matrix", help="what every provider@version does with each keyword, limit and budget")
+    rm.add_argument("--format", default="text", choices=["text", "json", "markdown"])
     rd = rsub.add_parser("diff", help="what changes between two rule versions (and, with --impact, for your tools)")
     rd.add_argument("old", metavar="A", help="VERSION, openai@VERSION or latest")
     rd.add_argument("new", metavar="B", help="VERSION, openai@VERSION or latest")
@@ -189,6 +191,11 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
         return rules_cli.list_versions(out, args.format)
     if args.rules_command == "show":
         return rules_cli.show(out, args.version, args.format)
+    if args.rules_command == "matrix":
+        from toolcast import matrix
+
+        out.write(matrix.render(matrix.of_all(), args.format))
+        return 0
     if args.rules_command == "diff":
         if args.details != "all" and not args.details.isdigit():
             raise UsageError("toolcast rules diff: --details takes a number or 'all'")
@@ -196,7 +203,7 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
         code = rules_cli.diff(out, args.old, args.new, args.format, args.impact, api=args.api,
                               strict=args.strict, allow_lossy=args.allow_lossy, details=args.details, stdin=stdin)
         return code
-    raise UsageError("toolcast rules: choose list, show or diff")
+    raise UsageError("toolcast rules: choose list, show, matrix or diff")
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:
