@@ -264,3 +264,18 @@ def test_planned_paths_agree_under_every_target(target):
             if fast != slow:
                 differ.append((tool.get("name"), strict))
     assert differ == []
+
+
+@needs_corpus
+def test_target_report_is_fresh_and_without_crashes():
+    import importlib.util
+
+    from test_corpora import ROOT
+
+    spec = importlib.util.spec_from_file_location("target_report", ROOT / "tools" / "target_report.py")
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    stats = report.collect(CORPUS)
+    assert {t for _, t in stats} == set(TARGETS) and all(s["crashes"] == 0 for s in stats.values())
+    assert (ROOT / "docs" / "target-report.md").read_text(encoding="utf-8") == report.render(stats), (
+        "docs/target-report.md is stale: run python tools/target_report.py")
