@@ -20,7 +20,8 @@ def keyword_cell(r: Any, entry: Any) -> dict:
     else:
         action, handler, dcode, tcode = entry.action, None, entry.diagnostic, entry.transformation
     if action == "keep":
-        detail = {"format": f"{len(r.formats)} formats", "pattern": "regex checked"}.get(handler or "", "")
+        detail = {"format": f"{len(r.formats)} formats", "pattern": "regex checked",
+                  "at-most-one": "0 or 1 only"}.get(handler or "", "")
         return {"state": "kept", "detail": detail}
     if action == "rewrite":
         return {"state": "converted", "detail": handler or ""}

@@ -94,7 +94,7 @@ KEYWORDS = {
     'maxProperties': KeywordEntry('tier2', 'drop', None, 'count', 'anthropic/unlisted-constraint-keyword', 'dropped-unlisted-constraint-keyword', ('A-PY', 'A-TS')),
     'maximum': KeywordEntry('tier1', 'drop', None, 'number', 'anthropic/unsupported-keyword', 'dropped-unsupported-keyword', ('A-SO',)),
     'minContains': KeywordEntry('tier1', 'drop', None, 'count', 'anthropic/unsupported-keyword', 'dropped-unsupported-keyword', ('A-SO',)),
-    'minItems': KeywordEntry('tier1', 'drop', None, 'count', 'anthropic/unsupported-keyword', 'dropped-unsupported-keyword', ('A-SO',)),
+    'minItems': KeywordEntry('supported', 'keep', 'at-most-one', 'count', None, None, ('A-SO',)),
     'minLength': KeywordEntry('tier1', 'drop', None, 'count', 'anthropic/unsupported-keyword', 'dropped-unsupported-keyword', ('A-SO',)),
     'minProperties': KeywordEntry('tier2', 'drop', None, 'count', 'anthropic/unlisted-constraint-keyword', 'dropped-unlisted-constraint-keyword', ('A-PY', 'A-TS')),
     'minimum': KeywordEntry('tier1', 'drop', None, 'number', 'anthropic/unsupported-keyword', 'dropped-unsupported-keyword', ('A-SO',)),
@@ -156,7 +156,7 @@ SLOTS = {
     'unevaluatedProperties': SlotEntry('schema', 1),
 }
 
-OUTPUT_ORDER = ('$ref', 'type', 'title', 'description', 'enum', 'const', 'default', 'pattern', 'format', 'items', 'properties', 'required', 'additionalProperties', 'anyOf', '$defs')
+OUTPUT_ORDER = ('$ref', 'type', 'title', 'description', 'enum', 'const', 'default', 'pattern', 'format', 'minItems', 'items', 'properties', 'required', 'additionalProperties', 'anyOf', '$defs')
 
 # code: DiagnosticEntry(severity, outcome, message template, docs url, citations, status, pattern)
 DIAGNOSTICS = {

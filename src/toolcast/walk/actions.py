@@ -14,8 +14,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
     # values every keyword is checked against (walk.keywords)
     "values": ("invalid-keyword-value", "enum-value-not-scalar", "non-schema-subschema", "boolean-subschema",
                "false-subschema-unrepresentable", "schema-too-deep"),
-    # leaves: enum, const, format, pattern (walk.keywords)
-    "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid"),
+    # leaves: enum, const, format, pattern, a count taken only as 0 or 1 (walk.keywords)
+    "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid", "unsupported-keyword"),
     # rewrites named by a keyword's handler (walk.keywords)
     "rewrites": ("const-converted-to-enum", "unsupported-keyword", "nullable-keyword-converted",
                  "annotation-keyword-dropped", "nested-definitions"),
@@ -47,7 +47,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
 CHANGES: dict[str, tuple[str, ...]] = {
     "root": ("closed-empty-parameters", "inferred-type"),
     "values": ("normalized-true-subschema",),
-    "leaves": ("dropped-unsupported-format",),
+    "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
                  "dropped-annotation-keyword", "dropped-nested-definitions"),
     "types": ("inferred-type",),
@@ -70,7 +70,7 @@ OPTIONAL_PATTERNS = ("strict-optional-property", "nullable-instead-of-omitted")
 
 # Handler -> the keyword it is defined for. A keep handler refines how a kept keyword's value is
 # checked; a rewrite handler turns the keyword into something strict mode takes.
-KEEP_HANDLERS = {"format": "format", "pattern": "pattern"}
+KEEP_HANDLERS = {"format": "format", "pattern": "pattern", "at-most-one": "minItems"}
 REWRITE_HANDLERS = {
     "const-to-enum": "const",
     "one-of-to-any-of": "oneOf",

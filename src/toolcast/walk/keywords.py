@@ -7,6 +7,7 @@ from typing import Any
 from toolcast.model import NullPath
 from toolcast.walk import actions
 from toolcast.walk.plans import (
+    OP_AT_MOST_ONE,
     OP_CONST,
     OP_DEFS,
     OP_DROP,
@@ -94,6 +95,12 @@ class Keywords:
                 return False
         elif op == OP_PATTERN:
             return self._pattern(v, sp + (k,))
+        elif op == OP_AT_MOST_ONE and v > 1:
+            # A count the provider takes only as 0 or 1 (Anthropic's minItems): a larger one is dropped.
+            ksp = sp + (k,)
+            self.report("unsupported-keyword", ksp, keyword=f"{k}: {v}")
+            self.change("dropped-unsupported-keyword", ksp, f"({k} {v}; only 0 or 1 are supported)")
+            return False
         elif op == OP_ENUM:
             if not v:
                 self.report("unsatisfiable-schema", sp + (k,), value="an empty enum")

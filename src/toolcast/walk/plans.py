@@ -42,7 +42,7 @@ _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf"})
 
 # What the walk does with a keyword once its value is valid (decided once per rule version).
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
- OP_CONST) = range(10)
+ OP_CONST, OP_AT_MOST_ONE) = range(11)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
 # The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
 _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
@@ -77,6 +77,8 @@ def keyword_plan(r: Rules) -> dict:
             op = OP_FORMAT
         elif handler == "pattern":
             op = OP_PATTERN
+        elif handler == "at-most-one":
+            op = OP_AT_MOST_ONE  # (no plan copies it: node() checks the value)
         elif k == "enum":
             op = OP_ENUM
         elif k == "const":
