@@ -279,3 +279,11 @@ def test_target_report_is_fresh_and_without_crashes():
     assert {t for _, t in stats} == set(TARGETS) and all(s["crashes"] == 0 for s in stats.values())
     assert (ROOT / "docs" / "target-report.md").read_text(encoding="utf-8") == report.render(stats), (
         "docs/target-report.md is stale: run python tools/target_report.py")
+
+
+def test_a_provider_name_alone_is_its_default_version():
+    from toolcast.rules import parse_spec
+
+    assert parse_spec("vertex") == ("vertex", "2025-11-05")
+    assert parse_spec("anthropic") == ("anthropic", "2026-01-29")
+    assert parse_spec("2025-11-14", "anthropic") == ("anthropic", "2025-11-14")

@@ -112,6 +112,8 @@ def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
     text = spec.strip()
     if "@" in text:
         provider, _, text = text.partition("@")
+    elif text in _tables.VERSIONS:  # a provider's name alone: its default version
+        provider, text = text, "default"
     if provider not in _tables.VERSIONS:
         raise UnknownRulesError(f"unknown provider {provider!r}; available: {', '.join(PROVIDERS)}")
     versions = _tables.VERSIONS[provider]
