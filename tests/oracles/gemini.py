@@ -2,7 +2,7 @@
 
 Written only from ``/work/shared/reference/provider-facts.md`` §3.1 (declaration and names),
 §3.3 (the `parametersJsonSchema` keyword list), §5 (C-6 description, C-7 names, C-10 recursion)
-and §8 (root object). It imports nothing from toolcast. Where the sheet is unsure it takes the
+and §8 (root object; on Vertex, anyOf as the only field of its schema). It imports nothing from toolcast. Where the sheet is unsure it takes the
 strictest reading: keywords outside the documented list are violations (they are "likely
 ignored", so a schema relying on them is not enforced), recursion is a violation (allowed only
 "to a limited degree"), and on Vertex the documented parameter-name rule applies here too.
@@ -67,6 +67,8 @@ def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
             ref = node["$ref"]
             if not (isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs):
                 out.append(("ref-not-local", path))
+        if provider == "vertex" and "anyOf" in node and len(node) > 1:
+            out.append(("any-of-not-alone", path))  # PF §8: "it must be the only field set"
         if provider == "vertex" and isinstance(node.get("properties"), dict):
             out += [("parameter-name", f"{path}/properties/{k}") for k in node["properties"]
                     if not PARAMETER_NAME.fullmatch(k)]
