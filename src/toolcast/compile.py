@@ -263,7 +263,8 @@ def compile_tool(
     definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
     cycle collector paused; it is on again when this returns or raises.
     """
-    emitter, api, r = resolve_target(target, api, rules)
+    resolved = _TARGETS.get((target, api, rules)) if type(rules) is not Rules else None
+    emitter, api, r = resolved if resolved is not None else resolve_target(target, api, rules)
     mode = "auto" if strict == "auto" else strict_mode(strict)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
@@ -329,9 +330,15 @@ def compile_tool(
             gc_enable()
 
 
+# (target, api as given, rules spec) -> resolve_target's answer: a compile of a small tool costs
+# little more than this lookup would save (4% of bfcl before it).
+_TARGETS: dict[tuple, tuple] = {}
+
+
 def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
     """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
     an unknown target or API, or a rules spec naming another provider than the target's."""
+    api_given = api
     emitter, api = _emitter(target, api)
     provider = PROVIDER_OF[target]
     if type(rules) is Rules:
@@ -339,6 +346,8 @@ def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> t
     r = get_rules(rules, provider)
     if r.provider != provider:
         raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
+    if len(_TARGETS) < 64:  # (target, api, rules spec) are a handful of strings; never grow without bound
+        _TARGETS[(target, api_given, rules)] = (emitter, api, r)
     return emitter, api, r
 
 
