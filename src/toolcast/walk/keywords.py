@@ -96,7 +96,7 @@ class Keywords:
         elif op == OP_PATTERN:
             return self._pattern(v, sp + (k,))
         elif op == OP_AT_MOST_ONE and v > 1:
-            # A count the provider takes only as 0 or 1 (Anthropic's minItems): a larger one is dropped.
+            # A count the rules take only as 0 or 1 (handler at-most-one): a larger one is dropped.
             ksp = sp + (k,)
             self.report("unsupported-keyword", ksp, keyword=f"{k}: {v}")
             self.change("dropped-unsupported-keyword", ksp, f"({k} {v}; only 0 or 1 are supported)")
