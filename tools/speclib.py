@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,7 @@ MERGE_DEPTH = {
     "regex_feature_classes": 1,
     "regex_features": 1,
     "policy": 1,
+    "budgets": 2,
 }
 # Sections a standalone (non-extending) version must have after resolution.
 REQUIRED_SECTIONS = (
@@ -386,6 +388,15 @@ def _check_patterns(r: dict, fail, actions) -> None:
             if pattern not in by_pattern:
                 raise fail(("diagnostics",), f"the catalogue has no code for pattern {pattern!r}, which the "
                            f"interpreter's {family!r} action reports (give one diagnostic `pattern: {pattern}`)")
+    policy = r.get("policy", {})
+    for (rule_name, rule), patterns in actions.POLICY_REPORTS.items():
+        entry = policy.get(rule_name)
+        if entry is None or entry.get("rule", "present") != rule:
+            continue
+        for pattern in patterns:
+            if pattern not in by_pattern:
+                raise fail(("diagnostics",), f"the catalogue has no code for pattern {pattern!r}, which the walk "
+                           f"reports under policy.{rule_name} {rule!r} (give one diagnostic `pattern: {pattern}`)")
     changes: dict[str, str] = {}
     for code, entry in r["transformations"].items():
         pattern = entry.get("pattern", code)
@@ -408,6 +419,15 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
         if rule not in honoured:
             raise fail(("policy", rule_name, "rule"), f"the interpreter has no action for policy.{rule_name} {rule!r} "
                        f"(it applies: {', '.join(honoured)})")
+    for rule_name, honoured in actions.OPTIONAL_POLICY.items():
+        if rule_name in policy and policy[rule_name]["rule"] not in honoured:
+            raise fail(("policy", rule_name, "rule"), f"the interpreter has no action for policy.{rule_name} "
+                       f"{policy[rule_name]['rule']!r} (it applies: {', '.join(honoured)})")
+    if "property_keys" in policy:
+        try:
+            re.compile(policy["property_keys"]["pattern"])
+        except re.error as e:
+            raise fail(("policy", "property_keys", "pattern"), f"not a regular expression: {e}") from None
     for rule_name in ("ref_siblings", "always_refused"):
         if rule_name not in policy:
             raise fail(("policy",), f"policy.{rule_name} is missing (and no version it extends states it)")
@@ -419,6 +439,10 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
     for i, code in enumerate(policy["always_refused"]["codes"]):
         if r["diagnostics"].get(code, {}).get("outcome") != "refuses":
             raise fail(("policy", "always_refused", "codes", i), f"{code!r} must be a diagnostic whose outcome refuses")
+    for name, budget in r.get("budgets", {}).items():
+        check_cites(("budgets", name, "cite"), budget["cite"])
+        if r["diagnostics"].get(budget["code"], {}).get("outcome") != "refuses":
+            raise fail(("budgets", name, "code"), f"{budget['code']!r} must be a diagnostic whose outcome refuses")
     counted: dict[str, str] = {}
     for name, limit in r["limits"].items():
         counts = limit.get("counts")
@@ -427,6 +451,3 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
         if counts in counted:
             raise fail(("limits", name, "counts"), f"{counts!r} is counted by limit {counted[counts]!r} already")
         counted[counts] = name
-    for counter in actions.COUNTERS:
-        if counter not in counted:
-            raise fail(("limits",), f"no limit counts {counter!r}; the walk needs one")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any, Literal
 
+from toolcast.budgets import Budget, Request, apply_budgets
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -18,7 +19,7 @@ from toolcast.model import (
     expanded,
     pointer,
 )
-from toolcast.providers import EMITTERS
+from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import Walk, without_cycle_gc
@@ -231,35 +232,40 @@ def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusin
     return (("value", f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"),)
 
 
-def _emitter(target: str, api: str) -> Any:
-    """The emit module of `target` (providers.EMITTERS), checked to have `api`."""
+def _emitter(target: str, api: str | None) -> tuple[Any, str]:
+    """(the emit module of `target` (providers.EMITTERS), `api` checked against it, or its default)."""
     emitter = EMITTERS.get(target)
     if emitter is None:
         raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
+    if api is None:
+        return emitter, emitter.DEFAULT_API
     if api not in emitter.APIS:
-        raise ValueError(f"unknown api {api!r}; available: {', '.join(emitter.APIS)}")
-    return emitter
+        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
+    return emitter, api
 
 
 def compile_tool(
     tool: Any,
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> CompileResult:
-    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
+    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
+    `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
+    OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `json-schema`, i.e.
+    parametersJsonSchema), under `rules` of the target's provider (None: its default).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
     definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
     cycle collector paused; it is on again when this returns or raises.
     """
-    emitter = _emitter(target, api)
+    resolved = _TARGETS.get((target, api, rules)) if type(rules) is not Rules else None
+    emitter, api, r = resolved if resolved is not None else resolve_target(target, api, rules)
     mode = "auto" if strict == "auto" else strict_mode(strict)
-    r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
@@ -283,7 +289,7 @@ def compile_tool(
                 and not description.isspace()):
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
-        if shape == "mcp" or shape == "anthropic":
+        if shape not in emitter.NATIVE_SHAPES:
             trans.append(r.tool_records[0])
         null_paths: tuple = ()
         compiled: Any = None
@@ -322,6 +328,27 @@ def compile_tool(
     finally:
         if paused or (walk is not None and walk.gc_paused):
             gc_enable()
+
+
+# (target, api as given, rules spec) -> resolve_target's answer: a compile of a small tool costs
+# little more than this lookup would save (4% of bfcl before it).
+_TARGETS: dict[tuple, tuple] = {}
+
+
+def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
+    """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
+    an unknown target or API, or a rules spec naming another provider than the target's."""
+    api_given = api
+    emitter, api = _emitter(target, api)
+    provider = PROVIDER_OF[target]
+    if type(rules) is Rules:
+        return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
+    r = get_rules(rules, provider)
+    if r.provider != provider:
+        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
+    if len(_TARGETS) < 64:  # (target, api, rules spec) are a handful of strings; never grow without bound
+        _TARGETS[(target, api_given, rules)] = (emitter, api, r)
+    return emitter, api, r
 
 
 def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
@@ -387,18 +414,67 @@ def compile_tools(
     tools: Iterable[Any],
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> tuple[CompileResult, ...]:
-    """Compile the tools of one request; a repeated name is refused after its first use. The
-    cycle collector is paused until the last tool is compiled (see compile_tool)."""
-    r = get_rules(rules)
-    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    """Compile the tools of one request; a repeated name is refused after its first use, and the
+    provider's request budgets are applied in input order (see toolcast.budgets). The cycle
+    collector is paused until the last tool is compiled (see compile_tool)."""
+    return compile_request(tools, target=target, api=api, rules=rules, strict=strict,
+                           allow_lossy=allow_lossy).results
 
 
-def _compile_all(tools: Iterable[Any], target: str, api: Api, r: Rules, strict: StrictMode | str,
+def compile_request(
+    tools: Iterable[Any],
+    *,
+    target: str = "openai",
+    api: str | None = None,
+    rules: str | Rules | None = None,
+    strict: StrictMode | str = "auto",
+    allow_lossy: bool = False,
+) -> Request:
+    """compile_tools, with what the request used of each budget per tool and the request's
+    `tools` value (Request)."""
+    emitter, api, r = resolve_target(target, api, rules)
+    tools = list(tools)
+    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    results, usage = _budgeted(tools, results, target, api, r, strict, emitter)
+    return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
+
+
+def budget_request(tools: Sequence[Any], results: Sequence[CompileResult], *, target: str = "openai",
+                   api: str | None = None, rules: str | Rules | None = None,
+                   strict: StrictMode | str = "auto") -> tuple[CompileResult, ...]:
+    """`results` (compile_tool's, one per tool of `tools`, in request order) with the request
+    budgets of the rules applied (see toolcast.budgets); what compile_tools does after compiling."""
+    emitter, api, r = resolve_target(target, api, rules)
+    return _budgeted(tools, results, target, api, r, strict, emitter)[0]
+
+
+def request_budget(*, target: str = "openai", api: str | None = None, rules: str | Rules | None = None,
+                   strict: StrictMode | str = "auto") -> Budget:
+    """The request budgets of the rules, to apply to results one at a time in request order
+    (`Budget.take(tool, result)`), as compile_tools does after compiling."""
+    emitter, api, r = resolve_target(target, api, rules)
+    return Budget(r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r))
+
+
+def _budgeted(tools: Sequence[Any], results: Sequence[CompileResult], target: str, api: str, r: Rules,
+              strict: StrictMode | str, emitter: Any) -> tuple[tuple, tuple]:
+    return apply_budgets(tools, results, r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r))
+
+
+def _budget_mode(strict: StrictMode | str) -> Any:
+    return "auto" if strict == "auto" else strict_mode(strict)
+
+
+def _non_strict_compiler(target: str, api: str, r: Rules) -> Any:
+    return lambda tool: compile_tool(tool, target=target, api=api, rules=r, strict=False)
+
+
+def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
                  allow_lossy: bool) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()

@@ -32,6 +32,16 @@ class LimitEntry(NamedTuple):
     counts: str  # what the limit counts (see spec.schema.json, limits)
 
 
+class BudgetEntry(NamedTuple):
+    """A limit over a whole request (compile_tools): what it counts and which tools it applies to."""
+
+    value: int
+    code: str  # the diagnostic code of a tool past it
+    counts: str  # tools | strict-tools | optional-parameters | union-parameters
+    applies: str  # all (refused in every mode) | strict (sent non-strict under auto)
+    cite: tuple[str, ...]
+
+
 class SlotEntry(NamedTuple):
     """A schema-valued keyword: the shape of its value, and how a descent into it counts depth."""
 

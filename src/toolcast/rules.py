@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from functools import cache
 from types import ModuleType
 
 from toolcast import _tables
 from toolcast.model import UnknownRulesError
-from toolcast.records import LimitEntry
+from toolcast.records import BudgetEntry, LimitEntry
 
 PROVIDERS = tuple(sorted(_tables.VERSIONS))
+# What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
+_UNBOUNDED = LimitEntry(sys.maxsize, "", (), "")
 
 
 class Rules:
@@ -32,6 +35,8 @@ class Rules:
         self.formats = frozenset(m.FORMATS)
         self.limits: dict = m.LIMITS
         self.limit_of: dict[str, LimitEntry] = {e.counts: e for e in m.LIMITS.values()}
+        # Request budgets (compile_tools): what each counts -> its entry; most providers state few.
+        self.budgets: dict[str, BudgetEntry] = getattr(m, "BUDGETS", {})
         self.diagnostics: dict = m.DIAGNOSTICS
         self.transformations: dict = m.TRANSFORMATIONS
         # The catalogue: pattern (toolcast.walk.actions) -> this provider's code, for diagnostics
@@ -48,6 +53,15 @@ class Rules:
         self.policy: dict[str, str] = m.POLICY
         self.ref_siblings = frozenset(m.REF_SIBLINGS)
         self.always_refused = frozenset(m.ALWAYS_REFUSED)
+        # Property names must match this in full (None: any name), and whether recursion refuses.
+        key_pattern = getattr(m, "PROPERTY_KEY_PATTERN", None)
+        self.property_key_re = re.compile(key_pattern) if key_pattern is not None else None
+        self.property_key_pattern: str | None = key_pattern
+        self.refuses_recursion = m.POLICY.get("recursion", "allow") == "refuse"
+        self.optional_allowed = m.POLICY["optional_properties"] == "allowed"
+        # The JSON types enum and const values may have (None: any scalar).
+        enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
+        self.enum_types = frozenset(enum_types) if enum_types is not None else None
         self.sources: dict = m.SOURCES
         self.output_order: tuple = m.OUTPUT_ORDER
         self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}
@@ -75,8 +89,9 @@ class Rules:
 
     def counted(self, counter: str) -> LimitEntry:
         """The limit on what the walk counts as `counter` (walk.actions.COUNTERS; the generator
-        checks that each has exactly one)."""
-        return self.limit_of[counter]
+        checks that none has two); one the provider documents no figure for is unbounded."""
+        entry = self.limit_of.get(counter)
+        return _UNBOUNDED if entry is None else entry
 
     def __repr__(self) -> str:
         return f"<Rules {self.id}>"
@@ -97,6 +112,8 @@ def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
     text = spec.strip()
     if "@" in text:
         provider, _, text = text.partition("@")
+    elif text in _tables.VERSIONS:  # a provider's name alone: its default version
+        provider, text = text, "default"
     if provider not in _tables.VERSIONS:
         raise UnknownRulesError(f"unknown provider {provider!r}; available: {', '.join(PROVIDERS)}")
     versions = _tables.VERSIONS[provider]

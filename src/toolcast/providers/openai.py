@@ -6,6 +6,9 @@ from typing import Any, Literal
 
 Api = Literal["responses", "chat"]
 APIS = ("responses", "chat")
+DEFAULT_API = "responses"
+# Input shapes whose schema already sits where this provider wants it (no rename is recorded).
+NATIVE_SHAPES = ("openai", "chat")
 
 
 def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
@@ -16,3 +19,13 @@ def emit(name: str, description: str | None, parameters: Any, strict: bool, api:
     fn["parameters"] = parameters
     fn["strict"] = strict
     return {"type": "function", "function": fn} if api == "chat" else fn
+
+
+def schema_of(tool: dict) -> Any:
+    """The parameters schema of a tool this module emitted (either API)."""
+    return tool["function"]["parameters"] if "function" in tool else tool["parameters"]
+
+
+def request_tools(tools: list[dict]) -> list[dict]:
+    """The request's `tools` value for these emitted tools."""
+    return list(tools)

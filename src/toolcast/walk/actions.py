@@ -14,8 +14,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
     # values every keyword is checked against (walk.keywords)
     "values": ("invalid-keyword-value", "enum-value-not-scalar", "non-schema-subschema", "boolean-subschema",
                "false-subschema-unrepresentable", "schema-too-deep"),
-    # leaves: enum, const, format, pattern (walk.keywords)
-    "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid"),
+    # leaves: enum, const, format, pattern, a count taken only as 0 or 1 (walk.keywords)
+    "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid", "unsupported-keyword"),
     # rewrites named by a keyword's handler (walk.keywords)
     "rewrites": ("const-converted-to-enum", "unsupported-keyword", "nullable-keyword-converted",
                  "annotation-keyword-dropped", "nested-definitions"),
@@ -47,7 +47,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
 CHANGES: dict[str, tuple[str, ...]] = {
     "root": ("closed-empty-parameters", "inferred-type"),
     "values": ("normalized-true-subschema",),
-    "leaves": ("dropped-unsupported-format",),
+    "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
                  "dropped-annotation-keyword", "dropped-nested-definitions"),
     "types": ("inferred-type",),
@@ -65,16 +65,12 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "truncated-description-to-char-limit", "truncated-description"),
 }
 
-# Every pattern some action can report, and every change pattern.
-ALL_REPORTS = frozenset(p for ps in REPORTS.values() for p in ps)
-ALL_CHANGES = frozenset(p for ps in CHANGES.values() for p in ps)
-
 # The two diagnostics of an optional property made nullable (recorded as one model.OPTIONAL_PAIR).
 OPTIONAL_PATTERNS = ("strict-optional-property", "nullable-instead-of-omitted")
 
 # Handler -> the keyword it is defined for. A keep handler refines how a kept keyword's value is
 # checked; a rewrite handler turns the keyword into something strict mode takes.
-KEEP_HANDLERS = {"format": "format", "pattern": "pattern"}
+KEEP_HANDLERS = {"format": "format", "pattern": "pattern", "at-most-one": "minItems"}
 REWRITE_HANDLERS = {
     "const-to-enum": "const",
     "one-of-to-any-of": "oneOf",
@@ -89,13 +85,27 @@ STRUCTURAL = ("type", "properties", "required", "additionalProperties", "items",
 # The structural policy a spec states (spec.schema.json, policy) -> the rules the walk applies.
 # Any other value is refused by tools/gen_tables.py: the walk has no action for it yet.
 POLICY = {
-    "optional_properties": ("nullable",),  # made required and nullable, with a null path
+    # nullable: made required and nullable, with a null path; allowed: left optional, no null path
+    "optional_properties": ("nullable", "allowed"),
     "objects": ("closed",),  # additionalProperties: false everywhere
     "root_type": ("object",),
     "root_combinators": ("refuse",),  # anyOf / oneOf at the root
     "definitions": ("root",),  # $defs only at the root; nested ones dropped
 }
-# What a limit can count, as the walk counts it.
+# Optional policy rules (a spec may leave them out) -> the rules the walk applies; the first is
+# what the walk does when a spec states none.
+OPTIONAL_POLICY = {
+    "recursion": ("allow", "refuse"),  # refuse: a definition that reaches itself through $refs
+}
+# Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
+# (`property_keys` and `enum_values` are selected by being present: rule "present").
+POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("recursion", "refuse"): ("recursive-schema",),  # after the walk (walk.walker)
+    ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
+    ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
+}
+# What a limit can count, as the walk counts it. A spec need not limit each: a provider that
+# documents no figure for one leaves it out, and the walk then counts it without bound.
 COUNTERS = (
     "properties",  # properties of every object, in total
     "string-chars",  # characters of property and definition names, enum and const strings
@@ -104,3 +114,8 @@ COUNTERS = (
     "enum-size",  # values of one enum (the threshold of enum-chars)
     "enum-chars",  # characters of one enum's string values, above enum-size values
 )
+
+# Every pattern some action can report (those of policy rules included), and every change pattern.
+POLICY_ONLY_REPORTS = frozenset(p for ps in POLICY_REPORTS.values() for p in ps)
+ALL_REPORTS = frozenset(p for ps in REPORTS.values() for p in ps) | POLICY_ONLY_REPORTS
+ALL_CHANGES = frozenset(p for ps in CHANGES.values() for p in ps)

@@ -1,4 +1,4 @@
-"""Containers: objects (closed, every property required), arrays, anyOf branches and schema-valued slots."""
+"""Containers: objects (closed; every property required, or optional ones kept as the rules say), arrays, anyOf branches and schema-valued slots."""
 
 from __future__ import annotations
 
@@ -98,6 +98,11 @@ class Containers:
         req = self._object_rules(s, props, sp, root)
         if req is None:
             return
+        if self.key_re is not None:
+            self._property_keys(props, sp)
+        # Under policy optional_properties `allowed`, an optional property stays optional: no
+        # null, no null path, and `required` keeps the author's list.
+        allowed = self.optional_allowed
         out_props: dict = {}
         bucket = self.bucket
         diags, trans = self.diags, self.trans
@@ -128,7 +133,7 @@ class Containers:
                     child = lp[3](sub, sink if lean else {"type": t})
                 if child is not None:
                     # The property's place is built only when something is reported there.
-                    if name not in req:  # optional: nullable instead (null is new here)
+                    if name not in req and not allowed:  # optional: nullable instead (null is new here)
                         psp = sp + ("properties", name)
                         bucket.nulls.append(ip + (name,))
                         diags.append((OPTIONAL_PAIR, "#", psp, ()))  # its two diagnostics, in one record
@@ -144,7 +149,7 @@ class Containers:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
                     out_props[name] = None if lean else child
                     continue
-            child = self._property(name, sub, name not in req, sp, ip, depth, nest, lp, leaf_ok, lean)
+            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lp, leaf_ok, lean)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
@@ -152,8 +157,17 @@ class Containers:
         if lean:
             return  # the strict form is not kept
         out["properties"] = out_props
-        out["required"] = list(out_props)
+        out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
         out["additionalProperties"] = False
+
+    def _property_keys(self, props: dict, sp: tuple) -> None:
+        """Refuse each property whose name the rules' property_keys pattern does not match."""
+        key_re = self.key_re
+        for name in props:
+            if not (type(name) is str and key_re.fullmatch(name)):
+                # (diag, not report: the message's `pattern` placeholder would clash with report's)
+                self.diag(self.codes["property-key-invalid"], sp + ("properties", name), name=name,
+                          pattern=self.r.property_key_pattern)
 
     def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         """What closing the object records (by its `additionalProperties`), and `required` names it

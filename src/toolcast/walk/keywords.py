@@ -7,6 +7,7 @@ from typing import Any
 from toolcast.model import NullPath
 from toolcast.walk import actions
 from toolcast.walk.plans import (
+    OP_AT_MOST_ONE,
     OP_CONST,
     OP_DEFS,
     OP_DROP,
@@ -94,18 +95,43 @@ class Keywords:
                 return False
         elif op == OP_PATTERN:
             return self._pattern(v, sp + (k,))
+        elif op == OP_AT_MOST_ONE and v > 1:
+            # A count the rules take only as 0 or 1 (handler at-most-one): a larger one is dropped.
+            ksp = sp + (k,)
+            self.report("unsupported-keyword", ksp, keyword=f"{k}: {v}")
+            self.change("dropped-unsupported-keyword", ksp, f"({k} {v}; only 0 or 1 are supported)")
+            return False
         elif op == OP_ENUM:
             if not v:
                 self.report("unsatisfiable-schema", sp + (k,), value="an empty enum")
                 return False
+            if self.enum_types is not None and not self._enum_types_ok(k, v, sp):
+                return False
             self._count_enum(v, sp, k)
-        elif op == OP_CONST and isinstance(v, str):
-            self.n_chars += len(v)
+        elif op == OP_CONST:
+            if self.enum_types is not None and not self._enum_types_ok(k, [v], sp):
+                return False
+            if isinstance(v, str):
+                self.n_chars += len(v)
+        return True
+
+    def _enum_types_ok(self, k: str, values: list, sp: tuple) -> bool:
+        """Under policy enum_values: whether every value of enum or const `k` has a JSON type the
+        rules allow there; else the first other one is reported (a refusal) and the keyword is left out."""
+        allowed = self.enum_types
+        for x in values:
+            t = "null" if x is None else "boolean" if isinstance(x, bool) else "string" if isinstance(x, str) else "number"
+            if t not in allowed:
+                self.report("enum-value-type-unsupported", sp + (k,), keyword=k, value=describe(x),
+                            expected=", ".join(sorted(allowed)))
+                return False
         return True
 
     # -- rewrites, one per handler (a spec names them; actions.REWRITE_HANDLERS says for which keyword).
     # Each records its findings at `ksp` and may add to `out`; True when the node becomes nullable.
     def const_to_enum(self, k: str, v: Any, ksp: tuple, out: dict) -> bool:
+        if self.enum_types is not None and not self._enum_types_ok(k, [v], ksp[:-1]):
+            return False
         self.report("const-converted-to-enum", ksp)
         self.change("converted-const-to-enum", ksp)
         out["enum"] = [v]

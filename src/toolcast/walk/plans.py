@@ -42,7 +42,7 @@ _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf"})
 
 # What the walk does with a keyword once its value is valid (decided once per rule version).
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
- OP_CONST) = range(10)
+ OP_CONST, OP_AT_MOST_ONE) = range(11)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
 # The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
 _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
@@ -77,6 +77,8 @@ def keyword_plan(r: Rules) -> dict:
             op = OP_FORMAT
         elif handler == "pattern":
             op = OP_PATTERN
+        elif handler == "at-most-one":
+            op = OP_AT_MOST_ONE  # (no plan copies it: node() checks the value)
         elif k == "enum":
             op = OP_ENUM
         elif k == "const":
@@ -126,6 +128,8 @@ def _walk_tables(r: Rules) -> dict:
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
             "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
+            # policy: optional properties left optional, the property-name rule
+            "optional_allowed": r.optional_allowed, "key_re": r.property_key_re, "enum_types": r.enum_types,
         }
     return tables
 
@@ -251,7 +255,9 @@ class Plans:
         if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
             plans.clear()
         found: tuple | bool = False
-        if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
+        # (Under policy enum_values an enum or const leaf goes through node(), which checks its types.)
+        if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys) and (
+                self.enum_types is None or ("enum" not in keys and "const" not in keys)):
             shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
             if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
                 found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), *_values_copiers(shape[0], self.r))

@@ -195,6 +195,8 @@ class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPat
                 or self.deepest[0] > max_depth):
             self._check_limits()
         root_bucket = self.buckets[""]
+        if self.r.refuses_recursion and (self.queue or root_bucket.refs):
+            self._refuse_recursion()
         if self.queue or root_bucket.refs:
             # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
             # empty anyOf, a typeless node): the fixed point is for reference graphs.
@@ -402,6 +404,15 @@ class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPat
             return frozenset([kind])
         self.report("schema-missing-type", sp)
         return None
+
+    def _refuse_recursion(self) -> None:
+        """Under policy recursion `refuse`: report each definition (or the root) that reaches itself
+        through $refs, in definition order."""
+        cyclic = self._cyclic(set(self.buckets))
+        for name in ("", *self.defs_raw):
+            if name in cyclic:
+                self.report("recursive-schema", (self.defs_src.get(name, "$defs"), name) if name else (),
+                            name=name or "#")
 
     def _check_limits(self) -> None:
         """Report each total the walk counted past its limit (the limit that counts it, see Rules.counted)."""
