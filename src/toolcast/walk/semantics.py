@@ -259,79 +259,69 @@ def _values(b: Any) -> list | None:
     return None
 
 
+def json_key(v: Any, _depth: int = 0) -> Any:
+    """The one key of JSON equality: two values share it exactly when JSON Schema calls them equal
+    (1 and 1.0 share one, true and 1 do not; arrays by their members in order, objects by their
+    members whatever the order). Every comparison, intersection and de-duplication of values goes
+    through it (or json_equal, which is defined by it)."""
+    t = type(v)
+    if t is str:
+        return (3, v)
+    if t is int or (t is float and v == v):
+        return (2, v)  # 1 == 1.0 and hash(1) == hash(1.0): one key
+    if t is bool:
+        return (1, v)
+    if v is None:
+        return (4,)
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
+    # The rarer kinds, and subclasses of the common ones (a str or int subclass from Python).
+    if isinstance(v, bool):
+        return (1, bool(v))
+    if isinstance(v, (int, float)):
+        return (2, v) if v == v else (5, id(v))  # NaN equals nothing, not even itself
+    if isinstance(v, str):
+        return (3, str(v))
+    if isinstance(v, (list, tuple)):
+        return (6, tuple(json_key(x, _depth + 1) for x in v))
+    if isinstance(v, dict):
+        return (7, frozenset((json_key(name, _depth + 1), json_key(x, _depth + 1)) for name, x in v.items()))
+    return (8, id(v))  # not JSON: equal to itself only
+
+
 def json_equal(a: Any, b: Any, _depth: int = 0) -> bool:
-    """Equality as JSON Schema means it: 1 == 1.0, but true is not 1."""
+    """Equality as JSON Schema means it: json_key(a) == json_key(b), compared without building the
+    keys (1 == 1.0, but true is not 1). The same object is equal to itself (NaN is not JSON)."""
+    if a is b:
+        return True
     if _depth > RECURSION_GUARD:
         raise too_deep()
     if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
+        return isinstance(a, bool) and isinstance(b, bool) and bool(a) == bool(b)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
-    if isinstance(a, list) and isinstance(b, list):
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(json_equal(x, y, _depth + 1) for x, y in zip(a, b, strict=False))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k], _depth + 1) for k in a)
-    return type(a) is type(b) and a == b
-
-
-def json_key(x: Any) -> Any:
-    """A hashable key that two scalars share exactly when json_equal holds for them (1 and 1.0
-    share one, true and 1 do not); None for arrays, objects, NaN and anything else."""
-    t = type(x)
-    if t is str:
-        return (3, x)
-    if t is int or (t is float and x == x):
-        return (2, x)  # 1 == 1.0 and hash(1) == hash(1.0): one key
-    if t is bool:
-        return (1, x)
-    if x is None:
-        return (4,)
-    return None
+    if isinstance(a, str) and isinstance(b, str):
+        return str(a) == str(b)
+    return a is None and b is None
 
 
 def json_intersection(a: list, b: list) -> list:
-    """The members of `a` that json_equal some member of `b`, in `a`'s order: linear for scalars
-    (a huge enum merged with another must not take their product)."""
-    keys = set()
-    others = []
-    for y in b:
-        k = json_key(y)
-        if k is None:
-            others.append(y)
-        else:
-            keys.add(k)
-    out = []
-    for x in a:
-        k = json_key(x)
-        if k in keys if k is not None else any(json_equal(x, y) for y in others):
-            out.append(x)
-    return out
+    """The members of `a` that are JSON-equal to some member of `b`, in `a`'s order: linear (a huge
+    enum merged with another must not take their product)."""
+    keys = {json_key(y) for y in b}
+    return [x for x in a if json_key(x) in keys]
+
+
+_canon = json_key  # its old name (toolcast.schema_ops re-exports it)
 
 
 def _disjoint(sets: list) -> bool:
     """Whether no two of the sets share a member (their sizes add up to their union's)."""
     return sum(map(len, sets)) == len(set().union(*sets))
-
-
-def _canon(v: Any, _depth: int = 0) -> Any:
-    """A hashable key that two JSON values share exactly when json_equal holds for them, nested
-    values included (1 and 1.0 share one; true and 1 do not)."""
-    if _depth > RECURSION_GUARD:
-        raise too_deep()
-    k = json_key(v)
-    if k is not None:
-        return k
-    if isinstance(v, bool):
-        return (1, v)
-    if isinstance(v, (int, float)):
-        return (2, v) if v == v else (5, id(v))  # NaN equals nothing, not even itself
-    if isinstance(v, str):
-        return (3, str(v))
-    if isinstance(v, list):
-        return (6, tuple(_canon(x, _depth + 1) for x in v))
-    if isinstance(v, dict):
-        return (7, frozenset((name, _canon(x, _depth + 1)) for name, x in v.items()))
-    return (8, id(v))
 
 
 def exclusive(branches: list, walk: Walk) -> str:
