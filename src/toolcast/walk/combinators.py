@@ -24,6 +24,22 @@ APPLIES_TO = {
 _NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})
 
 
+# The keywords by which a merged part admits or rejects null (see _part_admits_null).
+_NULL_DECIDERS = frozenset({"type", "const", "enum"})
+
+
+def _part_admits_null(part: dict) -> bool:
+    """Whether merge part `part` lets null through its type (a type list with null, or OpenAPI
+    `nullable: true` beside a type), its const and its enum."""
+    t = part.get("type", MISSING)
+    if t is not MISSING and not (t == "null" or (type(t) is list and "null" in t) or part.get("nullable") is True):
+        return False
+    if "const" in part and part["const"] is not None:
+        return False
+    enum = part.get("enum")
+    return not (isinstance(enum, list) and None not in enum)
+
+
 def _common_types(a: str | list, b: str | list) -> list:
     """The JSON types both `type` values admit, in `a`'s order (integers are numbers too)."""
     bs = {b} if isinstance(b, str) else set(b)
@@ -127,7 +143,7 @@ class Combinators:
         # grow in place: copying them for every part would be quadratic in the number of parts.
         own_props = own_req = False
         req_names: set = set()
-        typed_nulls: list[bool] = []  # for each part with a `type`: whether it admits null
+        typed_nulls: list[bool] = []  # for each part with a type, const or enum: whether it admits null
         for part in parts:
             if part is True:
                 continue
@@ -156,9 +172,8 @@ class Combinators:
                 if open_schema is not None and not json_equal(open_schema, ap):
                     return self._conflict(sp, "additionalProperties")
                 open_schema = ap
-            if "type" in part:
-                t = part["type"]
-                typed_nulls.append(part.get("nullable") is True or t == "null" or (type(t) is list and "null" in t))
+            if not _NULL_DECIDERS.isdisjoint(part):
+                typed_nulls.append(_part_admits_null(part))
             for k, v in part.items():
                 if k == "additionalProperties":
                     continue  # decided below, from every part at once
@@ -222,20 +237,21 @@ class Combinators:
         return True
 
     def _merged_null(self, out: dict, typed_nulls: list, sp: tuple) -> bool:
-        """Settle whether the merged node admits null from every part that has a `type` (each admits
-        null by its type list or by OpenAPI `nullable`): only if all of them do, whichever way each
+        """Settle whether the merged node admits null from every part that decides it (by its type
+        list or OpenAPI `nullable`, its const, its enum): only if all of them do, whichever way each
         says it. False when no value is left (reported)."""
+        nullable = out.get("nullable") is True
+        admits = all(typed_nulls)
+        if nullable and not admits:
+            del out["nullable"]  # some part rejects null: another part's `nullable` cannot widen it
+            nullable = False
         t = out.get("type")
         if not _ok_type(t):
-            return True  # an invalid type, reported where the node is walked
+            return True  # no type, or an invalid one (reported where the node is walked)
         types = [t] if isinstance(t, str) else t
         kept = [x for x in types if x != "null"]
-        nullable = out.get("nullable") is True
-        if all(typed_nulls):
-            if "null" in types or not nullable:
-                kept.append("null")  # (else `nullable: true` says it, as in the parts)
-        elif nullable:
-            del out["nullable"]  # some part rejects null: another part's `nullable` cannot widen it
+        if admits and ("null" in types or not nullable):
+            kept.append("null")  # (else `nullable: true` says it, as in the parts)
         if not kept:
             self.report("unsatisfiable-schema", sp + ("type",), value="the parts admit no type in common")
             return False
