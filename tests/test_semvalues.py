@@ -290,3 +290,74 @@ def test_a_merge_accepts_exactly_the_intersection(a, b, form, rules):
             assert orig.valid(x), (x, r.tool["parameters"])
         elif not narrowing:
             assert not orig.valid(x), (x, r.tool["parameters"])
+
+
+# -- 17.5: limits count what is sent -----------------------------------------------------------
+
+def _limit(rules: str, counter: str):
+    from toolcast.rules import get_rules
+
+    return get_rules(rules).counted(counter)
+
+
+def _enum_props(sizes: list, optional: bool) -> dict:
+    props = {f"p{i}": {"type": "string", "enum": [f"v{i}_{j}" for j in range(n)]} for i, n in enumerate(sizes)}
+    return {"type": "object", "properties": props, "required": [] if optional else list(props)}
+
+
+def _sent_enum_values(tool: dict) -> int:
+    n = 0
+    stack = [tool]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if isinstance(x.get("enum"), list):
+                n += len(x["enum"])
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    return n
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_enum_values_count_the_null_of_optional_enums(rules):
+    limit = _limit(rules, "enum-values")
+    sizes = [limit.value // 4] * 4  # exactly the limit, as written
+    required = compiled(_enum_props(sizes, optional=False), rules)
+    assert limit.code not in {d.code for d in required.diagnostics}  # the limit itself is allowed
+    assert _sent_enum_values(required.tool["parameters"]) == limit.value
+    r = compiled(_enum_props(sizes, optional=True), rules)
+    # Four optional enums are sent with null among their values: four values past the limit.
+    assert limit.code in {d.code for d in r.diagnostics}
+    assert r.status != "strict"
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_large_enum_counts_the_null_it_is_sent_with(rules):
+    threshold, max_chars = _limit(rules, "enum-size"), _limit(rules, "enum-chars")
+    width = max_chars.value // threshold.value + 1  # threshold values, just over the characters
+    values = [f"{j:0{width}d}" for j in range(threshold.value)]
+    schema = {"type": "object", "properties": {"p": {"type": "string", "enum": values}}}
+    r = compiled(schema, rules)
+    assert (max_chars.code, "#/properties/p/enum") in {(d.code, d.path) for d in r.diagnostics}
+    schema["required"] = ["p"]  # not nullable: the threshold itself passes
+    r = compiled(schema, rules)
+    assert (max_chars.code, "#/properties/p/enum") not in {(d.code, d.path) for d in r.diagnostics}
+
+
+def _rewrites_const(rules: str) -> bool:
+    from toolcast.rules import get_rules
+
+    return get_rules(rules).keywords["const"].handler == "const-to-enum"
+
+
+@pytest.mark.parametrize("rules", [v for v in RULES if _rewrites_const(v)])
+def test_a_const_sent_as_an_enum_counts_as_an_enum_value(rules):
+    limit = _limit(rules, "enum-values")
+    schema = _enum_props([limit.value - 1], optional=False)
+    schema["properties"]["c1"] = {"const": "x"}
+    schema["properties"]["c2"] = {"const": "y"}
+    schema["required"] += ["c1", "c2"]
+    r = compiled(schema, rules)
+    assert _sent_enum_values(r.tool["parameters"]) == limit.value + 1 or r.status != "strict"
+    assert limit.code in {d.code for d in r.diagnostics}

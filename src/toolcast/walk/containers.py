@@ -8,7 +8,7 @@ from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
-from toolcast.walk.semantics import _with_null_own, allows_null
+from toolcast.walk.semantics import allows_null
 from toolcast.walk.values import MISSING
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
@@ -92,7 +92,7 @@ class Containers:
                 if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
                     child["type"] = [t, "null"]  # _with_null_own's common case, inline
                 else:
-                    child = _with_null_own(child, self.annotations)
+                    child = self._nullable(child, psp)
             out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
