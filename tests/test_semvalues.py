@@ -361,3 +361,13 @@ def test_a_const_sent_as_an_enum_counts_as_an_enum_value(rules):
     r = compiled(schema, rules)
     assert _sent_enum_values(r.tool["parameters"]) == limit.value + 1 or r.status != "strict"
     assert limit.code in {d.code for d in r.diagnostics}
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_a_ref_merged_with_its_siblings_is_normalized_like_any_node(rules):
+    # The target's oneOf, merged with a sibling, was left as oneOf and then dropped (lossy).
+    schema = prop({"$ref": "#/$defs/C", "minimum": 1}, **{"$defs": {"C": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}})
+    r = compiled(schema, rules)
+    assert "unsupported-keyword" not in codes(r)
+    if r.status == "strict":
+        assert_exact(schema, r, SCALARS + [0.5, 3, "zz"])
