@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
+from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT, _NOT_PLAIN_NULLABLE
 from toolcast.walk.regex import _pattern_verdict
 from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.values import describe
@@ -20,6 +20,33 @@ class Leaves:
             self.refusals += 1
         self.diags.append((dcode, "#", ksp, (("keyword", k),)))
         self.trans.append((tcode, "#", ksp, ""))
+
+    def _record_steps(self, s: dict, steps: tuple, sp: tuple) -> None:
+        """What compiling the planned node `s` records, after its values were accepted (see _shape)."""
+        for mode, k, dcode, tcode, refuses in steps:
+            # The keyword's place is built where something is recorded there.
+            if mode == _DROP:
+                self._dropped(k, sp + (k,), dcode, tcode, refuses)
+            elif mode == _ENUM:
+                self._count_enum(s[k], sp, k)
+            elif mode == _CONST:
+                if type(v := s[k]) is str:
+                    self.n_chars += len(v)
+            elif mode == _FORMAT:
+                if (v := s[k]) not in self.r.formats:
+                    ksp = sp + (k,)
+                    self.report("unsupported-string-format", ksp, format=v)
+                    self.change("dropped-unsupported-format", ksp, f"({v})")
+            else:
+                self._pattern(s[k], sp + (k,))
+
+    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
+        """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
+        needs node()'s full treatment."""
+        out = self._leaf_values(s, lp)
+        if out is not None and lp[1]:
+            self._record_steps(s, lp[1], sp)
+        return out
 
     def _pattern(self, pattern: str, sp: tuple) -> bool:
         """Check a `pattern` against the rule version's regex features; False drops it."""
@@ -54,8 +81,13 @@ class Leaves:
                       threshold=threshold, limit=max_chars)
 
     def _nullable(self, c: dict, sp: tuple) -> dict:
-        """Compiled node `c` (at `sp`, held by nobody else) also accepting null; a null it adds to an
-        enum counted like the enum's other values: limits count what is sent."""
+        """Compiled node `c` (at `sp`, held by nobody else) also accepting null, the null counted."""
+        self._count_null(c, sp)
+        return _with_null_own(c, self.annotations)
+
+    def _count_null(self, c: dict, sp: tuple) -> None:
+        """Count the null that making compiled node `c` nullable adds to its enum (if it does) like
+        the enum's other values: limits count what is sent."""
         enum = c.get("enum")
         if type(enum) is list and None not in enum and _NULL_BY_BRANCH.isdisjoint(c):
             self.n_enum += 1
@@ -65,4 +97,3 @@ class Leaves:
                 if chars > max_chars:
                     self.diag(self.r.counted("enum-chars").code, sp + ("enum",), count=len(enum) + 1, value=chars,
                               threshold=threshold, limit=max_chars)
-        return _with_null_own(c, self.annotations)
