@@ -368,6 +368,6 @@ def test_a_ref_merged_with_its_siblings_is_normalized_like_any_node(rules):
     # The target's oneOf, merged with a sibling, was left as oneOf and then dropped (lossy).
     schema = prop({"$ref": "#/$defs/C", "minimum": 1}, **{"$defs": {"C": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}})
     r = compiled(schema, rules)
-    assert "unsupported-keyword" not in codes(r)
+    assert not [d for d in r.diagnostics if d.path.endswith("/oneOf") and d.code.endswith("/unsupported-keyword")]
     if r.status == "strict":
         assert_exact(schema, r, SCALARS + [0.5, 3, "zz"])
