@@ -137,7 +137,7 @@ class Containers:
                             self.refusals += opt_refuses + null_refuses
                         if lp[2]:  # an enum or const takes null its own way (an enum's null is counted)
                             if lean:
-                                self._count_null(child, psp)  # (a form not kept needs no null)
+                                self._count_null(sub, psp)  # (a form not kept needs no null; `sub` has its values)
                             else:
                                 child = self._nullable(child, psp)
                         elif not lean:
