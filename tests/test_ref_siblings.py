@@ -194,25 +194,36 @@ def test_constraining_siblings_still_merge(node: dict, target: dict, merged: dic
         assert "$defs" not in r.tool["parameters"]
 
 
-@pytest.mark.parametrize("sibling_type", ["object", ["string", "null"]])
-def test_a_type_that_differs_still_merges(sibling_type: object) -> None:
-    # Merged as before: the two types are given different values, which is a conflict.
+@pytest.mark.parametrize("sibling_type", ["object", ["integer", "null"]])
+def test_a_type_that_shares_nothing_is_unsatisfiable(sibling_type: object) -> None:
+    # Both types apply and no value has both: nothing is sent that the original rejects.
     schema = {"type": "object", "properties": {"v": {"$ref": "#/$defs/T", "type": sibling_type}},
               "required": ["v"], "$defs": {"T": {"type": "string"}}}
     r = _compile(schema)
     codes = _codes(r)
     assert r.status == "non-strict"
-    assert ("openai/ref-sibling-conflict", "#/properties/v/type") in codes
+    assert ("openai/unsatisfiable-schema", "#/properties/v/type") in codes
     assert not any(c.startswith(("dropped-redundant", "dropped-vacuous")) for c, _ in codes)
     assert r.tool["parameters"] == schema
+
+
+def test_a_type_that_differs_merges_to_what_both_admit() -> None:
+    schema = {"type": "object", "properties": {"v": {"$ref": "#/$defs/T", "type": ["string", "null"]}},
+              "required": ["v"], "$defs": {"T": {"type": "string"}}}
+    r = _compile(schema)
+    assert r.status == "strict"
+    assert ("merged-ref-siblings", "#/properties/v") in _codes(r)
+    assert r.tool["parameters"]["properties"]["v"] == {"type": "string"}
 
 
 def test_renovate_no_longer_inlines_its_root() -> None:
     schema = json.loads(RENOVATE.read_text(encoding="utf-8"))
     r = compile_tool({"name": "renovate", "description": "x", "inputSchema": schema})
     merged = [t.path for t in r.transformations if t.code == "merged-ref-siblings"]
-    # Only registryAliases has a sibling that constrains (additionalProperties beside no properties).
-    assert merged == ["#/definitions/registryAliases"]
+    # registryAliases has a sibling that constrains (additionalProperties beside no properties), and
+    # encrypted's `type: [object, null]` beside its `$ref: "#"` merges to what both admit (object;
+    # it was refused as a conflict before values were merged as intersections).
+    assert merged == ["#/definitions/encrypted", "#/definitions/registryAliases"]
     assert sum(t.code == "dropped-vacuous-ref-sibling" for t in r.transformations) == 129
     # The root was walked 129 more times before (about 80,000 findings each of diagnostics and changes).
     assert len(r.diagnostics) < 5000 and len(r.transformations) < 5000

@@ -24,6 +24,34 @@ APPLIES_TO = {
 _NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})
 
 
+# The keywords by which a merged part admits or rejects null (see _part_admits_null).
+_NULL_DECIDERS = frozenset({"type", "const", "enum"})
+
+
+def _part_admits_null(part: dict) -> bool:
+    """Whether merge part `part` lets null through its type (a type list with null, or OpenAPI
+    `nullable: true` beside a type), its const and its enum."""
+    t = part.get("type", MISSING)
+    if t is not MISSING and not (t == "null" or (type(t) is list and "null" in t) or part.get("nullable") is True):
+        return False
+    if "const" in part and part["const"] is not None:
+        return False
+    enum = part.get("enum")
+    return not (isinstance(enum, list) and None not in enum)
+
+
+def _common_types(a: str | list, b: str | list) -> list:
+    """The JSON types both `type` values admit, in `a`'s order (integers are numbers too)."""
+    bs = {b} if isinstance(b, str) else set(b)
+    out = []
+    for t in [a] if isinstance(a, str) else a:
+        if t in bs:
+            out.append(t)
+        elif (t == "integer" and "number" in bs) or (t == "number" and "integer" in bs):
+            out.append("integer")
+    return list(dict.fromkeys(out))
+
+
 class Combinators:
     """Merges and combinator rewrites (a mixin of Walk)."""
 
@@ -115,6 +143,7 @@ class Combinators:
         # grow in place: copying them for every part would be quadratic in the number of parts.
         own_props = own_req = False
         req_names: set = set()
+        typed_nulls: list[bool] = []  # for each part with a type, const or enum: whether it admits null
         for part in parts:
             if part is True:
                 continue
@@ -140,16 +169,18 @@ class Combinators:
                 props = part.get("properties")
                 closed.append(set(props) if isinstance(props, dict) else set())
             elif isinstance(ap, dict) and ap:
-                if open_schema is not None and open_schema != ap:
+                if open_schema is not None and not json_equal(open_schema, ap):
                     return self._conflict(sp, "additionalProperties")
                 open_schema = ap
+            if not _NULL_DECIDERS.isdisjoint(part):
+                typed_nulls.append(_part_admits_null(part))
             for k, v in part.items():
                 if k == "additionalProperties":
                     continue  # decided below, from every part at once
                 if k not in out:
                     out[k] = v
-                elif out[k] == v:
-                    continue
+                elif out[k] is v or (out[k] == v and json_equal(out[k], v)):
+                    continue  # (Python's == first: cheap, and true whenever JSON equality is)
                 elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
                     had = out[k]
                     if not own_req:
@@ -159,15 +190,13 @@ class Combinators:
                     new = [x for x in v if not (x in req_names if type(x) is str else x in had)]
                     had.extend(new)
                     req_names.update(x for x in new if type(x) is str)
-                elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
-                    out[k] = json_intersection(out[k], v)
                 elif k in self.annotations or self.r.dropped(k):
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
                     merged_props = out[k] if own_props else dict(out[k])
                     own_props = True
                     for pname, pschema in v.items():
-                        if pname in merged_props and merged_props[pname] != pschema:
+                        if pname in merged_props and not json_equal(merged_props[pname], pschema):
                             both = self._merge([merged_props[pname], pschema], sp + ("properties", pname), depth + 1)
                             if both is None:
                                 return None
@@ -175,13 +204,60 @@ class Combinators:
                         else:
                             merged_props[pname] = pschema
                     out[k] = merged_props
-                elif k in ("minimum", "exclusiveMinimum", "minLength", "minItems") and _is_number(v) and _is_number(out[k]):
-                    out[k] = max(out[k], v)
-                elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
-                    out[k] = min(out[k], v)
-                else:
-                    return self._conflict(sp, k)
+                elif not self._merged_value(out, k, v, sp):
+                    return None
+        if typed_nulls and not self._merged_null(out, typed_nulls, sp):
+            return None
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
+
+    def _merged_value(self, out: dict, k: str, v: Any, sp: tuple) -> bool:
+        """Merge value `v` of keyword `k` into `out`, which holds another (not JSON-equal) value for it,
+        keeping what both say; False after a conflict or an unsatisfiable pair (reported)."""
+        had = out[k]
+        if k == "enum" and isinstance(v, list) and isinstance(had, list):
+            out[k] = json_intersection(had, v)  # an empty one is reported where the node is walked
+        elif k == "const":
+            self.report("unsatisfiable-schema", sp + ("const",),
+                        value=f"two different const values ({describe(had)} and {describe(v)})")
+            return False
+        elif k == "type" and _ok_type(v) and _ok_type(had):
+            # What both admit (integer where one says number); with none in common, only null can
+            # be left, by `nullable` (settled by _merged_null once every part is in).
+            both = _common_types(had, v) or ["null"]
+            out[k] = both[0] if len(both) == 1 else both
+        elif k == "nullable" and isinstance(v, bool) and isinstance(had, bool):
+            out[k] = had and v  # settled from every part's type at the end (_merged_null)
+        elif k in ("minimum", "exclusiveMinimum", "minLength", "minItems") and _is_number(v) and _is_number(had):
+            out[k] = max(had, v)
+        elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(had):
+            out[k] = min(had, v)
+        else:
+            self._conflict(sp, k)
+            return False
+        return True
+
+    def _merged_null(self, out: dict, typed_nulls: list, sp: tuple) -> bool:
+        """Settle whether the merged node admits null from every part that decides it (by its type
+        list or OpenAPI `nullable`, its const, its enum): only if all of them do, whichever way each
+        says it. False when no value is left (reported)."""
+        nullable = out.get("nullable") is True
+        admits = all(typed_nulls)
+        if nullable and not admits:
+            del out["nullable"]  # some part rejects null: another part's `nullable` cannot widen it
+            nullable = False
+        t = out.get("type")
+        if not _ok_type(t):
+            return True  # no type, or an invalid one (reported where the node is walked)
+        types = [t] if isinstance(t, str) else t
+        kept = [x for x in types if x != "null"]
+        if admits and ("null" in types or not nullable):
+            kept.append("null")  # (else `nullable: true` says it, as in the parts)
+        if not kept:
+            self.report("unsatisfiable-schema", sp + ("type",), value="the parts admit no type in common")
+            return False
+        if kept != types:
+            out["type"] = kept[0] if len(kept) == 1 else kept
+        return True
 
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
         """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings,
@@ -191,16 +267,21 @@ class Combinators:
             s = self._merged_all_of(s, sp)
             if s is None:
                 return None
+        if "$ref" in s:
+            kept = [k for k in s if k != "$ref" and not self.r.dropped(k)]
+            if kept:
+                s = self._ref_siblings(s, kept, sp)
+                if s is None or "$ref" in s:
+                    return s  # refused, or left a bare $ref (its target is walked where it is defined)
+                # Inlined (or wrapped): the merged node is normalized as any other, below.
         if "const" in s and isinstance(s.get("enum"), list):
-            # Both apply: the only values left are the enum's members equal to the const.
+            # Both apply (given together, or met in a merge): the only values left are the enum's
+            # members equal to the const. Settled before `const` is read, so that no rewrite of it
+            # (const -> enum) can take one side's place.
             const = s["const"]
             s = {k: v for k, v in s.items() if k != "const"}
             s["enum"] = [x for x in s["enum"] if json_equal(x, const)]
             self.change("merged-all-of", sp + ("const",), "(const and enum both apply)")
-        if "$ref" in s:
-            kept = [k for k in s if k != "$ref" and not self.r.dropped(k)]
-            if kept:
-                return self._ref_siblings(s, kept, sp)
         if (
             "oneOf" in s
             and "anyOf" not in s

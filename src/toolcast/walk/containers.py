@@ -8,7 +8,7 @@ from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.walk.plans import _DEF_REFS, _NOT_PLAIN_NULLABLE, _RESHAPING, _def_ref
-from toolcast.walk.semantics import _with_null_own, allows_null
+from toolcast.walk.semantics import allows_null
 from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
@@ -140,11 +140,13 @@ class Containers:
                         trans.append((null_change, "#", psp, ""))
                         if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
-                        if not lean:  # (a form not kept needs no null)
-                            if lp[2]:
-                                child = _with_null_own(child, self.annotations)  # an enum or const takes null its own way
+                        if lp[2]:  # an enum or const takes null its own way (an enum's null is counted)
+                            if lean:
+                                self._count_null(sub, psp)  # (a form not kept needs no null; `sub` has its values)
                             else:
-                                child["type"] = [t, "null"]
+                                child = self._nullable(child, psp)
+                        elif not lean:
+                            child["type"] = [t, "null"]
                     if lp[1]:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
                     out_props[name] = None if lean else child
@@ -278,13 +280,15 @@ class Containers:
         if child is None:
             child = self.node(sub, psp, pip, depth + 1, nest + 1)
         if lean:
+            if optional and not original_null and type(child) is dict:
+                self._count_null(child, psp)  # counted as in the form that is kept
             return None
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
                 child["type"] = [t, "null"]  # _with_null_own's common case, inline
             else:
-                child = _with_null_own(child, self.annotations)
+                child = self._nullable(child, psp)
         return child
 
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:

@@ -135,6 +135,7 @@ class Keywords:
         self.report("const-converted-to-enum", ksp)
         self.change("converted-const-to-enum", ksp)
         out["enum"] = [v]
+        self._count_enum(out["enum"], ksp[:-1], k)  # sent as an enum value: counted as one
         return False
 
     def one_of_to_any_of(self, k: str, v: Any, ksp: tuple, out: dict) -> bool:

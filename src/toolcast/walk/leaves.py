@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT
+from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT, _NOT_PLAIN_NULLABLE
 from toolcast.walk.regex import _pattern_verdict
+from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.values import describe
+
+# A compiled node with one of these takes null by an anyOf branch, never as an enum member.
+_NULL_BY_BRANCH = _NOT_PLAIN_NULLABLE - {"enum"}
 
 
 class Leaves:
@@ -75,3 +79,21 @@ class Leaves:
         if len(values) > threshold and chars > max_chars:
             self.diag(self.r.counted("enum-chars").code, sp + (k,), count=len(values), value=chars,
                       threshold=threshold, limit=max_chars)
+
+    def _nullable(self, c: dict, sp: tuple) -> dict:
+        """Compiled node `c` (at `sp`, held by nobody else) also accepting null, the null counted."""
+        self._count_null(c, sp)
+        return _with_null_own(c, self.annotations)
+
+    def _count_null(self, c: dict, sp: tuple) -> None:
+        """Count the null that making compiled node `c` nullable adds to its enum (if it does) like
+        the enum's other values: limits count what is sent."""
+        enum = c.get("enum")
+        if type(enum) is list and None not in enum and _NULL_BY_BRANCH.isdisjoint(c):
+            self.n_enum += 1
+            threshold, max_chars = self.enum_limits
+            if len(enum) == threshold:  # the null takes it past the threshold of enum-chars
+                chars = sum(len(x) for x in enum if isinstance(x, str))
+                if chars > max_chars:
+                    self.diag(self.r.counted("enum-chars").code, sp + ("enum",), count=len(enum) + 1, value=chars,
+                              threshold=threshold, limit=max_chars)

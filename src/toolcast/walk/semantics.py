@@ -235,21 +235,119 @@ def _ref_allows_null(ref: str, walk: Walk, seen: set[str], depth: int) -> bool:
     return allows_null(_ref_target(ref, walk), walk, seen, depth)
 
 
-def _type_set(b: Any) -> frozenset | None:
+def json_key(v: Any, _depth: int = 0) -> Any:
+    """The one key of JSON equality: two values share it exactly when JSON Schema calls them equal
+    (1 and 1.0 share one, true and 1 do not; arrays by their members in order, objects by their
+    members whatever the order). Every comparison, intersection and de-duplication of values goes
+    through it (or json_equal, which is defined by it)."""
+    t = type(v)
+    if t is str:
+        return (3, v)
+    if t is int or (t is float and v == v):
+        return (2, v)  # 1 == 1.0 and hash(1) == hash(1.0): one key
+    if t is bool:
+        return (1, v)
+    if v is None:
+        return (4,)
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
+    # The rarer kinds, and subclasses of the common ones (a str or int subclass from Python).
+    if isinstance(v, bool):
+        return (1, bool(v))
+    if isinstance(v, (int, float)):
+        return (2, v) if v == v else (5, id(v))  # NaN equals nothing, not even itself
+    if isinstance(v, str):
+        return (3, str(v))
+    if isinstance(v, (list, tuple)):
+        return (6, tuple(json_key(x, _depth + 1) for x in v))
+    if isinstance(v, dict):
+        return (7, frozenset((json_key(name, _depth + 1), json_key(x, _depth + 1)) for name, x in v.items()))
+    return (8, id(v))  # not JSON: equal to itself only
+
+
+def json_equal(a: Any, b: Any, _depth: int = 0) -> bool:
+    """Equality as JSON Schema means it: json_key(a) == json_key(b), compared without building the
+    keys (1 == 1.0, but true is not 1). The same object is equal to itself (NaN is not JSON)."""
+    if a is b:
+        return True
+    if _depth > RECURSION_GUARD:
+        raise too_deep()
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and bool(a) == bool(b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(json_equal(x, y, _depth + 1) for x, y in zip(a, b, strict=False))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k], _depth + 1) for k in a)
+    if isinstance(a, str) and isinstance(b, str):
+        return str(a) == str(b)
+    return a is None and b is None
+
+
+def json_intersection(a: list, b: list) -> list:
+    """The members of `a` that are JSON-equal to some member of `b`, in `a`'s order: linear (a huge
+    enum merged with another must not take their product)."""
+    keys = {json_key(y) for y in b}
+    return [x for x in a if json_key(x) in keys]
+
+
+_canon = json_key  # its old name (toolcast.schema_ops re-exports it)
+
+
+def _disjoint(sets: list) -> bool:
+    """Whether no two of the sets share a member (their sizes add up to their union's)."""
+    return sum(map(len, sets)) == len(set().union(*sets))
+
+
+# What a oneOf branch admits, over-approximated (a branch may accept less, never more): its JSON
+# types (integer and number apart), its values when it lists them, and the value sets of its required
+# properties (they decide only between objects). Anything not read here can only narrow a branch.
+_ALL_TYPES = frozenset({"null", "boolean", "object", "array", "string", "number", "integer"})
+# Keywords beside a branch's `$ref` that say nothing of the values it accepts.
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated", "readOnly",
+                          "writeOnly"})
+
+
+def _branch(b: Any, walk: Walk) -> tuple | None:
+    """(types, values or None, {required property: its values}) of oneOf branch `b`; None for a
+    branch that admits nothing (`false`)."""
+    for _ in range(RECURSION_GUARD):
+        if not isinstance(b, dict) or "$ref" not in b:
+            break
+        if not isinstance(b["$ref"], str) or not _ANNOTATIONS.issuperset(b.keys() - {"$ref"}):
+            return (_ALL_TYPES, None, {})  # what its siblings mean beside it is not read here
+        target = _ref_target(b["$ref"], walk)
+        if target is False and b["$ref"] != "#":
+            return (_ALL_TYPES, None, {})  # not resolved here: it may admit anything
+        b = target
+    if b is False:
+        return None
     if not isinstance(b, dict):
-        return None
+        return (_ALL_TYPES, None, {})
     t = b.get("type")
-    if isinstance(t, str):
-        t = [t]
-    if not isinstance(t, list):
-        return None
-    ts = set(t)
-    if "number" in ts:
-        ts.add("integer")  # integers are numbers: those two overlap
-    return frozenset(ts)
+    if isinstance(t, str) and t in _ALL_TYPES:
+        types = {t}
+    elif isinstance(t, list) and t and all(isinstance(x, str) for x in t):
+        types = set(t) & _ALL_TYPES
+    else:
+        types = set(_ALL_TYPES)  # no type (or one the walk reports): every type
+    if b.get("nullable") is True:
+        types.add("null")  # OpenAPI, as the walk reads it
+    values = _values(b)
+    if values is not None:
+        values = [v for v in values if _admits(types, v)]
+    keys = {}
+    props, req = b.get("properties"), b.get("required")
+    if isinstance(props, dict) and isinstance(req, list):
+        for key in req:
+            if isinstance(key, str) and (vals := _values(props.get(key))) is not None:
+                keys[key] = {json_key(v) for v in vals}
+    return (frozenset(types), values, keys)
 
 
 def _values(b: Any) -> list | None:
+    """The values schema `b` lists by `const` or `enum` (None when it lists none)."""
     if not isinstance(b, dict):
         return None
     if "const" in b:
@@ -259,113 +357,98 @@ def _values(b: Any) -> list | None:
     return None
 
 
-def json_equal(a: Any, b: Any, _depth: int = 0) -> bool:
-    """Equality as JSON Schema means it: 1 == 1.0, but true is not 1."""
-    if _depth > RECURSION_GUARD:
-        raise too_deep()
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y, _depth + 1) for x, y in zip(a, b, strict=False))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k], _depth + 1) for k in a)
-    return type(a) is type(b) and a == b
+def _json_type(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, (int, float)):
+        return "integer" if isinstance(v, int) or v.is_integer() else "number"
+    if isinstance(v, str):
+        return "string"
+    return "array" if isinstance(v, list) else "object" if isinstance(v, dict) else ""
 
 
-def json_key(x: Any) -> Any:
-    """A hashable key that two scalars share exactly when json_equal holds for them (1 and 1.0
-    share one, true and 1 do not); None for arrays, objects, NaN and anything else."""
-    t = type(x)
-    if t is str:
-        return (3, x)
-    if t is int or (t is float and x == x):
-        return (2, x)  # 1 == 1.0 and hash(1) == hash(1.0): one key
-    if t is bool:
-        return (1, x)
-    if x is None:
-        return (4,)
+def _admits(types: frozenset | set, v: Any) -> bool:
+    """Whether a branch of these types admits value `v` by its type alone (1.0 is an integer)."""
+    t = _json_type(v)
+    return t in types or (t == "integer" and "number" in types)
+
+
+# JSON types as disjoint kinds of value: an integer is a number, a number may be a fraction.
+_KINDS = {"integer": ("integer",), "number": ("integer", "fraction")}
+
+
+def _kinds(types: frozenset) -> set:
+    return {k for t in types for k in _KINDS.get(t, (t,))}
+
+
+def _value_kind(v: Any) -> str:
+    t = _json_type(v)
+    return "fraction" if t == "number" else t
+
+
+def _shared_kinds(branches: list) -> tuple[set, set]:
+    """(the kinds of value some branch admits, those that two or more admit), by type alone."""
+    once: set = set()
+    twice: set = set()
+    for b in branches:
+        ks = _kinds(b[0])
+        twice |= once & ks
+        once |= ks
+    return once, twice
+
+
+def _objects_apart(objs: list) -> list | None:
+    """The required properties that tell every two of these object-admitting branches apart (their
+    listed values differ), or None. Pairwise for a few branches; one common property for many
+    (linear: a oneOf of thousands of branches must not take their product)."""
+    if len(objs) <= 32:
+        used = set()
+        for i, a in enumerate(objs):
+            for b in objs[i + 1:]:
+                key = next((k for k in sorted(a[2].keys() & b[2].keys()) if a[2][k].isdisjoint(b[2][k])), None)
+                if key is None:
+                    return None
+                used.add(key)
+        return sorted(used)
+    for key in sorted(set.intersection(*(set(b[2]) for b in objs))):
+        sets = [b[2][key] for b in objs]
+        if _disjoint(sets):
+            return [key]
     return None
 
 
-def json_intersection(a: list, b: list) -> list:
-    """The members of `a` that json_equal some member of `b`, in `a`'s order: linear for scalars
-    (a huge enum merged with another must not take their product)."""
-    keys = set()
-    others = []
-    for y in b:
-        k = json_key(y)
-        if k is None:
-            others.append(y)
-        else:
-            keys.add(k)
-    out = []
-    for x in a:
-        k = json_key(x)
-        if k in keys if k is not None else any(json_equal(x, y) for y in others):
-            out.append(x)
-    return out
-
-
-def _disjoint(sets: list) -> bool:
-    """Whether no two of the sets share a member (their sizes add up to their union's)."""
-    return sum(map(len, sets)) == len(set().union(*sets))
-
-
-def _canon(v: Any, _depth: int = 0) -> Any:
-    """A hashable key that two JSON values share exactly when json_equal holds for them, nested
-    values included (1 and 1.0 share one; true and 1 do not)."""
-    if _depth > RECURSION_GUARD:
-        raise too_deep()
-    k = json_key(v)
-    if k is not None:
-        return k
-    if isinstance(v, bool):
-        return (1, v)
-    if isinstance(v, (int, float)):
-        return (2, v) if v == v else (5, id(v))  # NaN equals nothing, not even itself
-    if isinstance(v, str):
-        return (3, str(v))
-    if isinstance(v, list):
-        return (6, tuple(_canon(x, _depth + 1) for x in v))
-    if isinstance(v, dict):
-        return (7, frozenset((name, _canon(x, _depth + 1)) for name, x in v.items()))
-    return (8, id(v))
-
-
 def exclusive(branches: list, walk: Walk) -> str:
-    """Why the oneOf branches can never both match ('' when that cannot be shown)."""
-    resolved = []
-    for b in branches:
-        if isinstance(b, dict) and isinstance(b.get("$ref"), str) and len(b) == 1:
-            name = None
-            for prefix in ("#/$defs/", "#/definitions/"):
-                if b["$ref"].startswith(prefix):
-                    name = b["$ref"][len(prefix):]
-            b = walk.defs_raw.get(name, b) if name else b
-        resolved.append(b)
-    n = len(resolved)
+    """Why no instance can match two of the oneOf branches ('' when that cannot be shown): the kinds
+    of value the branches admit by type (null from a type list or `nullable` included) are apart,
+    the values they list are, or, where only objects are shared, a required property's values."""
+    n = len(branches)
     if n < 2:
         return "a single branch" if n == 1 else ""
-    types = [_type_set(b) for b in resolved]
-    if all(t is not None for t in types):
-        if _disjoint(types):
-            return "their types differ"
-    values = [_values(b) for b in resolved]
-    if all(v is not None for v in values):
-        sets = [{_canon(x) for x in v} for v in values]
-        if _disjoint(sets):
-            return "their values differ"
-    # A discriminator: one required property whose const/enum values are disjoint per branch.
-    props = [b.get("properties") if isinstance(b, dict) else None for b in resolved]
-    reqs = [set(b.get("required", [])) if isinstance(b, dict) and isinstance(b.get("required"), list) else set() for b in resolved]
-    if all(isinstance(p, dict) for p in props):
-        common = set.intersection(*reqs) if reqs else set()
-        for key in sorted(common):
-            vals = [_values(p.get(key)) for p in props]
-            if all(v is not None for v in vals):
-                sets = [{_canon(x) for x in v} for v in vals]
-                if _disjoint(sets):
-                    return f"they differ in the required property {key!r}"
-    return ""
+    seen = [b for b in (_branch(x, walk) for x in branches) if b is not None]  # false matches nothing
+    if len(seen) < 2:
+        return "a single branch can match"
+    if not _shared_kinds(seen)[1]:
+        return "their types differ"
+    by_type = [b for b in seen if b[1] is None]
+    listed = [b for b in seen if b[1] is not None]
+    kinds, shared = _shared_kinds(by_type)
+    if shared - {"object"}:
+        return ""
+    keys: list = []
+    if shared:
+        keys = _objects_apart([b for b in by_type if "object" in _kinds(b[0])]) or []
+        if not keys:
+            return ""
+    value_sets = [{json_key(v) for v in b[1]} for b in listed]
+    if not _disjoint(value_sets) or any(_value_kind(v) in kinds for b in listed for v in b[1]):
+        return ""
+    if not by_type:
+        return "their values differ"
+    if not listed and len(keys) == 1 and all(b[0] <= {"object"} for b in by_type):
+        return f"they differ in the required property {keys[0]!r}"
+    parts = ["types"] + (["values"] if listed else [])
+    if keys:
+        parts.append(("required property " if len(keys) == 1 else "required properties ") + ", ".join(map(repr, keys)))
+    return "each two differ in their " + " or ".join(parts)

@@ -23,7 +23,6 @@ from toolcast.walk.plans import (
     _walk_tables,
 )
 from toolcast.walk.refs import References
-from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.values import (
     _IMPLIES_SETS,
     _TYPE_SETS,
@@ -309,7 +308,7 @@ class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPat
                 self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
             out["anyOf"] = any_of
         if nullable:
-            out = _with_null_own(out, self.annotations)
+            out = self._nullable(out, sp)
         if len(out) < 2:
             return out
         # Keywords in the table's output order (unknown ones last, stable); `_ordered`, inline.
