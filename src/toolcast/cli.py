@@ -86,7 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--summary", action="store_true", help="one line per tool (name, outcome, counts) instead of its findings (default: off)")
         sp.add_argument("--name", default=None, metavar="NAME", help="the tool name of a bare JSON Schema file (one schema only; default: the file's stem)")
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
-        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp server to start and list its tools")
+        sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
+        sp.add_argument("--mcp-auth-env", default=None, metavar="VAR", help="send the environment variable VAR's value as the Authorization header to every --mcp-url server ('Bearer ' is added to a value without a scheme)")
+        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
 
     c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
@@ -121,8 +123,8 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     for: every report but --summary names them)."""
     items: list[Item] = []
     errors: list[InputError] = []
-    if not args.paths and not args.mcp:
-        raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND)")
+    if not args.paths and not args.mcp and not args.mcp_url:
+        raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND, or --mcp-url URL)")
     if args.paths.count("-") > 1:
         raise UsageError(f"toolcast {args.command}: - (stdin) may be given once")
     # What this run writes or reads as other than tools is never read as a tool file.
@@ -136,6 +138,14 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
         got, errs = _load_mcp(command, args.mcp_timeout, err)
         items.extend(got)
         errors.extend(errs)
+    if args.mcp_url:
+        headers = _auth_headers(args.mcp_auth_env, f"toolcast {args.command}")
+        for url in args.mcp_url:
+            got, errs = _load_mcp_url(url, headers, args.mcp_timeout, err)
+            items.extend(got)
+            errors.extend(errs)
+    elif args.mcp_auth_env is not None:
+        raise UsageError(f"toolcast {args.command}: --mcp-auth-env needs --mcp-url URL")
     if args.name is not None and sum(1 for i in items if i.bare) != 1:
         raise UsageError(f"toolcast {args.command}: --name names one bare JSON Schema; {sum(1 for i in items if i.bare)} were read")
     return items, errors
@@ -151,6 +161,33 @@ def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple
         # What the server printed besides its messages: one warning line each, and go on.
         warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
         tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
+    except McpServerError as exc:
+        return [], [InputError(source, str(exc))]
+    return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+
+
+def _auth_headers(var: str | None, prog: str) -> dict[str, str]:
+    """The Authorization header from the environment variable VAR (never from the command line)."""
+    if var is None:
+        return {}
+    value = os.environ.get(var, "").strip()
+    if not value:
+        raise UsageError(f"{prog}: --mcp-auth-env {var}: the environment variable {var} is not set or empty")
+    return {"Authorization": value if " " in value else f"Bearer {value}"}
+
+
+def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+    try:
+        from toolcast.mcp_runtime import McpServerError, _shown_url, list_tools_http_sync
+    except ImportError as exc:  # pragma: no cover - the mcp extra is missing
+        return [], [InputError(f"mcp:{url}", f"--mcp-url needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
+    try:
+        source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret
+    except ValueError:
+        source = "mcp:<invalid URL>"
+    try:
+        warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
+        tools = list_tools_http_sync(url, headers=headers, timeout=timeout, on_problem=warn)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
