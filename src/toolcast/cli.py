@@ -115,6 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help="with --impact: " + STRICT_HELP)
     rd.add_argument("--allow-lossy", action="store_true", help="with --impact: compile as compile --allow-lossy does")
     rd.add_argument("--details", default="20", metavar="N|all", help="with --impact: how many tools the text output lists one by one (default: 20)")
+    x = sub.add_parser("proxy", help="serve MCP on stdio in front of MCP servers, their tools compiled for a target")
+    x.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND|NAME=URL", help="a stdio MCP server command, or a Streamable HTTP URL, whose tools are exposed as NAME__TOOL (repeatable)")
+    x.add_argument("--target", default="openai", metavar="TARGET", help="the provider dialect to compile the tools' input schemas to")
+    x.add_argument("--api", default="responses", choices=["responses", "chat"], help="with --target openai: the API to compile for")
+    x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
+    x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema; true: it is left out")
+    x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
+    x.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
+    x.add_argument("--server-timeout", action="append", default=[], metavar="NAME=SECONDS", help="--timeout for one server (repeatable)")
+    x.add_argument("--auth-env", action="append", default=[], metavar="NAME=VAR", help="send the environment variable VAR's value as the Authorization header to the URL server NAME (repeatable)")
     return p
 
 
@@ -369,6 +379,9 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
             return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
             return cmd_rules(args, out, stdin)
+        if args.command == "proxy":
+            from toolcast.proxy import main_cli
+            return main_cli(args, err)
         parser.print_help(out)
         return EXIT_USAGE
     except UsageError as exc:
