@@ -419,3 +419,51 @@ def result_pieces(
             pieces.insert(first, error_prefix.rstrip())
     # Empty text blocks carry nothing and would only add blank lines.
     return [p for p in pieces if p], is_error
+
+
+def read_calls(
+    raws: Any,
+    toolset: ToolSet,
+    null_paths: Any,
+    make_call: Callable[[Any, Any, dict[str, Any]], Any],
+    reject: Callable[[Any, str], Any],
+) -> tuple[list[Any], list[Any]]:
+    """``(calls, rejected)`` from raw calls (each with ``name`` and ``arguments``), any provider.
+
+    An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
+    the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
+    """
+    paths_by_tool = check_null_paths(null_paths)
+    calls: list[Any] = []
+    rejected: list[Any] = []
+    for raw in raws:
+        exposed = toolset.get(raw.name)
+        if exposed is None:
+            rejected.append(reject(raw, unknown_tool_message(raw.name, toolset)))
+            continue
+        arguments, problem = decode_arguments(raw.name, raw.arguments)
+        if arguments is None:
+            rejected.append(reject(raw, problem or "invalid arguments"))
+            continue
+        calls.append(make_call(raw, exposed, strip_call_nulls(raw.name, arguments, paths_by_tool)))
+    return calls, rejected
+
+
+def string_field(obj: Any, name: str, path: str, *aliases: str) -> str:
+    """``obj.name`` (or an alias) as a string; absent or null is ""; anything else an error."""
+    value = _field(obj, name, *aliases)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ResponseShapeError(f"{path}.{name}", "a string", value)
+    return value
+
+
+def list_field(obj: Any, name: str, path: str) -> list[Any]:
+    """``obj.name`` as a list; null or absent is an empty list, anything else an error."""
+    value = _field(obj, name)
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise ResponseShapeError(f"{path}.{name}", "a list", value)
+    return list(value)

@@ -23,11 +23,15 @@ from toolcast._loop import (
     _normalize_strict,
     base64_image,
     check_null_paths,
-    decode_arguments,
+    read_calls,
     render_block,
     result_pieces,
-    strip_call_nulls,
-    unknown_tool_message,
+)
+from toolcast._loop import (
+    list_field as _list_field,
+)
+from toolcast._loop import (
+    string_field as _string_field,
 )
 
 if TYPE_CHECKING:
@@ -143,15 +147,6 @@ class _RawCall:
     arguments: Any
 
 
-def _string_field(obj: Any, name: str, path: str) -> str:
-    value = _field(obj, name)
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ResponseShapeError(f"{path}.{name}", "a string", value)
-    return value
-
-
 def _raw_from_item(item: Any, path: str) -> _RawCall | None:
     """A function call from one Chat ``tool_calls`` entry or Responses output item, else None."""
     if not _is_object(item):
@@ -180,16 +175,6 @@ def _raw_from_item(item: Any, path: str) -> _RawCall | None:
         raise ResponseShapeError(path, "a tool call or an output item with a type", item)
     # Messages, reasoning, built-in tool calls, custom tool calls: not ours.
     return None
-
-
-def _list_field(obj: Any, name: str, path: str) -> list[Any]:
-    """``obj.name`` as a list; null or absent is an empty list, anything else an error."""
-    value = _field(obj, name)
-    if value is None:
-        return []
-    if not isinstance(value, (list, tuple)):
-        raise ResponseShapeError(f"{path}.{name}", "a list", value)
-    return list(value)
 
 
 def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
@@ -265,30 +250,25 @@ def tool_calls(
     and a ``TypeError``) naming the place, e.g. ``response.choices[0].message.tool_calls:
     expected a list, got int``.
     """
-    paths_by_tool = check_null_paths(null_paths)
-    calls: list[ToolCall] = []
-    rejected: list[dict[str, Any]] = []
-    for raw in _extract(response):
-        exposed = toolset.get(raw.name)
-        if exposed is None:
-            rejected.append(_reject(raw, unknown_tool_message(raw.name, toolset), error_prefix))
-            continue
-        arguments, problem = decode_arguments(raw.name, raw.arguments)
-        if arguments is None:
-            rejected.append(_reject(raw, problem or "invalid arguments", error_prefix))
-            continue
-        arguments = strip_call_nulls(raw.name, arguments, paths_by_tool)
-        calls.append(
-            ToolCall(
-                call_id=raw.call_id,
-                name=exposed.name,
-                server=exposed.server,
-                tool=exposed.tool,
-                arguments=arguments,
-                api=raw.api,
-            )
+    paths_by_tool = check_null_paths(null_paths)  # checked before the response is read
+
+    def make_call(raw: _RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+        return ToolCall(
+            call_id=raw.call_id,
+            name=exposed.name,
+            server=exposed.server,
+            tool=exposed.tool,
+            arguments=arguments,
+            api=raw.api,
         )
-    return calls, rejected
+
+    return read_calls(
+        _extract(response),
+        toolset,
+        paths_by_tool,
+        make_call,
+        lambda raw, message: _reject(raw, message, error_prefix),
+    )
 
 
 # --------------------------------------------------------------------------- tool_output()
