@@ -128,7 +128,7 @@ def _issue(name: str, result: Any) -> StrictIssue:
     lossy = [t for t in getattr(result, "transformations", ()) or () if getattr(t, "lossy", False)]
     codes = tuple(dict.fromkeys([str(d.code) for d in blocking] + [str(t.code) for t in lossy]))
     # The compiler already words the fallback reason; reuse it so CLI and report agree.
-    summary = next((d for d in diagnostics if d.code == "openai/sent-non-strict"), None)
+    summary = next((d for d in diagnostics if str(d.code).endswith("/sent-non-strict")), None)
     if summary is not None:
         reason = str(summary.message)
     elif blocking:
@@ -467,3 +467,52 @@ def list_field(obj: Any, name: str, path: str) -> list[Any]:
     if not isinstance(value, (list, tuple)):
         raise ResponseShapeError(f"{path}.{name}", "a list", value)
     return list(value)
+
+
+def provider_tools(
+    target: str,
+    toolset: ToolSet,
+    *,
+    strict: Literal["auto", "true", "false"] | bool = "auto",
+    rules: str | None = None,
+    allow_lossy: bool = False,
+    **options: Any,
+) -> tuple[list[dict[str, Any]], ToolsReport]:
+    """Compile every tool of ``toolset`` for ``target`` under its exposed name.
+
+    Returns the compiled tools in toolset order and a :class:`ToolsReport`; ``options``
+    go to ``compile_tool`` (the OpenAI ``api``, say).
+    """
+    from toolcast import compile_tool  # the compiler core imports lazily: keeps cycles out
+
+    mode = _normalize_strict(strict)
+    emitted: list[dict[str, Any]] = []
+    null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
+    fallbacks: list[StrictIssue] = []
+    excluded: list[StrictIssue] = []
+    results: dict[str, Any] = {}
+    for exposed in toolset.tools:
+        result = compile_tool(
+            exposed.to_tool(),
+            target=target,
+            rules=rules,
+            strict=mode,
+            allow_lossy=allow_lossy,
+            **options,
+        )
+        results[exposed.name] = result
+        if result.status == "refused" or result.tool is None:
+            excluded.append(_issue(exposed.name, result))
+            continue
+        emitted.append(result.tool)
+        if result.status == "strict":
+            null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
+        elif mode == "auto":
+            fallbacks.append(_issue(exposed.name, result))
+    report = ToolsReport(
+        null_paths=MappingProxyType(null_paths),
+        fallbacks=tuple(fallbacks),
+        excluded=tuple(excluded),
+        results=MappingProxyType(results),
+    )
+    return emitted, report

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
@@ -19,10 +18,9 @@ from toolcast._loop import (
     _field,
     _has,
     _is_object,
-    _issue,
-    _normalize_strict,
     base64_image,
     check_null_paths,
+    provider_tools,
     read_calls,
     render_block,
     result_pieces,
@@ -76,40 +74,9 @@ def tools(
     Each tool is compiled under its exposed name, so the model calls it by that name.
     Returns the tool dicts in toolset order and a :class:`ToolsReport`.
     """
-    from toolcast import compile_tool  # the compiler core imports lazily: keeps cycles out
-
-    api = _check_api(api)
-    mode = _normalize_strict(strict)
-    emitted: list[dict[str, Any]] = []
-    null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
-    fallbacks: list[StrictIssue] = []
-    excluded: list[StrictIssue] = []
-    results: dict[str, Any] = {}
-    for exposed in toolset.tools:
-        result = compile_tool(
-            exposed.to_tool(),
-            target="openai",
-            api=api,
-            rules=rules,
-            strict=mode,
-            allow_lossy=allow_lossy,
-        )
-        results[exposed.name] = result
-        if result.status == "refused" or result.tool is None:
-            excluded.append(_issue(exposed.name, result))
-            continue
-        emitted.append(result.tool)
-        if result.status == "strict":
-            null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
-        elif mode == "auto":
-            fallbacks.append(_issue(exposed.name, result))
-    report = ToolsReport(
-        null_paths=MappingProxyType(null_paths),
-        fallbacks=tuple(fallbacks),
-        excluded=tuple(excluded),
-        results=MappingProxyType(results),
+    return provider_tools(
+        "openai", toolset, api=_check_api(api), strict=strict, rules=rules, allow_lossy=allow_lossy
     )
-    return emitted, report
 
 
 # --------------------------------------------------------------------------- tool_calls()
