@@ -11,11 +11,11 @@ import shutil
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcast._openai_runtime import _ErrorText, tool_output
+from toolcast._openai_runtime import ToolCall, _ErrorText, tool_output
 
 if TYPE_CHECKING:
     from toolcast._mcp_stdio import ServerOutput
-    from toolcast._openai_runtime import Api, StructuredMode, ToolCall
+    from toolcast._openai_runtime import Api, StructuredMode
 
 __all__ = [
     "McpServerError",
@@ -40,13 +40,13 @@ class McpServerError(RuntimeError):
 async def _run_one(
     call: ToolCall,
     sessions: Mapping[str, Any],
-    api: Api,
+    api: Api | None,
     timeout: float | None,
     error_prefix: str,
     structured: StructuredMode,
 ) -> dict[str, Any]:
     def failed(message: str) -> dict[str, Any]:
-        return tool_output(call.call_id, _ErrorText(message), api=api, error_prefix=error_prefix)
+        return _shape(call, _ErrorText(message), api, error_prefix, "auto")
 
     where = f"tool {call.tool!r} on server {call.server!r}"
     session = sessions.get(call.server)
@@ -66,11 +66,21 @@ async def _run_one(
     except Exception as exc:
         return failed(f"{where} failed: {_exception_text(exc)}")
     try:
-        return tool_output(
-            call.call_id, result, api=api, error_prefix=error_prefix, structured=structured
-        )
+        return _shape(call, result, api, error_prefix, structured)
     except Exception as exc:  # whatever a session returned, this call still gets an output
         return failed(f"{where} returned {_exception_text(exc)}")
+
+
+def _shape(
+    call: Any, result: Any, api: Api | None, error_prefix: str, structured: StructuredMode
+) -> dict[str, Any]:
+    """``result`` as ``call``'s output in its provider's shape (OpenAI: in ``api``, if given)."""
+    if isinstance(call, ToolCall):
+        return tool_output(
+            call.call_id, result, api=api or call.api, error_prefix=error_prefix,
+            structured=structured,
+        )
+    return call.output(result, error_prefix=error_prefix, structured=structured)
 
 
 def _exception_text(exc: BaseException) -> str:
@@ -83,7 +93,7 @@ def _exception_text(exc: BaseException) -> str:
 
 
 async def execute_tool_calls(
-    calls: Sequence[ToolCall],
+    calls: Sequence[Any],
     sessions: Mapping[str, Any],
     *,
     api: Api | None = None,
@@ -93,16 +103,15 @@ async def execute_tool_calls(
 ) -> list[dict[str, Any]]:
     """Call every tool concurrently on its server's session; one output per call, in order.
 
-    ``sessions`` maps the server prefixes given to ``ToolSet.build`` to objects with an
-    async ``call_tool(name, arguments)`` (``mcp.ClientSession``, ``mcp.Client``). ``api``
-    defaults to each call's own API. A missing session, a server error, a crash or a
+    ``calls`` come from any target's ``tool_calls`` (OpenAI, Anthropic, Gemini); each
+    output is in its call's provider shape. ``sessions`` maps the server prefixes given to
+    ``ToolSet.build`` to objects with an async ``call_tool(name, arguments)``
+    (``mcp.ClientSession``, ``mcp.Client``). ``api`` (OpenAI calls only) defaults to each
+    call's own API. A missing session, a server error, a crash or a
     call that takes longer than ``timeout`` seconds becomes an error output for that
     call only.
     """
-    jobs = [
-        _run_one(call, sessions, api or call.api, timeout, error_prefix, structured)
-        for call in calls
-    ]
+    jobs = [_run_one(call, sessions, api, timeout, error_prefix, structured) for call in calls]
     # _run_one turns every failure of its call into that call's output, so one call can
     # never take the others' outputs with it.
     return list(await asyncio.gather(*jobs))
