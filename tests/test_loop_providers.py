@@ -205,3 +205,14 @@ def test_execute_tool_calls_takes_calls_of_every_target():
     assert outputs[1]["functionResponse"]["response"]["error"].startswith("Error: tool 'search'")
     assert "backend down" in outputs[1]["functionResponse"]["response"]["error"]
     assert outputs[2] == {"type": "function_call_output", "call_id": "c1", "output": '{"q": "z"}'}
+
+
+def test_null_paths_as_lists_or_tuples_strip_the_same_and_bad_paths_still_raise():
+    from toolcast.nulls import NullPathError
+
+    as_lists = {"docs__search": [["limit"], ["filter"], ["filter", "lang"]]}
+    for paths in (NULL_PATHS, as_lists, NULL_PATHS):  # the second tuple run reads the cached trie
+        calls, _ = tc_anthropic.tool_calls(USE, TOOLSET, paths)
+        assert calls[0].arguments == {"q": "x", "filter": {}}
+    with pytest.raises(NullPathError, match=r"null_paths\[0\]\[0\]: expected a property name"):
+        tc_anthropic.tool_calls(USE, TOOLSET, {"docs__search": ((5,),)})

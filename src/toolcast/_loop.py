@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import difflib
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
 
 def _is_object(obj: Any) -> bool:
     """A JSON object: a mapping, or an SDK (pydantic) object, which is read field by field."""
+    if type(obj) is dict:  # the common case, before the slower ABC check
+        return True
     if isinstance(obj, Mapping):
         return True
     return callable(getattr(obj, "model_dump", None)) and not isinstance(obj, (str, bytes))
@@ -53,6 +56,11 @@ def _field(obj: Any, *names: str) -> Any:
     SDK objects are read by attribute rather than dumped: a dump walks (and warns about) the
     whole object, while the loop needs a few fields; wire names and Python names both work.
     """
+    if type(obj) is dict:  # the common case, before the slower ABC check
+        for name in names:
+            if name in obj:
+                return obj[name]
+        return None
     for name in names:
         if isinstance(obj, Mapping):
             if name in obj:
@@ -192,12 +200,27 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
     return value, None
 
 
+@functools.lru_cache(maxsize=1024)
+def _cached_trie(paths: tuple[Any, ...]) -> dict:
+    from toolcast.nulls import _trie
+
+    return _trie(paths)
+
+
 def strip_call_nulls(name: str, arguments: dict[str, Any], null_paths: Any) -> dict[str, Any]:
     """``arguments`` without the nulls at tool ``name``'s null paths (a mapping or a ToolsReport)."""
-    from toolcast.nulls import strip_nulls  # the core helper, imported lazily
+    from toolcast.nulls import _strip, strip_nulls  # the core helper, imported lazily
 
     paths = null_paths.get(name) if null_paths else None
-    return strip_nulls(arguments, paths) if paths else arguments
+    if not paths:
+        return arguments
+    try:
+        # A tool's paths are the same on every call: build their trie once (paths given as
+        # lists are not hashable and take the plain way). The trie is only ever read.
+        trie = _cached_trie(paths)
+    except TypeError:
+        return strip_nulls(arguments, paths)
+    return _strip(arguments, trie) if trie else arguments
 
 
 def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
