@@ -62,9 +62,9 @@ def case_tools(case: dict) -> list:
     return [{"name": "t", "description": "Golden case.", "parameters": schema}]
 
 
-def actual(case: dict, version: str) -> Any:
+def actual(case: dict, version: str, provider: str = "openai") -> Any:
     opts = case.get("options", {})
-    results = toolcast.compile_tools(case_tools(case), rules=f"openai@{version}", **opts)
+    results = toolcast.compile_tools(case_tools(case), target=provider, rules=f"{provider}@{version}", **opts)
     out = [summarise(r, keep_tool="generate" not in case) for r in results]
     return out if "tools" in case else out[0]
 

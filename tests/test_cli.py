@@ -256,7 +256,7 @@ def test_help_text_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compile", "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     assert "--strict {auto,true,false} auto: a tool that cannot be sent strict" in text
-    assert "(default: auto)" in text and "(default: responses)" in text and "(default: 30.0)" in text
+    assert "(default: auto)" in text and "(default: openai responses" in text and "(default: 30.0)" in text
     assert main(["check", "--help"]) == 0
     assert "(default: error)" in " ".join(capsys.readouterr().out.split())
 

@@ -208,7 +208,7 @@ output_order: [{order}, uniqueItems]
     assert "default: true" not in copy.file(DEFAULT).read_text()
     rules = copy.regenerate()
     index = _load(copy.tmp / "tables" / "__init__.py", "tc_idx_default_check")
-    assert index.DEFAULTS == {"openai": NEXT}
+    assert index.DEFAULTS["openai"] == NEXT
     assert index.VERSIONS["openai"][-1] == NEXT
     assert rules[NEXT].output_order[-1] == "uniqueItems"
     tools = tmp_path / "tools.jsonl"

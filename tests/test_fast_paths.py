@@ -226,7 +226,7 @@ def test_leaves_at_the_nesting_guard_are_the_same_either_way(levels: int) -> Non
 def test_the_planned_paths_are_taken() -> None:
     """Not vacuous: compiling fills the plan caches, and the general path leaves them alone."""
     r = get_rules("openai@2026-10-17")
-    walk_class = Walk.for_rules(r)
+    walk_class = Walk(r)  # its plan caches are the rule version's
     tool = {"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"zz_leaf": {"type": "string", "description": "x", "x-zz": 1},
                                          "zz_list": {"type": "array", "items": {"type": "integer"}, "x-zy": 2}}}}
@@ -248,7 +248,7 @@ def test_large_key_shapes_are_not_cached() -> None:
     r = get_rules("openai@2026-10-17")
     keys = ("type", "k" * 600)
     toolcast.compile_tool(_leafy({"type": "string", "k" * 600: 1}), rules=r)
-    assert keys not in Walk.for_rules(r).leaf_plans
+    assert keys not in Walk(r).leaf_plans
 
 
 def _doubling_chain(n: int, optional: bool) -> dict:
@@ -278,14 +278,14 @@ def test_null_paths_multiplied_by_refs_are_counted_not_listed(refused: bool) -> 
 
 def test_the_null_path_guard_counts_exactly(monkeypatch) -> None:
     """The count is the listing's length: at the guard the paths are listed, one above it refused."""
-    import toolcast.interpret as interpret
+    from toolcast.walk import nullpaths
 
     schema = _doubling_chain(6, optional=True)
     count = 2 ** 7 - 2
-    monkeypatch.setattr(interpret, "NULL_PATHS_GUARD", count)
+    monkeypatch.setattr(nullpaths, "NULL_PATHS_GUARD", count)
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
     assert res.status == "strict" and len(res.null_paths) == count
-    monkeypatch.setattr(interpret, "NULL_PATHS_GUARD", count - 1)
+    monkeypatch.setattr(nullpaths, "NULL_PATHS_GUARD", count - 1)
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema})
     assert res.status == "non-strict" and not res.null_paths
     assert any(d.code == "openai/too-many-null-paths" and f"{count} places" in d.message for d in res.diagnostics)
@@ -312,9 +312,9 @@ def test_too_many_legit_paths_are_searched_not_listed() -> None:
 def test_the_path_search_agrees_with_the_listing(root: dict, defs: dict) -> None:
     """What Walk._has_path answers for legit paths (used when they are too many to list) is what
     the listing holds, on definition graphs without cycles."""
-    from toolcast.interpret import _PathSearch
+    from toolcast.walk.nullpaths import _PathSearch
 
-    walk = Walk.for_rules(get_rules(None))()
+    walk = Walk(get_rules(None))
     walk.compile({**root, "$defs": defs})
     walk.fast = False  # the full listing, whatever the walk refused
     nulls, legit = walk._expand_null_paths()
@@ -385,7 +385,7 @@ _JSONISH = st.recursive(
 def test_json_intersection_is_the_pairwise_one(a: list, b: list) -> None:
     """The enum merge's set-based intersection keeps what comparing every pair keeps, in order
     (1 and 1.0 are one value, true and 1 are not, NaN equals nothing)."""
-    from toolcast.schema_ops import json_equal, json_intersection
+    from toolcast.walk.semantics import json_equal, json_intersection
 
     assert json_intersection(a, b) == [x for x in a if any(json_equal(x, y) for y in b)]
 
@@ -393,7 +393,7 @@ def test_json_intersection_is_the_pairwise_one(a: list, b: list) -> None:
 @given(sets=st.lists(st.frozensets(st.integers(0, 6), max_size=3), max_size=6))
 @examples(200)
 def test_disjointness_by_sizes_is_the_pairwise_one(sets: list) -> None:
-    from toolcast.schema_ops import _disjoint
+    from toolcast.walk.semantics import _disjoint
 
     n = len(sets)
     assert _disjoint(sets) == all(not (sets[i] & sets[j]) for i in range(n) for j in range(i + 1, n))
@@ -477,9 +477,9 @@ NULL_EDGES = [{"type": "null"}, {"type": ["string", "null"], "enum": ["a"]}, {"t
                  "$defs": {"N": {"type": ["integer", "null"]}, "S": {"type": "string"},
                            "Loop": {"anyOf": [{"$ref": "#/$defs/Loop"}, {"type": "null"}]}}}, rules=RULES[-1])
 def test_allows_null_agrees_with_its_plain_definition(schema: dict, rules: str) -> None:
-    from toolcast.schema_ops import allows_null
+    from toolcast.walk.semantics import allows_null
 
-    walk = Walk.for_rules(get_rules(rules))()
+    walk = Walk(get_rules(rules))
     walk.compile(schema)  # the definitions and the raw root, as the walk reads them
     for sub in [True, False, None, *_subschemas_of(schema)]:
         assert allows_null(sub, walk) == _allows_null_plainly(sub, walk), sub
@@ -489,17 +489,17 @@ def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatc
     """A definition's oneOf merged in at many places (allOf of a $ref, as in schemastore's
     github-workflow) is judged exclusive once per walk; every place still has its own finding,
     with the reason, and the result equals the general path's (which judges each place)."""
-    from toolcast import interpret
+    from toolcast.walk import combinators
 
     calls = 0
-    judge = interpret.exclusive
+    judge = combinators.exclusive
 
     def counting(branches, walk):
         nonlocal calls
         calls += 1
         return judge(branches, walk)
 
-    monkeypatch.setattr(interpret, "exclusive", counting)
+    monkeypatch.setattr(combinators, "exclusive", counting)
     n = 40
     event = {"oneOf": [{"type": "object", "properties": {"on": {"type": "boolean"}}, "required": ["on"],
                         "additionalProperties": False}, {"type": "null"}]}
@@ -541,50 +541,11 @@ def _dict_nodes(value, out: list) -> None:
             stack.extend(x)
 
 
-@pytest.mark.parametrize("rules", VERSIONS)
-def test_the_looping_copiers_answer_as_the_written_out_ones(rules: str) -> None:
-    """_values_copiers has two forms (see there): the straight-line functions the source runs and the
-    loops the compiled build runs. For every planned key shape in the corpus, both give the same
-    answer for the corpus node and for each of its values swapped for a value of another kind."""
-    from toolcast import interpret
-
-    r = get_rules(rules)
-    walk = Walk.for_rules(r)()
-    nodes: list = []
-    for tool in _corpus_tools():
-        _dict_nodes(tool, nodes)
-    shapes = [(interpret._TYPE_KEY, interpret._LEAF_MODES, ("",)),
-              (interpret._CONTAINER_KEYS, interpret._PLAIN_MODE, ("object", "array")),
-              (interpret._ANY_OF_KEY, interpret._PLAIN_MODE, ("",))]
-    seen: set = set()
-    compared = handed_back = 0
-    for node in nodes:
-        keys = tuple(node)
-        if keys in seen or not interpret._plannable(keys):
-            continue
-        seen.add(keys)
-        for own, modes, containers in shapes:
-            shape = walk._shape(keys, own, modes)
-            if shape is None:
-                continue
-            written = interpret._values_copiers(shape[0], r, keys, containers, looping=False)
-            looping = interpret._values_copiers(shape[0], r, keys, containers, looping=True)
-            variants = [node] + [{**node, k: odd} for k in keys for odd in _ODD_VALUES]
-            for a, b in zip(written, looping, strict=True):
-                for s in variants:
-                    want, got = a(s, {"type": "object"}), b(s, {"type": "object"})
-                    assert (None if got is None else list(got.items())) == (None if want is None else list(want.items())), (keys, s)
-                    compared += 1
-                    handed_back += want is None
-    # Not vacuous: many shapes, both outcomes.
-    assert len(seen) > 200 and compared > 10_000 and 0 < handed_back < compared
-
-
 # -- a refused schema's strict form is not kept (Walk.builds_refused) -------------------------
 def _walked(schema, rules: str, builds_refused: bool) -> tuple[dict, tuple]:
     """The walk's output and everything else it records, with or without keeping a refused
     schema's strict form."""
-    walk = Walk.for_rules(get_rules(rules))()
+    walk = Walk(get_rules(rules))
     walk.builds_refused = builds_refused
     try:
         out = walk.compile(schema)

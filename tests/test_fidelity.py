@@ -49,7 +49,7 @@ def compile_params(schema, rules):
 
 def check_preserved(schema, result, xs, ys):
     """Assert (a) over candidate instances ``xs`` and (b) over ``ys``; returns counts checked."""
-    compiled = result.tool["parameters"]
+    compiled = _schema_of(result)
     orig, comp = Judge(schema), Judge(compiled)
     close, infer = narrowing_of(result)
     narrow = Judge(narrowed(schema, close=close, infer=infer))
@@ -102,6 +102,40 @@ def test_strict_compile_preserves_semantics(schema, rules, data):
     event(f"(a) checked {min(a, 3)}+, (b) checked {min(b, 3)}+")
     if result.null_paths:
         event("has null paths")
+
+
+def _schema_of(result):
+    tool = result.tool
+    return tool.get("parameters") or tool.get("input_schema") or tool.get("parametersJsonSchema")
+
+
+def _oracle(target):
+    from oracles import anthropic, gemini
+
+    if target == "anthropic":
+        return lambda tool: anthropic.tool_violations(tool)
+    return lambda tool: gemini.declaration_violations(tool, target)
+
+
+@SETTINGS
+@given(schema=schemas(), target=st.sampled_from(("anthropic", "gemini", "vertex")), data=st.data())
+def test_strict_compile_preserves_semantics_under_every_target(schema, target, data):
+    """The same properties for the other targets, under each one's default rules (optional
+    properties stay optional there, so most results have no null paths)."""
+    before = copy.deepcopy(schema)
+    result = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, target=target)
+    assert schema == before, "compile_tool mutated its input"
+    event(f"{target} {result.status}{' lossy' if result.lossy else ''}")
+    if result.status != "strict" or result.lossy:
+        return
+    compiled = _schema_of(result)
+    note(f"compiled={compiled!r}")
+    assert _oracle(target)(result.tool) == []
+    xs = [data.draw(instances(schema), label="x") for _ in range(4)]
+    xs += [data.draw(mutated(x), label="x'") for x in xs[:3]]
+    ys = [data.draw(instances(compiled), label="y") for _ in range(4)]
+    ys += [data.draw(mutated(y), label="y'") for y in ys[:3]]
+    check_preserved(schema, result, xs, ys)
 
 
 @examples(40)

@@ -5,21 +5,30 @@ from __future__ import annotations
 import pytest
 from golden_support import GOLDEN, TOPICS, actual, load_file, write_file
 from jsonschema import Draft202012Validator
+from oracles import anthropic as anthropic_oracle
+from oracles import gemini as gemini_oracle
 from oracles.openai_strict import tool_violations
 
+from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.rules import available, default_version, get_rules
 
 VERSIONS = available("openai")
+# Providers with goldens (tests/golden/<provider>/<version>/<topic>.json); OpenAI's ids keep
+# their old form.
+PROVIDERS = tuple(sorted(set(PROVIDER_OF.values())))
 
 
 def _cases():
-    for version in VERSIONS:
-        for topic in TOPICS:
-            path = GOLDEN / "openai" / version / f"{topic}.json"
-            if not path.exists():
-                continue
-            for i, case in enumerate(load_file(path)["cases"]):
-                yield pytest.param(version, topic, i, id=f"{version}-{topic}-{i}-{case['description'][:40]}")
+    for provider in PROVIDERS:
+        for version in available(provider):
+            for topic in TOPICS:
+                path = GOLDEN / provider / version / f"{topic}.json"
+                if not path.exists():
+                    continue
+                prefix = "" if provider == "openai" else f"{provider}-"
+                for i, case in enumerate(load_file(path)["cases"]):
+                    yield pytest.param(provider, version, topic, i,
+                                       id=f"{prefix}{version}-{topic}-{i}-{case['description'][:40]}")
 
 
 def _seed_missing_versions() -> None:
@@ -44,14 +53,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.function.__name__ == "test_golden":
         if metafunc.config.getoption("--update-goldens"):
             _seed_missing_versions()
-        metafunc.parametrize("version,topic,index", list(_cases()))
+        metafunc.parametrize("provider,version,topic,index", list(_cases()))
 
 
-def test_golden(version: str, topic: str, index: int, update_goldens: bool) -> None:
-    path = GOLDEN / "openai" / version / f"{topic}.json"
+def test_golden(provider: str, version: str, topic: str, index: int, update_goldens: bool) -> None:
+    path = GOLDEN / provider / version / f"{topic}.json"
     data = load_file(path)
     case = data["cases"][index]
-    got = actual(case, version)
+    got = actual(case, version, provider)
     if update_goldens:
         case["expect"] = got
         write_file(path, data)
@@ -68,6 +77,9 @@ def test_golden(version: str, topic: str, index: int, update_goldens: bool) -> N
         if "tool" in e:
             assert g["tool"] == e["tool"], case["description"]
     # Every tool sent strict must pass the independent acceptability check.
+    if provider != "openai":
+        _check_with_oracle(provider, results, case["description"])
+        return
     for g in results:
         tool = g.get("tool")
         if tool is not None and g["status"] == "strict":
@@ -75,6 +87,21 @@ def test_golden(version: str, topic: str, index: int, update_goldens: bool) -> N
             assert tool_violations(tool, api, profile=_oracle_profile(version)) == [], case["description"]
             params = tool["parameters"] if "parameters" in tool else tool["function"]["parameters"]
             Draft202012Validator.check_schema(params)
+
+
+def _check_with_oracle(provider: str, results: list, description: str) -> None:
+    """A provider's own oracle (tests/oracles/<provider>.py) on every tool of the case, and the
+    request's budgets over those sent."""
+    sent = [g["tool"] for g in results if g.get("tool") is not None]
+    for g in results:
+        if g.get("tool") is not None and g["status"] == "strict":
+            if provider == "anthropic":
+                assert anthropic_oracle.tool_violations(g["tool"]) == [], description
+            else:
+                assert gemini_oracle.declaration_violations(g["tool"], provider) == [], description
+            Draft202012Validator.check_schema(EMITTERS[provider].schema_of(g["tool"]))
+    if provider == "anthropic" and "tool" in (results[0] if results else {}):
+        assert anthropic_oracle.request_violations(sent) == [], description
 
 
 def _oracle_profile(version: str) -> str:
@@ -86,9 +113,9 @@ def _oracle_profile(version: str) -> str:
 def test_no_orphaned_goldens() -> None:
     """Every golden file belongs to a known version and topic; every case is described once."""
     for provider_dir in GOLDEN.iterdir():
-        assert provider_dir.name == "openai", f"unknown provider folder {provider_dir}"
+        assert provider_dir.name in PROVIDERS, f"unknown provider folder {provider_dir}"
         for version_dir in provider_dir.iterdir():
-            assert version_dir.name in VERSIONS, f"{version_dir} is not a rule version"
+            assert version_dir.name in available(provider_dir.name), f"{version_dir} is not a rule version"
             for f in version_dir.iterdir():
                 assert f.suffix == ".json" and f.stem in TOPICS, f"orphaned golden file {f}"
                 cases = load_file(f)["cases"]
@@ -99,16 +126,17 @@ def test_no_orphaned_goldens() -> None:
         assert (GOLDEN / "openai" / default_version("openai") / f"{topic}.json").exists(), topic
 
 
-def test_goldens_cover_every_code() -> None:
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_goldens_cover_every_code(provider: str) -> None:
     """Each active diagnostic and transformation code appears in some golden expectation."""
     seen: set[str] = set()
     active: set[str] = set()
-    for version in VERSIONS:
-        r = get_rules(f"openai@{version}")
+    for version in available(provider):
+        r = get_rules(f"{provider}@{version}")
         active |= {c for c, d in r.diagnostics.items() if d[5] == "active"}
         active |= {c for c, t in r.transformations.items() if t[2] == "active"}
         for topic in TOPICS:
-            path = GOLDEN / "openai" / version / f"{topic}.json"
+            path = GOLDEN / provider / version / f"{topic}.json"
             if not path.exists():
                 continue
             for case in load_file(path)["cases"]:

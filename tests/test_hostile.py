@@ -176,20 +176,20 @@ def test_huge_merges_and_one_of_branches_are_linear_not_pairwise():
 
 
 def test_untyped_all_of_parts_are_judged_once_per_definition(monkeypatch):
-    """Whether an allOf part says nothing about null (schema_ops._neutral) is remembered per $ref:
+    """Whether an allOf part says nothing about null (walk.semantics._neutral) is remembered per $ref:
     n definitions, each the allOf of the next named twice, cost a number of checks linear in n
     (the first version judged each level again from every level above it: n**2 / 2)."""
-    from toolcast import schema_ops
+    from toolcast.walk import semantics
 
     calls = 0
-    judge = schema_ops._neutral
+    judge = semantics._neutral
 
     def counting(s, walk, *depth):
         nonlocal calls
         calls += 1
         return judge(s, walk, *depth)
 
-    monkeypatch.setattr(schema_ops, "_neutral", counting)
+    monkeypatch.setattr(semantics, "_neutral", counting)
     n = 150
     for last in ({"type": "string", "minLength": 1}, {"minLength": 1}):
         defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}]} for i in range(n)}

@@ -201,18 +201,27 @@ def test_meta_schema_is_a_valid_draft_2020_12_schema():
     assert meta["additionalProperties"] is False
 
 
-def test_every_code_the_code_emits_is_in_every_catalogue():
-    """A code string in src/ that a rule version lacks would crash compiles under that version."""
+def test_every_pattern_the_code_reports_is_declared_and_in_every_catalogue():
+    """A pattern string in src/ that walk.actions does not declare, or a rule version does not map,
+    would crash compiles under that version; the code spells no provider's codes itself."""
     import re
 
     from toolcast.rules import available, get_rules
+    from toolcast.walk import actions
 
-    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "src" / "toolcast").glob("*.py"))
-    diag_codes = set(re.findall(r'"(openai/[a-z0-9-]+)"', src))
-    change_codes = set(re.findall(r'self\.change\("([a-z0-9-]+)"|rep\.change\("([a-z0-9-]+)"', src))
-    change_codes = {a or b for a, b in change_codes}
-    assert len(diag_codes) > 30 and len(change_codes) > 15
+    files = [p for p in (ROOT / "src" / "toolcast").rglob("*.py") if "_tables" not in p.parts]
+    src = "\n".join(p.read_text(encoding="utf-8") for p in files)
+    reported = {a or b or c for a, b, c in re.findall(
+        r'(?:self|walk)\.(?:report|refuse)\("([a-z0-9-]+)"|rep\.diag\("([a-z0-9-]+)"|(?:patterns|codes)\["([a-z0-9-]+)"\]', src)}
+    changed = {a or b for a, b in re.findall(r'(?:self|rep)\.change\("([a-z0-9-]+)"|changes\["([a-z0-9-]+)"\]', src)}
+    assert len(reported) > 30 and len(changed) > 15
+    assert reported <= actions.ALL_REPORTS, sorted(reported - actions.ALL_REPORTS)
+    assert changed <= actions.ALL_CHANGES, sorted(changed - actions.ALL_CHANGES)
+    provider_modules = {"openai.py", "_openai_runtime.py"}
+    assert not [p.name for p in files if p.name not in provider_modules and '"openai/' in p.read_text(encoding="utf-8")]
+    needed = actions.ALL_REPORTS - actions.POLICY_ONLY_REPORTS  # (those only under a policy rule it selects)
     for version in available("openai"):
         r = get_rules(f"openai@{version}")
-        assert diag_codes <= set(r.diagnostics), (version, sorted(diag_codes - set(r.diagnostics)))
-        assert change_codes <= set(r.transformations), (version, sorted(change_codes - set(r.transformations)))
+        assert set(r.patterns) >= needed, (version, sorted(needed - set(r.patterns)))
+        assert set(r.changes) >= actions.ALL_CHANGES, (version, sorted(actions.ALL_CHANGES - set(r.changes)))
+        assert set(r.patterns.values()) <= set(r.diagnostics) and set(r.changes.values()) <= set(r.transformations)

@@ -22,14 +22,33 @@ import speclib
 ROOT = speclib.ROOT
 DEFAULT_OUT = ROOT / "src" / "toolcast" / "_tables"
 DEFAULT_DOCS = ROOT / "docs" / "codes.md"
+MATRIX_DOC = "matrix.md"  # beside --docs
 
 
 def module_name(provider: str, version: str) -> str:
     return f"{provider}_{version.replace('-', '_')}"
 
 
+def _block(name: str, mapping: dict, comment: str = "") -> str:
+    lines = [f"# {comment}"] if comment else []
+    lines.append(f"{name} = {{")
+    for key, value in mapping.items():
+        lines.append(f"    {_lit(key)}: {_lit(value)},")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+class _Rec:
+    """A named record in the generated source: `Type(field, ...)` (see toolcast.records)."""
+
+    def __init__(self, type_name: str, *fields) -> None:
+        self.type_name, self.fields = type_name, fields
+
+
 def _lit(value) -> str:
     """A deterministic Python literal (dict keys keep spec order unless sorted by the caller)."""
+    if isinstance(value, _Rec):
+        return f"{value.type_name}(" + ", ".join(_lit(v) for v in value.fields) + ")"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{_lit(k)}: {_lit(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
@@ -44,63 +63,96 @@ def _lit(value) -> str:
     raise TypeError(f"cannot emit {type(value).__name__}")
 
 
-def _block(name: str, mapping: dict, comment: str = "") -> str:
-    lines = [f"# {comment}"] if comment else []
-    lines.append(f"{name} = {{")
-    for key, value in mapping.items():
-        lines.append(f"    {_lit(key)}: {_lit(value)},")
-    lines.append("}")
-    return "\n".join(lines)
+def _keywords(r: dict) -> dict:
+    classes = r["keyword_classes"]
+    out = {}
+    for kw in sorted(r["keywords"]):
+        e = r["keywords"][kw]
+        c = classes[e["class"]]
+        out[kw] = _Rec("KeywordEntry", e["class"], c["action"], e.get("handler"), e["value"], c.get("diagnostic"),
+                       c.get("transformation"), tuple(e["cite"]))
+    return out
+
+
+def _catalogue(r: dict) -> tuple[dict, dict, dict, dict]:
+    """(diagnostics, transformations, pattern -> code, change pattern -> transformation code)."""
+    diagnostics = {
+        code: _Rec("DiagnosticEntry", d["severity"], d["outcome"], d["message"], d["docs"], tuple(d["cite"]),
+                   d.get("status", "active"), d.get("pattern"))
+        for code, d in sorted(r["diagnostics"].items())
+    }
+    transformations = {
+        code: _Rec("TransformationEntry", t["lossy"], t["detail"], t.get("status", "active"), t.get("pattern", code))
+        for code, t in sorted(r["transformations"].items())
+    }
+    patterns = {d.fields[6]: code for code, d in sorted(diagnostics.items(), key=lambda e: e[1].fields[6] or "")
+                if d.fields[6] is not None}
+    changes = {t.fields[3]: code for code, t in sorted(transformations.items(), key=lambda e: e[1].fields[3])}
+    return diagnostics, transformations, patterns, changes
+
+
+def _policy_lines(policy: dict) -> list[str]:
+    rules = {k: v["rule"] for k, v in sorted(policy.items()) if "rule" in v}
+    cites = {k: tuple(v["cite"]) for k, v in sorted(policy.items())}
+    lines = [
+        "# structural rule: what the walk does (see spec.schema.json, policy)",
+        f"POLICY = {_lit(rules)}",
+        f"REF_SIBLINGS = {_lit(tuple(policy['ref_siblings']['keywords']))}",
+        f"ALWAYS_REFUSED = {_lit(tuple(policy['always_refused']['codes']))}",
+        f"POLICY_CITE = {_lit(cites)}",
+    ]
+    if "property_keys" in policy:  # (left out where a spec states none: those tables stay as they were)
+        lines.append(f"PROPERTY_KEY_PATTERN = {_lit(policy['property_keys']['pattern'])}")
+    if "enum_values" in policy:
+        lines.append(f"ENUM_VALUE_TYPES = {_lit(tuple(policy['enum_values']['types']))}")
+    return lines
+
+
+def _imports(budgets: bool) -> list[str]:
+    if not budgets:
+        return ["from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEntry, RegexClassEntry,",
+                "                              RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)"]
+    return ["from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordEntry, LimitEntry,",
+            "                              RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)"]
+
+
+def _budget_lines(r: dict) -> list[str]:
+    """BUDGETS, the request limits, when the spec states any (other tables stay as they were)."""
+    budgets = {k: _Rec("BudgetEntry", v["value"], v["code"], v["counts"], v["applies"], tuple(v["cite"]))
+               for k, v in sorted(r.get("budgets", {}).items())}
+    if not budgets:
+        return []
+    return [_block("BUDGETS", budgets, "request budget: BudgetEntry(value, diagnostic code, what it counts, "
+                   "which tools it applies to, citations)"), ""]
 
 
 def render_version(rel_spec: str, r: dict) -> str:
     classes = r["keyword_classes"]
-    keywords = {}
-    for kw in sorted(r["keywords"]):
-        e = r["keywords"][kw]
-        c = classes[e["class"]]
-        keywords[kw] = (
-            e["class"],
-            c["action"],
-            e.get("handler"),
-            e["value"],
-            c.get("diagnostic"),
-            c.get("transformation"),
-            tuple(e["cite"]),
-        )
     unknown = classes["unknown"]
-    limits = {k: (v["value"], v["code"], tuple(v["cite"])) for k, v in sorted(r["limits"].items())}
-    diagnostics = {
-        code: (
-            d["severity"],
-            d["outcome"],
-            d["message"],
-            d["docs"],
-            tuple(d["cite"]),
-            d.get("status", "active"),
-        )
-        for code, d in sorted(r["diagnostics"].items())
-    }
-    transformations = {
-        code: (t["lossy"], t["detail"], t.get("status", "active"))
-        for code, t in sorted(r["transformations"].items())
-    }
+    limits = {k: _Rec("LimitEntry", v["value"], v["code"], tuple(v["cite"]), v["counts"])
+              for k, v in sorted(r["limits"].items())}
+    diagnostics, transformations, patterns, changes = _catalogue(r)
     sources = {
-        sid: (s["title"], s["url"], s["date"], s.get("evidence")) for sid, s in sorted(r["sources"].items())
+        sid: _Rec("SourceEntry", s["title"], s["url"], s["date"], s.get("evidence"))
+        for sid, s in sorted(r["sources"].items())
     }
     regex_classes = {
-        k: (v["action"], v["diagnostic"], v.get("transformation"))
+        k: _Rec("RegexClassEntry", v["action"], v["diagnostic"], v.get("transformation"))
         for k, v in sorted(r["regex_feature_classes"].items())
     }
-    regex_features = {k: (v["class"], tuple(v["cite"])) for k, v in sorted(r["regex_features"].items())}
-    slots = {k: (v["kind"], v["depth"]) for k, v in sorted(r["slots"].items())}
+    regex_features = {k: _Rec("RegexFeatureEntry", v["class"], tuple(v["cite"]))
+                      for k, v in sorted(r["regex_features"].items())}
+    slots = {k: _Rec("SlotEntry", v["kind"], v["depth"]) for k, v in sorted(r["slots"].items())}
     formats = {k: tuple(v) for k, v in sorted(r["formats"].items())}
+    provider = r["provider"]
     parts = [
-        f'"""Rules openai@{r["version"]}: generated by tools/gen_tables.py from {rel_spec} — do not edit;'
-        f' run `python tools/gen_tables.py`."""',
+        f'"""Rules {provider}@{r["version"]} (provider {provider}): generated by tools/gen_tables.py from {rel_spec}'
+        f' — do not edit; run `python tools/gen_tables.py`."""',
         "",
         "# fmt: off",
-        f"PROVIDER = {_lit(r['provider'])}",
+        *_imports(bool(r.get("budgets"))),
+        "",
+        f"PROVIDER = {_lit(provider)}",
         f"VERSION = {_lit(r['version'])}",
         f"REVIEWED = {_lit(r['reviewed'])}",
         f"EXTENDS = {_lit(r.get('extends'))}",
@@ -115,41 +167,50 @@ def render_version(rel_spec: str, r: dict) -> str:
         f"DESCRIPTION_STRIP_RANGES = {_lit(tuple(tuple(x) for x in r['description']['strip_ranges']))}",
         f"DESCRIPTION_CITE = {_lit(tuple(r['description'].get('cite', ())))}",
         "",
-        _block("LIMITS", limits, "limit name: (value, diagnostic code, citations)"),
+        *_policy_lines(r["policy"]),
         "",
+        _block("LIMITS", limits, "limit name: LimitEntry(value, diagnostic code, citations, what it counts)"),
+        "",
+        *_budget_lines(r),
         _block("FORMATS", formats, "supported string formats: citations"),
         "",
         _block(
             "KEYWORDS",
-            keywords,
-            "keyword: (class, action, rewrite handler, value kind, diagnostic, transformation, citations)",
+            _keywords(r),
+            "keyword: KeywordEntry(class, action, handler, value kind, diagnostic, transformation, citations)",
         ),
         "",
-        f"UNKNOWN_KEYWORD = {_lit((unknown['action'], unknown.get('diagnostic'), unknown.get('transformation')))}",
+        f"UNKNOWN_KEYWORD = {_lit(_Rec('ClassEntry', unknown['action'], unknown.get('diagnostic'), unknown.get('transformation')))}",
         "",
         _block(
             "KEYWORD_CLASSES",
-            {k: (v["action"], v.get("diagnostic"), v.get("transformation")) for k, v in sorted(classes.items())},
-            "keyword class: (action, diagnostic, transformation)",
+            {k: _Rec("ClassEntry", v["action"], v.get("diagnostic"), v.get("transformation"))
+             for k, v in sorted(classes.items())},
+            "keyword class: ClassEntry(action, diagnostic, transformation)",
         ),
         "",
-        _block("SLOTS", slots, "schema-valued keyword: (kind, depth step)"),
+        _block("SLOTS", slots, "schema-valued keyword: SlotEntry(kind, depth step)"),
         "",
         f"OUTPUT_ORDER = {_lit(tuple(r['output_order']))}",
         "",
         _block(
             "DIAGNOSTICS",
             diagnostics,
-            "code: (severity, outcome, message template, docs url, citations, status)",
+            "code: DiagnosticEntry(severity, outcome, message template, docs url, citations, status, pattern)",
         ),
         "",
-        _block("TRANSFORMATIONS", transformations, "code: (lossy, detail, status)"),
+        _block("TRANSFORMATIONS", transformations, "code: TransformationEntry(lossy, detail, status, change pattern)"),
         "",
-        _block("REGEX_FEATURE_CLASSES", regex_classes, "regex feature class: (action on the pattern, diagnostic, transformation)"),
+        _block("PATTERNS", patterns, "pattern the walk reports: this provider's diagnostic code"),
         "",
-        _block("REGEX_FEATURES", regex_features, "regex feature (toolcast._regex names): (class, citations)"),
+        _block("CHANGES", changes, "change pattern the walk records: this provider's transformation code"),
         "",
-        _block("SOURCES", sources, "citation id: (title, url, date, evidence tag)"),
+        _block("REGEX_FEATURE_CLASSES", regex_classes,
+               "regex feature class: RegexClassEntry(action on the pattern, diagnostic, transformation)"),
+        "",
+        _block("REGEX_FEATURES", regex_features, "regex feature (toolcast._regex names): RegexFeatureEntry(class, citations)"),
+        "",
+        _block("SOURCES", sources, "citation id: SourceEntry(title, url, date, evidence tag)"),
         "# fmt: on",
         "",
     ]
@@ -204,6 +265,27 @@ def render_docs(found: dict) -> str:
     return "\n".join(out)
 
 
+def render_matrix(files: dict[str, str]) -> str:
+    """docs/matrix.md: toolcast.matrix over the tables just rendered (not the ones on disk)."""
+    import types
+
+    from toolcast import matrix
+    from toolcast.rules import Rules
+
+    rule_sets = []
+    for name, source in sorted(files.items()):
+        if name == "__init__.py":
+            continue
+        module = types.ModuleType(f"_gen_tables_{name[:-3]}")
+        exec(compile(source, name, "exec"), module.__dict__)  # the generated literals only
+        rule_sets.append(Rules(module))
+    rule_sets.sort(key=lambda r: (r.provider, r.version))
+    head = ["# Compatibility matrix", "",
+            "Generated by `tools/gen_tables.py` from the rule tables — do not edit. `toolcast rules matrix`",
+            "prints the same (`--format text|json|markdown`).", ""]
+    return "\n".join(head) + "\n" + matrix.render(matrix.build(rule_sets), "markdown")
+
+
 def build(spec_dir: Path) -> tuple[dict, dict[str, str]]:
     """(versions by provider, {relative output path: content})."""
     found = speclib.discover(spec_dir)
@@ -251,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     targets = {args.out / name: content for name, content in files.items()}
     targets[args.docs] = render_docs(found)
+    targets[args.docs.parent / MATRIX_DOC] = render_matrix(files)
     expected_tables = {args.out / name for name in files}
     stale = [p for p in args.out.glob("*.py") if p not in expected_tables]
     changed = []

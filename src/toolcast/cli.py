@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
-from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name
+from toolcast.compile import InvalidToolError, budget_request, compile_tool, refuse_repeated_name
+from toolcast.compile import resolve_target as compile_target
 from toolcast.loader import InputError, Item, load
 from toolcast.model import CompileResult, ToolcastError, UnknownRulesError
+from toolcast.providers import EMITTERS
 from toolcast.rules import get_rules
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -75,8 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("paths", nargs="*", metavar="PATH", help="tool file(s): one tool, a list, {\"tools\": [...]}, JSON Lines, YAML or a bare JSON Schema; a directory (see below); - reads stdin")
-        sp.add_argument("--target", default="openai", choices=["openai"], help="the provider dialect to compile to")
-        sp.add_argument("--api", default="responses", choices=["responses", "chat"], help="the OpenAI API to shape tools for: the Responses API or Chat Completions")
+        sp.add_argument("--target", default="openai", choices=list(EMITTERS), help="the provider dialect to compile to")
+        sp.add_argument("--api", default=None, choices=sorted({a for e in EMITTERS.values() for a in e.APIS}),
+                        help="the target's API (default: openai responses, anthropic messages, gemini/vertex json-schema)")
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help=STRICT_HELP)
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
@@ -106,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     rs = rsub.add_parser("show", help="one rule version's resolved tables")
     rs.add_argument("version", nargs="?", default=None, metavar="VERSION", help="VERSION, openai@VERSION or latest (default: the reviewed default)")
     rs.add_argument("--format", default="text", choices=["text", "json"], help=FORMAT_HELP)
+    rm = rsub.add_parser("matrix", help="what every provider@version does with each keyword, limit and budget")
+    rm.add_argument("--format", default="text", choices=["text", "json", "markdown"], help="text for people, json for one machine-readable document, markdown for docs")
     rd = rsub.add_parser("diff", help="what changes between two rule versions (and, with --impact, for your tools)")
     rd.add_argument("old", metavar="A", help="VERSION, openai@VERSION or latest")
     rd.add_argument("new", metavar="B", help="VERSION, openai@VERSION or latest")
@@ -203,10 +208,19 @@ def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
 
 
+def _rules(args: argparse.Namespace) -> Any:
+    """The rules for --rules under --target's provider (a usage error when they do not fit)."""
+    try:
+        _, args.api, rules = compile_target(args.target, args.api, args.rules)
+    except ValueError as exc:
+        raise UsageError(f"toolcast {args.command}: {exc}") from None
+    return rules
+
+
 def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError],
                    places: list | None = None) -> list[tuple[str, CompileResult]]:
     """Compile each item; `places` gets each result's Item.where, in the results' order."""
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     results: list[tuple[str, CompileResult]] = []
     seen: set[str] = set()
     for item in items:
@@ -223,14 +237,17 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
                 raise
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
-        results.append((item.source, refuse_repeated_name(res, seen, rules)))
+        results.append((item.source, (item.tool, refuse_repeated_name(res, seen, rules))))
         if places is not None:
             places.append(item.where)
-    return results
+    # Every tool of one invocation is one request: its budgets are applied over all of them.
+    budgeted = budget_request([t for _, (t, _) in results], [r for _, (_, r) in results], target=args.target,
+                              api=args.api, rules=rules, strict=args.strict)
+    return [(source, res) for (source, _), res in zip(results, budgeted, strict=True)]
 
 
 def _meta(args: argparse.Namespace) -> dict:
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     return {
         "toolcast": __version__,
         "target": args.target,
@@ -244,7 +261,7 @@ def _meta(args: argparse.Namespace) -> dict:
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
     from toolcast import render
 
-    get_rules(args.rules)  # an unknown version is a usage error before any work
+    _rules(args)  # an unknown version, or one of another provider, is a usage error before any work
     watch = args.command == "compile" and args.fail_on_change
     if watch and not args.out:
         raise UsageError("toolcast compile: --fail-on-change needs --out DIR")
@@ -359,6 +376,11 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
         return rules_cli.list_versions(out, args.format)
     if args.rules_command == "show":
         return rules_cli.show(out, args.version, args.format)
+    if args.rules_command == "matrix":
+        from toolcast import matrix
+
+        out.write(matrix.render(matrix.of_all(), args.format))
+        return 0
     if args.rules_command == "diff":
         if args.details != "all" and not args.details.isdigit():
             raise UsageError("toolcast rules diff: --details takes a number or 'all'")
@@ -366,7 +388,7 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
         code = rules_cli.diff(out, args.old, args.new, args.format, args.impact, api=args.api,
                               strict=args.strict, allow_lossy=args.allow_lossy, details=args.details, stdin=stdin)
         return code
-    raise UsageError("toolcast rules: choose list, show or diff")
+    raise UsageError("toolcast rules: choose list, show, matrix or diff")
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:

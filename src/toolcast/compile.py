@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any, Literal
 
-from toolcast.interpret import Walk, without_cycle_gc
+from toolcast.budgets import Request, apply_budgets
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -19,22 +19,13 @@ from toolcast.model import (
     expanded,
     pointer,
 )
+from toolcast.providers import EMITTERS, PROVIDER_OF
+from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules, get_rules
+from toolcast.walk import Walk, without_cycle_gc
 
-Api = Literal["responses", "chat"]
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
-APIS = ("responses", "chat")
-# Codes that block a tool in every mode: OpenAI rejects these even without strict.
-ALWAYS_REFUSED = frozenset(
-    {
-        "openai/tool-name-invalid-characters",
-        "openai/tool-name-too-long",
-        "openai/tool-name-missing",
-        "openai/duplicate-tool-name",
-        "openai/root-schema-not-object",
-    }
-)
 
 
 # Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
@@ -46,7 +37,7 @@ class _TooDeep(Exception):
 
 
 # Root properties beyond which compile_tool pauses the cycle collector (see
-# interpret.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
+# walk.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
 PAUSE_GC_PROPERTIES = 32
 
 
@@ -166,32 +157,33 @@ class _Report:
         self.diags: list[tuple] = [] if diags is None else diags
         self.trans: list[tuple] = [] if trans is None else trans
 
-    def diag(self, code: str, base: str, tokens: tuple = (), **params: Any) -> None:
-        self.diags.append((code, base, tokens, tuple(params.items())))
+    def diag(self, pattern: str, base: str, tokens: tuple = (), **params: Any) -> None:
+        self.diags.append((self.r.patterns[pattern], base, tokens, tuple(params.items())))
 
-    def change(self, code: str, base: str, tokens: tuple = (), note: str = "") -> None:
-        self.trans.append((code, base, tokens, note))
+    def change(self, pattern: str, base: str, tokens: tuple = (), note: str = "") -> None:
+        self.trans.append((self.r.changes[pattern], base, tokens, note))
 
 
 def check_name(name: Any, r: Rules, diags: list) -> bool:
-    """Whether OpenAI accepts the tool name; a refusing finding is recorded when it does not."""
+    """Whether the provider accepts the tool name; a refusing finding is recorded when it does not."""
+    codes = r.patterns
     if not isinstance(name, str) or not name:
-        diags.append(("openai/tool-name-missing", "name", (), ()))
+        diags.append((codes["tool-name-missing"], "name", (), ()))
         return False
     if r.name_re.fullmatch(name):
         return True
     if len(name) > r.name_max_length:
-        diags.append(("openai/tool-name-too-long", "name", (), (("count", len(name)), ("limit", r.name_max_length))))
+        diags.append((codes["tool-name-too-long"], "name", (), (("count", len(name)), ("limit", r.name_max_length))))
         if r.name_re.fullmatch(name[: r.name_max_length]):
             return False
-    diags.append(("openai/tool-name-invalid-characters", "name", (), (("name", name), ("pattern", r.name_pattern))))
+    diags.append((codes["tool-name-invalid-characters"], "name", (), (("name", name), ("pattern", r.name_pattern))))
     return False
 
 
 def clean_description(desc: Any, rep: _Report) -> str | None:
     r = rep.r
     if desc is None or (isinstance(desc, str) and (not desc or desc.isspace())):
-        rep.diag("openai/missing-tool-description", "description")
+        rep.diag("missing-tool-description", "description")
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
         raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
@@ -205,39 +197,29 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
         return desc
     cleaned, removed = r.description_strip_re.subn("", desc)
     if removed:
-        rep.diag("openai/description-invisible-characters", "description", count=removed)
+        rep.diag("description-invisible-characters", "description", count=removed)
         rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
     # A character cap the provider enforced in some rule versions (data: description.max_chars).
     max_chars = r.description_max_chars
     if max_chars is not None and len(cleaned) > max_chars:
-        rep.diag("openai/description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
+        rep.diag("description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
         rep.change("truncated-description-to-char-limit", "description", note=f"({len(cleaned)} -> {max_chars} characters)")
         cleaned = cleaned[:max_chars]
     raw = cleaned.encode("utf-8")
     if len(raw) > r.description_max_bytes:
         # Cutting the bytes and dropping a partial trailing sequence keeps whole characters.
         cleaned = raw[: r.description_max_bytes].decode("utf-8", "ignore")
-        rep.diag("openai/description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
+        rep.diag("description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
         rep.change("truncated-description", "description", note=f"({len(raw)} -> {len(cleaned.encode('utf-8'))} bytes)")
     return cleaned
 
 
-def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
-    """The tool in the API's shape; `strict` is always present, false included."""
-    fn: dict = {"name": name} if api == "chat" else {"type": "function", "name": name}
-    if description is not None:
-        fn["description"] = description
-    fn["parameters"] = parameters
-    fn["strict"] = strict
-    return {"type": "function", "function": fn} if api == "chat" else fn
-
-
 def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusing: frozenset,
-            lossy_codes: frozenset) -> tuple:
-    """The parameters of `openai/sent-non-strict`: why the tool cannot go strict, its schema's first
+            lossy_codes: frozenset, pair_codes: tuple[str, str]) -> tuple:
+    """The parameters of the `sent-non-strict` diagnostic: why the tool cannot go strict, its schema's first
     refusal, else its first lossy change (the schema's findings start at `first_diag` and
     `first_trans` in the result's records). Formatted when the finding is first read (Deferred)."""
-    diags = expanded(diags[first_diag:])
+    diags = expanded(diags[first_diag:], pair_codes)
     trans = trans[first_trans:]
     n_refusing = sum(map(refusing.__contains__, map(_first, diags)))
     if n_refusing:
@@ -250,34 +232,46 @@ def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusin
     return (("value", f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"),)
 
 
+def _emitter(target: str, api: str | None) -> tuple[Any, str]:
+    """(the emit module of `target` (providers.EMITTERS), `api` checked against it, or its default)."""
+    emitter = EMITTERS.get(target)
+    if emitter is None:
+        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
+    if api is None:
+        return emitter, emitter.DEFAULT_API
+    if api not in emitter.APIS:
+        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
+    return emitter, api
+
+
 def compile_tool(
     tool: Any,
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> CompileResult:
-    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
+    """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
+    `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
+    OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `json-schema`, i.e.
+    parametersJsonSchema), under `rules` of the target's provider (None: its default).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
     definitions, or more than PAUSE_GC_PROPERTIES root properties) is compiled with Python's
     cycle collector paused; it is on again when this returns or raises.
     """
-    if target != "openai":
-        raise ValueError(f"unknown target {target!r}; available: openai")
-    if api != "responses" and api != "chat":
-        raise ValueError(f"unknown api {api!r}; available: {', '.join(APIS)}")
+    resolved = _TARGETS.get((target, api, rules)) if type(rules) is not Rules else None
+    emitter, api, r = resolved if resolved is not None else resolve_target(target, api, rules)
     mode = "auto" if strict == "auto" else strict_mode(strict)
-    r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
         name, description, schema, shape = read_tool(tool)
     # A large compile allocates enough for the cycle collector to run, and re-scan the caller's
-    # heap, several times: it runs with the collector paused (as in interpret.without_cycle_gc;
+    # heap, several times: it runs with the collector paused (as in walk.without_cycle_gc;
     # inline here, where a call would cost a small tool more than the pause saves it).
     paused = type(schema) is dict and ("$defs" in schema or "definitions" in schema or (
         type(props := schema.get("properties")) is dict and len(props) > PAUSE_GC_PROPERTIES)) and gc_isenabled()
@@ -295,14 +289,14 @@ def compile_tool(
                 and not description.isspace()):
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
-        if shape == "mcp" or shape == "anthropic":
-            trans.append(_RENAMED)
+        if shape not in emitter.NATIVE_SHAPES:
+            trans.append(r.tool_records[0])
         null_paths: tuple = ()
         compiled: Any = None
         schema_diags: list[tuple] = []
         schema_trans: list[tuple] = []
         if mode is False:
-            diags.append(("openai/strict-disabled", "#", (), ()))
+            diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
@@ -310,17 +304,8 @@ def compile_tool(
             walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
-            try:
-                compiled = walk.compile(schema)
-            except RecursionError:
-                # Merging recursive definitions can unfold deeper than any guard foresaw.
-                compiled = {}
-                walk.diag("openai/schema-too-deep", (), count="too many", limit=r.limit("max_depth"))
+            compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
             schema_diags, schema_trans = walk.diags, walk.trans
-            if walk.refusals == 0 and not walk.lossy():
-                status = "strict"
-            else:
-                status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))
             if status == "strict":
                 null_paths = walk.null_paths
         if not name_ok:
@@ -328,19 +313,16 @@ def compile_tool(
             null_paths = ()
         tool_out = None
         if status == "strict":
-            trans.append(_ENABLED)
-            tool_out = emit(name, description, compiled, True, api)
+            trans.append(r.tool_records[1])
+            tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
-            try:
-                params = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
-            except _TooDeep:
+            params = _original(schema, r, diags, schema_diags)
+            if params is None:
                 status = "refused"
-                schema_diags = [d for d in schema_diags if d[0] != "openai/sent-non-strict"]
-                if not any(d[0] == "openai/schema-too-deep" for d in schema_diags):
-                    diags.append(("openai/schema-too-deep", "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
-                                                                      ("limit", r.limit("max_depth")))))
+                sent = r.patterns["sent-non-strict"]
+                schema_diags = [d for d in schema_diags if d[0] != sent]
             else:
-                tool_out = emit(name, description, params, False, api)
+                tool_out = emitter.emit(name, description, params, False, api)
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
                                            diags + schema_diags, trans + schema_trans, r, api)
     finally:
@@ -348,8 +330,50 @@ def compile_tool(
             gc_enable()
 
 
-_RENAMED = ("renamed-input-schema-to-parameters", "#", (), "")
-_ENABLED = ("enabled-strict-mode", "#", (), "")
+# (target, api as given, rules spec) -> resolve_target's answer: a compile of a small tool costs
+# little more than this lookup would save (4% of bfcl before it).
+_TARGETS: dict[tuple, tuple] = {}
+
+
+def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
+    """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
+    an unknown target or API, or a rules spec naming another provider than the target's."""
+    api_given = api
+    emitter, api = _emitter(target, api)
+    provider = PROVIDER_OF[target]
+    if type(rules) is Rules:
+        return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
+    r = get_rules(rules, provider)
+    if r.provider != provider:
+        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
+    if len(_TARGETS) < 64:  # (target, api, rules spec) are a handful of strings; never grow without bound
+        _TARGETS[(target, api_given, rules)] = (emitter, api, r)
+    return emitter, api, r
+
+
+def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
+    """(the strict form of `schema`, the tool's status as the walk leaves it)."""
+    try:
+        compiled = walk.compile(schema)
+    except RecursionError:
+        # Merging recursive definitions can unfold deeper than any guard foresaw.
+        compiled = {}
+        walk.report("schema-too-deep", (), count="too many", limit=walk.r.counted("depth").value)
+    if walk.refusals == 0 and not walk.lossy():
+        return compiled, "strict"
+    return compiled, _blocked_status(walk, mode, allow_lossy, n_diags, n_trans)
+
+
+def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
+    """A copy of the original schema to send non-strict, or None when it is too deep to serialise
+    safely (reported, unless the walk reported the depth already)."""
+    try:
+        return copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+    except _TooDeep:
+        too_deep = r.patterns["schema-too-deep"]
+        if not any(d[0] == too_deep for d in schema_diags):
+            diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
+        return None
 
 
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:
@@ -359,16 +383,17 @@ def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: in
         return "strict"
     # The walk counts every refusing finding it records, and every code refused in all modes is
     # one: with no refusal, there is none to look for.
-    if (walk.refusals or not walk.refusing >= ALWAYS_REFUSED) and not ALWAYS_REFUSED.isdisjoint(map(_first, walk.diags)):
+    always = walk.r.always_refused
+    if (walk.refusals or not walk.refusing >= always) and not always.isdisjoint(map(_first, walk.diags)):
         return "refused"
     if mode == "auto":
         # The walk's findings are complete: the reason is read from them when it is first read.
-        why = Deferred(_reason, n_diags, n_trans, walk.refusing, walk.lossy_codes)
-        walk.diags.append(("openai/sent-non-strict", "#", (), why))
+        why = Deferred(_reason, n_diags, n_trans, walk.refusing, walk.lossy_codes, walk.r.optional_codes)
+        walk.diags.append((walk.codes["sent-non-strict"], "#", (), why))
         return "non-strict"
     if walk.refusals == 0:
         codes = ", ".join(sorted({t[0] for t in walk.trans if t[0] in walk.lossy_codes}))
-        walk.diags.append(("openai/lossy-change-refused", "#", (), (("value", codes),)))
+        walk.diags.append((walk.codes["lossy-change-refused"], "#", (), (("value", codes),)))
     return "refused"
 
 
@@ -379,8 +404,8 @@ def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> Co
     if res.name not in seen:
         seen.add(res.name)
         return res
-    dup = Diagnostic("openai/duplicate-tool-name", "name", (), (("name", res.name),),
-                     rules.diagnostics["openai/duplicate-tool-name"])
+    code = rules.patterns["duplicate-tool-name"]
+    dup = Diagnostic(code, "name", (), (("name", res.name),), rules.diagnostics[code])
     kept = tuple(t for t in res.transformations if t.code != "enabled-strict-mode")
     return CompileResult(res.name, "refused", None, (), (*res.diagnostics, dup), kept, res.rules, res.api)
 
@@ -389,18 +414,53 @@ def compile_tools(
     tools: Iterable[Any],
     *,
     target: str = "openai",
-    api: Api = "responses",
+    api: str | None = None,
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
 ) -> tuple[CompileResult, ...]:
-    """Compile the tools of one request; a repeated name is refused after its first use. The
-    cycle collector is paused until the last tool is compiled (see compile_tool)."""
-    r = get_rules(rules)
-    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    """Compile the tools of one request; a repeated name is refused after its first use, and the
+    provider's request budgets are applied in input order (see toolcast.budgets). The cycle
+    collector is paused until the last tool is compiled (see compile_tool)."""
+    return compile_request(tools, target=target, api=api, rules=rules, strict=strict,
+                           allow_lossy=allow_lossy).results
 
 
-def _compile_all(tools: Iterable[Any], target: str, api: Api, r: Rules, strict: StrictMode | str,
+def compile_request(
+    tools: Iterable[Any],
+    *,
+    target: str = "openai",
+    api: str | None = None,
+    rules: str | Rules | None = None,
+    strict: StrictMode | str = "auto",
+    allow_lossy: bool = False,
+) -> Request:
+    """compile_tools, with what the request used of each budget per tool and the request's
+    `tools` value (Request)."""
+    emitter, api, r = resolve_target(target, api, rules)
+    tools = list(tools)
+    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    results, usage = _budgeted(tools, results, target, api, r, strict, emitter)
+    return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
+
+
+def budget_request(tools: Sequence[Any], results: Sequence[CompileResult], *, target: str = "openai",
+                   api: str | None = None, rules: str | Rules | None = None,
+                   strict: StrictMode | str = "auto") -> tuple[CompileResult, ...]:
+    """`results` (compile_tool's, one per tool of `tools`, in request order) with the request
+    budgets of the rules applied (see toolcast.budgets); what compile_tools does after compiling."""
+    emitter, api, r = resolve_target(target, api, rules)
+    return _budgeted(tools, results, target, api, r, strict, emitter)[0]
+
+
+def _budgeted(tools: Sequence[Any], results: Sequence[CompileResult], target: str, api: str, r: Rules,
+              strict: StrictMode | str, emitter: Any) -> tuple[tuple, tuple]:
+    mode = "auto" if strict == "auto" else strict_mode(strict)
+    return apply_budgets(tools, results, r, emitter, mode, lambda tool: compile_tool(
+        tool, target=target, api=api, rules=r, strict=False))
+
+
+def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
                  allow_lossy: bool) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()

@@ -50,7 +50,7 @@ class _Finding:
 
     __slots__ = ("_base", "_code", "_entry", "_path", "_tokens")
 
-    code = property(attrgetter("_code"), doc="The stable code, e.g. `openai/strict-optional-property`.")
+    code = property(attrgetter("_code"), doc="The stable code, e.g. `strict-optional-property` under its provider's prefix.")
     base = property(attrgetter("_base"), doc='"#" for the schema, else the tool field the finding is about.')
     tokens = property(attrgetter("_tokens"), doc="The place below `base`, as keys and indexes.")
     entry = property(attrgetter("_entry"), doc="The catalogue entry from the rule tables.")
@@ -217,7 +217,7 @@ class CompileResult:
         if self._diagnostics is None:
             rules, diags, trans = self._records
             entries = rules.diagnostics
-            records, exact = _unique_records(_resolved(diags, trans))
+            records, exact = _unique_records(_resolved(diags, trans, rules.optional_codes))
             found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
             self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
@@ -315,17 +315,17 @@ class Deferred:
 
 
 # An optional property made nullable has two diagnostics at one place, both naming it: the walk
-# records them as one (OPTIONAL_PAIR, base, tokens, ()) record, `tokens` ending in the name.
-OPTIONAL_CODES = ("openai/strict-optional-property", "openai/nullable-instead-of-omitted")
-OPTIONAL_PAIR = "openai/strict-optional-property+nullable-instead-of-omitted"
+# records them as one (OPTIONAL_PAIR, base, tokens, ()) record, `tokens` ending in the name. The
+# two codes are the rules' (Rules.optional_codes); this name is no code.
+OPTIONAL_PAIR = "+optional-property-made-nullable"
 
 
-def expanded(records: list) -> list:
-    """Diagnostic records with each OPTIONAL_PAIR record replaced by its two diagnostics."""
+def expanded(records: list, pair_codes: tuple[str, str]) -> list:
+    """Diagnostic records with each OPTIONAL_PAIR record replaced by its two diagnostics (`pair_codes`)."""
     if not any(rec[0] == OPTIONAL_PAIR for rec in records):
         return records
     out = []
-    opt, null = OPTIONAL_CODES
+    opt, null = pair_codes
     for rec in records:
         if rec[0] == OPTIONAL_PAIR:
             _, base, tokens, _ = rec
@@ -337,10 +337,10 @@ def expanded(records: list) -> list:
     return out
 
 
-def _resolved(records: list, trans: list) -> list:
+def _resolved(records: list, trans: list, pair_codes: tuple[str, str]) -> list:
     """Diagnostic records expanded, with their Deferred parameters computed (from `records` as
     recorded and the transformation records `trans`)."""
-    out = expanded(records)
+    out = expanded(records, pair_codes)
     if not any(type(rec[3]) is Deferred for rec in out):
         return out
     return [(c, b, t, p(records, trans) if type(p) is Deferred else p) for c, b, t, p in out]

@@ -1,14 +1,15 @@
-"""OpenAI target: `strict_schema` here; the run-time loop (tools, tool_calls, tool_output) lazily."""
+"""OpenAI target: its tool shapes (emit) and `strict_schema` here; the run-time loop (tools, tool_calls, tool_output) lazily."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolcast.interpret import Walk, without_cycle_gc
 from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
+from toolcast.providers.openai import APIS, emit
 from toolcast.rules import Rules, get_rules
+from toolcast.walk import Walk, without_cycle_gc
 
-__all__ = ["StrictSchemaError", "strict_schema", "tool_calls", "tool_output", "tools"]
+__all__ = ["APIS", "StrictSchemaError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 
@@ -24,7 +25,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     walk = Walk.for_rules(r)()
     walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
-    diags = expanded(walk.diags)
+    diags = expanded(walk.diags, r.optional_codes)
     blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
     lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
     if blocking or lossy:
@@ -37,8 +38,8 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
 
 
 def _limit_name(r: Rules, code: str) -> str | None:
-    for name, (_value, limit_code, _cite) in sorted(r.limits.items()):
-        if limit_code == code and name != "large_enum_threshold":
+    for name, entry in sorted(r.limits.items()):
+        if entry.code == code and entry.counts != "enum-size":
             return name
     return None
 

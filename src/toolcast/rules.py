@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from functools import cache
 from types import ModuleType
 
 from toolcast import _tables
 from toolcast.model import UnknownRulesError
+from toolcast.records import BudgetEntry, LimitEntry
 
 PROVIDERS = tuple(sorted(_tables.VERSIONS))
+# What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
+_UNBOUNDED = LimitEntry(sys.maxsize, "", (), "")
 
 
 class Rules:
@@ -30,8 +34,34 @@ class Rules:
         self.slots: dict = m.SLOTS
         self.formats = frozenset(m.FORMATS)
         self.limits: dict = m.LIMITS
+        self.limit_of: dict[str, LimitEntry] = {e.counts: e for e in m.LIMITS.values()}
+        # Request budgets (compile_tools): what each counts -> its entry; most providers state few.
+        self.budgets: dict[str, BudgetEntry] = getattr(m, "BUDGETS", {})
         self.diagnostics: dict = m.DIAGNOSTICS
         self.transformations: dict = m.TRANSFORMATIONS
+        # The catalogue: pattern (toolcast.walk.actions) -> this provider's code, for diagnostics
+        # and for transformations.
+        self.patterns: dict[str, str] = m.PATTERNS
+        self.changes: dict[str, str] = m.CHANGES
+        self.optional_codes = (m.PATTERNS["strict-optional-property"], m.PATTERNS["nullable-instead-of-omitted"])
+        # The transformation records of a renamed input schema and of a tool sent strict (the same
+        # for every tool: built once).
+        self.tool_records = ((m.CHANGES["renamed-input-schema-to-parameters"], "#", (), ""),
+                             (m.CHANGES["enabled-strict-mode"], "#", (), ""))
+        # Structural policy (see spec.schema.json, policy): the rules the walk applies, what may
+        # stand beside `$ref`, and the codes that refuse a tool in every mode.
+        self.policy: dict[str, str] = m.POLICY
+        self.ref_siblings = frozenset(m.REF_SIBLINGS)
+        self.always_refused = frozenset(m.ALWAYS_REFUSED)
+        # Property names must match this in full (None: any name), and whether recursion refuses.
+        key_pattern = getattr(m, "PROPERTY_KEY_PATTERN", None)
+        self.property_key_re = re.compile(key_pattern) if key_pattern is not None else None
+        self.property_key_pattern: str | None = key_pattern
+        self.refuses_recursion = m.POLICY.get("recursion", "allow") == "refuse"
+        self.optional_allowed = m.POLICY["optional_properties"] == "allowed"
+        # The JSON types enum and const values may have (None: any scalar).
+        enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
+        self.enum_types = frozenset(enum_types) if enum_types is not None else None
         self.sources: dict = m.SOURCES
         self.output_order: tuple = m.OUTPUT_ORDER
         self.order_index = {k: i for i, k in enumerate(m.OUTPUT_ORDER)}
@@ -57,6 +87,12 @@ class Rules:
     def limit(self, name: str) -> int:
         return self.limits[name][0]
 
+    def counted(self, counter: str) -> LimitEntry:
+        """The limit on what the walk counts as `counter` (walk.actions.COUNTERS; the generator
+        checks that none has two); one the provider documents no figure for is unbounded."""
+        entry = self.limit_of.get(counter)
+        return _UNBOUNDED if entry is None else entry
+
     def __repr__(self) -> str:
         return f"<Rules {self.id}>"
 
@@ -76,6 +112,8 @@ def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
     text = spec.strip()
     if "@" in text:
         provider, _, text = text.partition("@")
+    elif text in _tables.VERSIONS:  # a provider's name alone: its default version
+        provider, text = text, "default"
     if provider not in _tables.VERSIONS:
         raise UnknownRulesError(f"unknown provider {provider!r}; available: {', '.join(PROVIDERS)}")
     versions = _tables.VERSIONS[provider]

@@ -305,6 +305,7 @@ def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", 
     removed) and `errors` (input errors, as text). An input error never stops the other tools."""
     from toolcast.compile import InvalidToolError, compile_tool
     from toolcast.loader import load
+    from toolcast.providers import EMITTERS
 
     tools = 0
     errors: list[str] = []
@@ -318,8 +319,9 @@ def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", 
         errors.extend(str(e) for e in errs)
         for item in items:
             try:
-                ra = compile_tool(item.tool, api=api, rules=a, strict=strict, allow_lossy=allow_lossy)
-                rb = compile_tool(item.tool, api=api, rules=b, strict=strict, allow_lossy=allow_lossy)
+                # Each side under its own provider's target (rules diff works across providers).
+                ra, rb = (compile_tool(item.tool, target=r.provider, api=api if api in EMITTERS[r.provider].APIS else None,
+                                       rules=r, strict=strict, allow_lossy=allow_lossy) for r in (a, b))
             except InvalidToolError as exc:
                 errors.append(f"{item.source}: {exc}")
                 continue

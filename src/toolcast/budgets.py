@@ -1,0 +1,132 @@
+"""Request budgets: limits over all the tools of one request, applied in input order to compiled results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from toolcast.model import CompileResult, Diagnostic
+from toolcast.records import BudgetEntry
+
+
+class BudgetUse(NamedTuple):
+    """What one tool used of one budget: its own count and the request's total once it is added."""
+
+    budget: str  # the budget's name in the spec (e.g. max_strict_tools)
+    counts: str  # tools | strict-tools | optional-parameters | union-parameters
+    used: int
+    total: int
+    limit: int
+
+
+class Request(NamedTuple):
+    """A compiled request: one result per tool (input order), what each tool used of each budget,
+    and the request's `tools` value in the target's shape (the tools sent, in order)."""
+
+    results: tuple[CompileResult, ...]
+    usage: tuple[tuple[BudgetUse, ...], ...]
+    tools: Any
+
+
+def count_optional(schema: Any) -> int:
+    """Properties not listed in their object's `required`, over every object of the schema."""
+    return sum(len([p for p in node["properties"] if p not in set(node.get("required") or ())])
+               for node in _nodes(schema) if isinstance(node.get("properties"), dict))
+
+
+def count_union(schema: Any) -> int:
+    """Schemas that use `anyOf` or a list of types (each is a union-typed parameter)."""
+    return sum(1 for node in _nodes(schema) if "anyOf" in node or isinstance(node.get("type"), list))
+
+
+def _nodes(schema: Any):
+    """Every schema node of an emitted schema (properties, items, anyOf branches, definitions)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        yield node
+        for key in ("properties", "$defs"):
+            if isinstance(node.get(key), dict):
+                stack.extend(node[key].values())
+        for key in ("items", "additionalProperties"):
+            if isinstance(node.get(key), dict):
+                stack.append(node[key])
+        if isinstance(node.get("anyOf"), list):
+            stack.extend(node["anyOf"])
+
+
+def _counts(res: CompileResult, schema_of: Callable[[dict], Any]) -> dict[str, int]:
+    strict = res.status == "strict"
+    schema = schema_of(res.tool) if strict else None
+    return {"tools": 1, "strict-tools": int(strict),
+            "optional-parameters": count_optional(schema) if strict else 0,
+            "union-parameters": count_union(schema) if strict else 0}
+
+
+def apply_budgets(tools: Sequence[Any], results: Sequence[CompileResult], rules: Any, emitter: Any, mode: Any,
+                  recompile: Callable[[Any], CompileResult]) -> tuple[tuple[CompileResult, ...], tuple]:
+    """(results, usage): each tool in input order takes its share of every budget of `rules`; a
+    tool past a budget that applies to all tools is refused; past a budget of strict tools it is
+    refused under strict true and, under auto, sent non-strict (`recompile(tool)` gives its
+    non-strict form). A refused tool uses nothing."""
+    budgets: dict[str, BudgetEntry] = rules.budgets
+    if not budgets:
+        return tuple(results), tuple(() for _ in results)
+    totals = dict.fromkeys(("tools", "strict-tools", "optional-parameters", "union-parameters"), 0)
+    out, usage = [], []
+    for tool, res in zip(tools, results, strict=True):
+        if res.status == "refused":
+            out.append(res)
+            usage.append(())
+            continue
+        counts = _counts(res, emitter.schema_of)
+        over = _over(budgets, totals, counts, "all")
+        if over is not None:
+            out.append(_refused(res, rules, *over))
+            usage.append(())
+            continue
+        over = _over(budgets, totals, counts, "strict") if counts["strict-tools"] else None
+        if over is not None:
+            if mode is True:
+                out.append(_refused(res, rules, *over))
+                usage.append(())
+                continue
+            res = _non_strict(res, recompile(tool), rules, *over)
+            counts = _counts(res, emitter.schema_of)
+        for k, v in counts.items():
+            totals[k] += v
+        out.append(res)
+        usage.append(tuple(BudgetUse(name, b.counts, counts[b.counts], totals[b.counts], b.value)
+                           for name, b in budgets.items() if counts[b.counts]))
+    return tuple(out), tuple(usage)
+
+
+def _over(budgets: dict, totals: dict, counts: dict, applies: str) -> tuple | None:
+    """(budget name, entry, the total with this tool) of the first budget this tool would exceed."""
+    for name, b in budgets.items():
+        if b.applies == applies and counts[b.counts] and totals[b.counts] + counts[b.counts] > b.value:
+            return name, b, totals[b.counts] + counts[b.counts]
+    return None
+
+
+def _budget_diag(rules: Any, b: BudgetEntry, total: int) -> Diagnostic:
+    return Diagnostic(b.code, "#", (), (("count", total), ("limit", b.value)), rules.diagnostics[b.code])
+
+
+def _refused(res: CompileResult, rules: Any, name: str, b: BudgetEntry, total: int) -> CompileResult:
+    kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
+    return CompileResult(res.name, "refused", None, (), (*res.diagnostics, _budget_diag(rules, b, total)), kept,
+                         res.rules, res.api)
+
+
+def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str, b: BudgetEntry,
+                total: int) -> CompileResult:
+    """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name`."""
+    code = rules.patterns["sent-non-strict"]
+    why = Diagnostic(code, "#", (), (("value", f"exceed the request's budget {name} ({total} > {b.value})"),),
+                     rules.diagnostics[code])
+    kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
+    return CompileResult(res.name, "non-strict", plain.tool, (), (*res.diagnostics, _budget_diag(rules, b, total), why),
+                         kept, res.rules, res.api)

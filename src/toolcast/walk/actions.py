@@ -1,0 +1,121 @@
+"""What the interpreter can honour: its handlers by keyword, the policy rules it applies and the patterns each action reports."""
+
+from __future__ import annotations
+
+# What each action (a family of keyword handlers, or a step of the compile policy) can report
+# itself, as diagnostic patterns and change patterns. A provider's spec maps every one of them to
+# its own code, severity, outcome and message (`pattern:` in its diagnostic catalogue; a
+# transformation code is its own pattern unless it says otherwise), and tools/gen_tables.py refuses
+# a catalogue that lacks one. Codes a spec names directly (keyword classes, limits, regex feature
+# classes) are not listed here: the walk reports whatever code the spec gives there.
+REPORTS: dict[str, tuple[str, ...]] = {
+    # the root and the tool around it (walk.root)
+    "root": ("empty-parameters", "boolean-subschema", "root-schema-not-object", "root-schema-anyof"),
+    # values every keyword is checked against (walk.keywords)
+    "values": ("invalid-keyword-value", "enum-value-not-scalar", "non-schema-subschema", "boolean-subschema",
+               "false-subschema-unrepresentable", "schema-too-deep"),
+    # leaves: enum, const, format, pattern, a count taken only as 0 or 1 (walk.keywords)
+    "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid", "unsupported-keyword"),
+    # rewrites named by a keyword's handler (walk.keywords)
+    "rewrites": ("const-converted-to-enum", "unsupported-keyword", "nullable-keyword-converted",
+                 "annotation-keyword-dropped", "nested-definitions"),
+    # types (walk.keywords)
+    "types": ("type-inferred", "schema-missing-type"),
+    # objects (walk.containers)
+    "objects": ("empty-parameters", "open-map", "free-form-object", "object-missing-additional-properties",
+                "additional-properties-true", "extra-properties-no-longer-accepted", "additional-properties-schema",
+                "required-property-undefined", "boolean-subschema", "unsatisfiable-schema", "strict-optional-property",
+                "nullable-instead-of-omitted"),
+    # arrays and anyOf branches (walk.containers)
+    "arrays": ("array-missing-items", "tuple-items", "false-subschema-unrepresentable", "boolean-subschema",
+               "unsatisfiable-schema"),
+    # combinators: allOf merge, oneOf -> anyOf, $ref siblings (walk.combinators)
+    "combinators": ("all-of-merged", "one-of-converted-to-any-of", "one-of-exclusive-converted", "ref-with-siblings",
+                    "ref-sibling-conflict", "non-schema-subschema", "unsatisfiable-schema"),
+    # references and definitions (walk.refs)
+    "references": ("invalid-keyword-value", "legacy-definitions-keyword", "conflicting-definitions-keywords",
+                   "external-ref", "unsupported-ref-target", "unresolvable-ref", "unsatisfiable-schema",
+                   "root-schema-not-object", "false-subschema-unrepresentable", "unused-definition"),
+    # after the walk: finiteness and null paths (walk.nullpaths)
+    "after": ("unsatisfiable-schema", "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths"),
+    # the tool's name and description, and the strict-mode policy (compile)
+    "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
+             "description-invisible-characters", "description-over-char-limit", "description-too-long",
+             "strict-disabled", "schema-too-deep", "sent-non-strict", "lossy-change-refused", "duplicate-tool-name"),
+}
+
+CHANGES: dict[str, tuple[str, ...]] = {
+    "root": ("closed-empty-parameters", "inferred-type"),
+    "values": ("normalized-true-subschema",),
+    "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
+    "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
+                 "dropped-annotation-keyword", "dropped-nested-definitions"),
+    "types": ("inferred-type",),
+    "objects": ("closed-empty-parameters", "added-empty-properties", "added-additional-properties-false",
+                "closed-open-object", "dropped-additional-properties-schema", "removed-false-subschema",
+                "converted-optional-property-to-nullable"),
+    "arrays": ("removed-false-subschema",),
+    "combinators": ("merged-all-of", "converted-exclusive-one-of-to-any-of", "converted-one-of-to-any-of",
+                    "wrapped-ref-with-siblings", "merged-ref-siblings", "dropped-vacuous-ref-sibling",
+                    "dropped-redundant-ref-sibling"),
+    "references": ("renamed-definitions-to-defs", "rewrote-definitions-reference", "merged-ref-siblings",
+                   "dropped-unused-definition"),
+    "after": (),
+    "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
+             "truncated-description-to-char-limit", "truncated-description"),
+}
+
+# The two diagnostics of an optional property made nullable (recorded as one model.OPTIONAL_PAIR).
+OPTIONAL_PATTERNS = ("strict-optional-property", "nullable-instead-of-omitted")
+
+# Handler -> the keyword it is defined for. A keep handler refines how a kept keyword's value is
+# checked; a rewrite handler turns the keyword into something strict mode takes.
+KEEP_HANDLERS = {"format": "format", "pattern": "pattern", "at-most-one": "minItems"}
+REWRITE_HANDLERS = {
+    "const-to-enum": "const",
+    "one-of-to-any-of": "oneOf",
+    "merge-all-of": "allOf",
+    "definitions-to-defs": "definitions",
+    "openapi-nullable": "nullable",
+}
+# Keywords the walk reads itself wherever they appear (objects, arrays, types, anyOf, $ref and
+# definitions): a spec must keep them, since a dropped one would still steer the walk.
+STRUCTURAL = ("type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs")
+
+# The structural policy a spec states (spec.schema.json, policy) -> the rules the walk applies.
+# Any other value is refused by tools/gen_tables.py: the walk has no action for it yet.
+POLICY = {
+    # nullable: made required and nullable, with a null path; allowed: left optional, no null path
+    "optional_properties": ("nullable", "allowed"),
+    "objects": ("closed",),  # additionalProperties: false everywhere
+    "root_type": ("object",),
+    "root_combinators": ("refuse",),  # anyOf / oneOf at the root
+    "definitions": ("root",),  # $defs only at the root; nested ones dropped
+}
+# Optional policy rules (a spec may leave them out) -> the rules the walk applies; the first is
+# what the walk does when a spec states none.
+OPTIONAL_POLICY = {
+    "recursion": ("allow", "refuse"),  # refuse: a definition that reaches itself through $refs
+}
+# Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
+# (`property_keys` and `enum_values` are selected by being present: rule "present").
+POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("recursion", "refuse"): ("recursive-schema",),  # after the walk (walk.walker)
+    ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
+    ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
+}
+# What a limit can count, as the walk counts it. A spec need not limit each: a provider that
+# documents no figure for one leaves it out, and the walk then counts it without bound.
+COUNTERS = (
+    "properties",  # properties of every object, in total
+    "string-chars",  # characters of property and definition names, enum and const strings
+    "enum-values",  # enum values, in total
+    "depth",  # nesting of objects and arrays
+    "enum-size",  # values of one enum (the threshold of enum-chars)
+    "enum-chars",  # characters of one enum's string values, above enum-size values
+)
+
+# Every pattern some action can report (those of policy rules included), and every change pattern.
+POLICY_ONLY_REPORTS = frozenset(p for ps in POLICY_REPORTS.values() for p in ps)
+ALL_REPORTS = frozenset(p for ps in REPORTS.values() for p in ps) | POLICY_ONLY_REPORTS
+ALL_CHANGES = frozenset(p for ps in CHANGES.values() for p in ps)

@@ -1,0 +1,366 @@
+"""Combinators: `allOf` merged, `oneOf` turned into `anyOf`, siblings of `$ref` and `anyOf` settled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.walk.semantics import (
+    RECURSION_GUARD,
+    exclusive,
+    json_equal,
+    json_intersection,
+    too_deep,
+)
+from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
+
+# Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
+# instance passes them. `format` is left out: OpenAPI gives formats to numbers too (int64).
+APPLIES_TO = {
+    k: (frozenset({"number", "integer"}) if kind == "number" else frozenset({kind}))
+    for kind, kws in IMPLIES for k in kws if k != "format"
+}
+# Keywords beside a `$ref` never judged redundant by equality with the target's: their meaning
+# is not theirs alone (`nullable` rewrites `type`; nested definitions are handled elsewhere).
+_NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})
+
+
+class Combinators:
+    """Merges and combinator rewrites (a mixin of Walk)."""
+
+    # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
+    def _conflict(self, sp: tuple, k: str) -> None:
+        """Report that keyword `k` is given two values that cannot be merged (the merge fails)."""
+        self.report("ref-sibling-conflict", sp + (k,), keyword=k)
+
+    def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, sp: tuple) -> bool:
+        """Settle the merged `additionalProperties` of `out` from every part at once; False after a
+        conflict (reported)."""
+        if closed:
+            # A part that closes the object forbids every property it does not declare,
+            # whatever the other parts declare: keep only what every closed part allows.
+            allowed = set.intersection(*closed)
+            if open_schema is not None and any(isinstance(p, dict) and "properties" in p for p in parts):
+                self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+                return False
+            props = out.get("properties")
+            if isinstance(props, dict):
+                out["properties"] = {k: v for k, v in props.items() if k in allowed}
+            out["additionalProperties"] = False
+        elif open_schema is not None:
+            out["additionalProperties"] = open_schema
+        return True
+
+    def _all_of_place(self, sp: tuple) -> tuple:
+        """sp + ("allOf",), as the same tuple each time for the same `sp` tuple: an allOf reached
+        twice from one place (a definition named twice in one allOf) then meets its memo in
+        merged_refs, which keys places by identity."""
+        known = self.all_of_places.get(id(sp))
+        if known is not None and known[0] is sp:
+            return known[1]
+        place = sp + ("allOf",)
+        if type(self.all_of_places) is not dict:
+            self.all_of_places = {}
+        self.all_of_places[id(sp)] = (sp, place)  # holding `sp` keeps its id its own
+        return place
+
+    def _merged_ref(self, part: dict, sp: tuple, depth: int) -> dict | None:
+        """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
+        a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
+        ref = part["$ref"]
+        if ref in self._merging:
+            # A schema that is defined as itself (plus more) has no meaning to merge.
+            self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
+            return None
+        # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
+        # a place as long as the nesting at every merge would be quadratic in a chain of
+        # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
+        # place passed as another tuple is merged again, to the same end.
+        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
+        if known is not None and known[0] is sp:
+            # Merged here before (an allOf that names a definition twice, or a definition
+            # that does): the same schema, and the same findings, which repeat.
+            part = known[1]
+        else:
+            target = self._resolve_raw(ref, sp + ("$ref",))
+            if target is MISSING:
+                return None
+            rest = {k: v for k, v in part.items() if k != "$ref"}
+            if type(self._merging) is not set:
+                self._merging = set()
+            self._merging.add(ref)
+            try:
+                part = self._merge([target, rest], sp, depth + 1)
+            finally:
+                self._merging.discard(ref)
+            if part is None:
+                return None
+            if not rest and type(ref) is str and self.fast:
+                # A merge that succeeded met no $ref already being merged, so it holds
+                # wherever this reference is merged again at this place.
+                if type(self.merged_refs) is not dict:
+                    self.merged_refs = {}
+                self.merged_refs[(ref, id(sp))] = (sp, part)
+        return part
+
+    def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
+        """allOf semantics as one schema, when no keyword is given two different values. `depth`
+        counts the merges this one is nested in (RecursionError past RECURSION_GUARD: unfolding
+        definitions can nest without end)."""
+        if depth > RECURSION_GUARD:
+            raise too_deep()
+        out: dict = {}
+        closed: list[set] = []  # property names each closed part allows
+        open_schema = None
+        # `properties` and `required` become this merge's own on the first merge into them, then
+        # grow in place: copying them for every part would be quadratic in the number of parts.
+        own_props = own_req = False
+        req_names: set = set()
+        for part in parts:
+            if part is True:
+                continue
+            if not isinstance(part, dict):
+                if part is False:
+                    self.report("unsatisfiable-schema", sp, value="an allOf branch is false")
+                else:
+                    self.report("non-schema-subschema", sp, value=describe(part))
+                return None
+            if "$ref" in part:
+                part = self._merged_ref(part, sp, depth)
+                if part is None:
+                    return None
+            if "allOf" in part and isinstance(part["allOf"], list):
+                inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
+                if inner is None:
+                    return None
+                part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
+                if part is None:
+                    return None
+            ap = part.get("additionalProperties", MISSING)
+            if ap is False:
+                props = part.get("properties")
+                closed.append(set(props) if isinstance(props, dict) else set())
+            elif isinstance(ap, dict) and ap:
+                if open_schema is not None and open_schema != ap:
+                    return self._conflict(sp, "additionalProperties")
+                open_schema = ap
+            for k, v in part.items():
+                if k == "additionalProperties":
+                    continue  # decided below, from every part at once
+                if k not in out:
+                    out[k] = v
+                elif out[k] == v:
+                    continue
+                elif k == "required" and isinstance(v, list) and isinstance(out[k], list):
+                    had = out[k]
+                    if not own_req:
+                        had = out[k] = list(had)
+                        req_names = {x for x in had if type(x) is str}  # a set: both lists may be huge
+                        own_req = True
+                    new = [x for x in v if not (x in req_names if type(x) is str else x in had)]
+                    had.extend(new)
+                    req_names.update(x for x in new if type(x) is str)
+                elif k == "enum" and isinstance(v, list) and isinstance(out[k], list):
+                    out[k] = json_intersection(out[k], v)
+                elif k in self.annotations or self.r.dropped(k):
+                    out[k] = v  # the nearer annotation wins; dropped keywords never matter
+                elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):
+                    merged_props = out[k] if own_props else dict(out[k])
+                    own_props = True
+                    for pname, pschema in v.items():
+                        if pname in merged_props and merged_props[pname] != pschema:
+                            both = self._merge([merged_props[pname], pschema], sp + ("properties", pname), depth + 1)
+                            if both is None:
+                                return None
+                            merged_props[pname] = both
+                        else:
+                            merged_props[pname] = pschema
+                    out[k] = merged_props
+                elif k in ("minimum", "exclusiveMinimum", "minLength", "minItems") and _is_number(v) and _is_number(out[k]):
+                    out[k] = max(out[k], v)
+                elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(out[k]):
+                    out[k] = min(out[k], v)
+                else:
+                    return self._conflict(sp, k)
+        return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
+
+    def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
+        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings,
+        oneOf; None after a refusal."""
+        kw = self.r.keywords
+        if "allOf" in s and kw.get("allOf", (None, "drop"))[1] == "rewrite" and isinstance(s.get("allOf"), list):
+            s = self._merged_all_of(s, sp)
+            if s is None:
+                return None
+        if "const" in s and isinstance(s.get("enum"), list):
+            # Both apply: the only values left are the enum's members equal to the const.
+            const = s["const"]
+            s = {k: v for k, v in s.items() if k != "const"}
+            s["enum"] = [x for x in s["enum"] if json_equal(x, const)]
+            self.change("merged-all-of", sp + ("const",), "(const and enum both apply)")
+        if "$ref" in s:
+            kept = [k for k in s if k != "$ref" and not self.r.dropped(k)]
+            if kept:
+                return self._ref_siblings(s, kept, sp)
+        if (
+            "oneOf" in s
+            and "anyOf" not in s
+            and kw.get("oneOf", (None, "drop"))[2] == "one-of-to-any-of"
+            and isinstance(s["oneOf"], list)
+            and s["oneOf"]
+        ):
+            s = self._one_of_as_any_of(s, sp)
+        if "anyOf" in s and not root:
+            return self._any_of_siblings(s, sp)
+        return s
+
+    def _merged_all_of(self, s: dict, sp: tuple) -> dict | None:
+        """Node `s` with its allOf merged in (as it is when the merge failed without a refusal); None
+        after a refusal."""
+        merged = self._merge([{k: v for k, v in s.items() if k != "allOf"}] + list(s["allOf"]), sp + ("allOf",))
+        if merged is None:
+            return None if self.refusals else s
+        self.report("all-of-merged", sp + ("allOf",))
+        self.change("merged-all-of", sp + ("allOf",))
+        return merged
+
+    def _ref_siblings(self, s: dict, kept: list, sp: tuple) -> dict | None:
+        """A `$ref` node with kept siblings: wrapped (annotations beside it), left as a bare `$ref`
+        (siblings its target implies), or inlined with them merged in; None after a refusal."""
+        if all(k in self.annotations for k in kept):
+            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            self.change("wrapped-ref-with-siblings", sp)
+            wrapped = {k: v for k, v in s.items() if k != "$ref"}
+            wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+            return wrapped
+        n_trans = len(self.trans)
+        target = self._resolve_raw(s["$ref"], sp + ("$ref",))
+        if target is MISSING:
+            return None
+        implied = self._implied_siblings(s, kept, target)
+        if implied is not None:
+            # Every constraining sibling is one the target already implies: the node means
+            # {"$ref"} alone, so it is not inlined. What resolving the target recorded is taken
+            # back: _ref records it where the $ref ends up.
+            del self.trans[n_trans:]
+            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            for k, code, note in implied:
+                self.change(code, sp + (k,), note)
+            dropped = {k for k, _, _ in implied}
+            s = {k: v for k, v in s.items() if k not in dropped}
+            if any(k in self.annotations for k in kept):  # as for annotations alone
+                self.change("wrapped-ref-with-siblings", sp)
+                wrapped = {k: v for k, v in s.items() if k != "$ref"}
+                wrapped["anyOf"] = [{"$ref": s["$ref"]}]
+                return wrapped
+            return s
+        merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
+        if merged is None:
+            return None
+        self.report("ref-with-siblings", sp, value=", ".join(kept))
+        self.change("merged-ref-siblings", sp, f"({s['$ref']})")
+        return merged
+
+    def _one_of_as_any_of(self, s: dict, sp: tuple) -> dict:
+        """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive
+        (judged once per list in a walk), else as lossy."""
+        branches = s["oneOf"]
+        known = self.exclusive_of.get(id(branches)) if self.fast else None
+        if known is not None and known[0] is branches:
+            why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
+        else:
+            why = exclusive(branches, self)
+            if type(self.exclusive_of) is not dict:
+                self.exclusive_of = {}
+            self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
+        if why:
+            self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
+            self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
+        else:
+            self.report("one-of-converted-to-any-of", sp + ("oneOf",))
+            self.change("converted-one-of-to-any-of", sp + ("oneOf",))
+        return {("anyOf" if k == "oneOf" else k): v for k, v in s.items()}
+
+    def _any_of_siblings(self, s: dict, sp: tuple) -> dict | None:
+        """Node `s` with the siblings of its anyOf that constrain pushed into every branch
+        ({A, anyOf:[B, C]} == anyOf:[A∧B, A∧C]); None after a refusal."""
+        r = self.r
+        constraining = [k for k in s if k not in ("anyOf", "type") and k not in self.annotations and not r.dropped(k)]
+        if "type" in s:
+            constraining.insert(0, "type")
+        if not constraining or not isinstance(s["anyOf"], list):
+            return s
+        common = {k: s[k] for k in constraining}
+        branches = []
+        for i, b in enumerate(s["anyOf"]):
+            if b is False:
+                branches.append(False)
+                continue
+            m = self._merge([common, b], sp + ("anyOf", i))
+            if m is None:
+                return None
+            branches.append(m)
+        self.change("merged-all-of", sp + ("anyOf",), "(sibling keywords moved into each anyOf branch)")
+        s = {k: v for k, v in s.items() if k not in common}
+        s["anyOf"] = branches
+        return s
+
+    def _implied_siblings(self, s: dict, kept: list, target: Any) -> list | None:
+        """(keyword, code, note) for each constraining sibling of `$ref` that the target implies.
+
+        None unless every kept sibling that is not an annotation is either redundant (the
+        target states it too, with the same meaning) or vacuous (it constrains only instance
+        types the target's `type` excludes). Only a target whose `type` is known qualifies.
+        """
+        if not isinstance(target, dict) or "$ref" in target or "nullable" in target or "nullable" in s:
+            return None
+        ttype = target.get("type", MISSING)
+        if ttype is MISSING or not _ok_type(ttype):
+            return None
+        ttypes = _TYPE_SETS[ttype] if isinstance(ttype, str) else frozenset(ttype)
+        plan = self.plan
+        unknown_dropped = self.r.unknown_keyword[0] == "drop"
+        found = []
+        for k in kept:
+            if k in self.annotations:
+                continue
+            if k not in self.r.keywords and unknown_dropped:
+                continue  # not JSON Schema (`kept` counts it): the walk drops it, it constrains nothing
+            v = s[k]
+            p = plan.get(k)
+            if p is None or (type(v) is not p[1] and p[2] is not None and not p[2](v)):
+                return None  # an invalid value is reported by the merge, as before
+            applies = APPLIES_TO.get(k)
+            if applies is not None and applies.isdisjoint(ttypes):
+                found.append((k, "dropped-vacuous-ref-sibling",
+                              f"(applies only to {' and '.join(sorted(applies))} values; the target's type is "
+                              f"{' or '.join(sorted(ttypes))})"))
+            elif self._restated(k, v, s, target):
+                found.append((k, "dropped-redundant-ref-sibling", "(the target states the same)"))
+            else:
+                return None
+        return found or None
+
+    @staticmethod
+    def _restated(k: str, v: Any, s: dict, target: dict) -> bool:
+        """Whether sibling `k: v` of a `$ref` adds nothing to `target` (which states `k` too)."""
+        tv = target.get(k, MISSING)
+        if tv is MISSING or k in _NOT_BY_EQUALITY:
+            return False
+        if k == "type":
+            return set([v] if isinstance(v, str) else v) == set([tv] if isinstance(tv, str) else tv)
+        if k == "required":
+            return isinstance(tv, list) and all(isinstance(x, str) for x in tv) and set(v) <= set(tv)
+        if k == "additionalProperties":
+            # Its meaning depends on the properties and patterns beside it: the same ones only.
+            for near in ("properties", "patternProperties"):
+                a, b = s.get(near, MISSING), target.get(near, MISSING)
+                if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
+                    return False
+        elif k == "items":
+            # Schema-form items applies after prefixItems: the same prefixItems only.
+            if isinstance(v, list) or isinstance(tv, list):
+                return False
+            a, b = s.get("prefixItems", MISSING), target.get("prefixItems", MISSING)
+            if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
+                return False
+        return json_equal(v, tv)

@@ -1,0 +1,140 @@
+"""Value kinds: what a valid keyword value looks like, JSON types, and how to describe a value in a message."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
+
+IMPLIES = (
+    ("object", ("properties", "required", "additionalProperties", "minProperties", "maxProperties",
+                "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas")),
+    ("array", ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")),
+    ("string", ("pattern", "format", "minLength", "maxLength")),
+    ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
+)
+_IMPLIES_SETS = tuple((kind, frozenset(kws)) for kind, kws in IMPLIES)
+MISSING = object()
+# Structural nesting beyond this is refused outright, before Python's own recursion limit
+# could be reached; the provider's depth limit (data nesting) is far below it.
+NEST_GUARD = 48
+
+def describe(value: Any) -> str:
+    """A short rendering of an offending value for messages."""
+    if isinstance(value, bool) or value is None:
+        return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value if len(value) <= 40 else value[:37] + "...")
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} key(s)"
+    return type(value).__name__
+
+
+def _scalar(v: Any) -> bool:
+    """A JSON scalar (finite numbers only): what strict mode takes as an enum or const value."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return v is None or isinstance(v, (str, int, bool))
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def value_ok(kind: str, v: Any) -> bool:
+    if kind == "any":
+        return True
+    if kind == "type":
+        if isinstance(v, str):
+            return v in JSON_TYPES
+        return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
+    if kind == "string":
+        return isinstance(v, str)
+    if kind == "string-list":
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    if kind == "list":
+        return isinstance(v, list)
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "number":
+        return _is_number(v)
+    if kind == "positive-number":
+        return _is_number(v) and v > 0
+    if kind == "count":
+        return _is_number(v) and v >= 0 and float(v).is_integer()
+    if kind in ("schema", "schema-or-list"):
+        return isinstance(v, (dict, bool)) or (kind == "schema-or-list" and isinstance(v, list))
+    if kind == "schema-map":
+        return isinstance(v, dict)
+    if kind == "schema-list":
+        return isinstance(v, list) and bool(v)
+    return False
+
+
+def _ok_type(v: Any) -> bool:
+    if isinstance(v, str):
+        return v in JSON_TYPES
+    return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
+
+
+_ONLY_STR = frozenset([str])
+# Types whose every value is a valid enum/const member (floats also need to be finite).
+_SCALAR_TYPES = frozenset([str, int, bool, type(None)])
+
+
+def _ok_count(v: Any) -> bool:
+    return _is_number(v) and v >= 0 and float(v).is_integer()
+
+
+# value_ok as a table: kind -> check (None: anything goes), so the walk calls one function.
+VALUE_CHECKS = {
+    "any": None,
+    "type": _ok_type,
+    "string": lambda v: isinstance(v, str),
+    "string-list": lambda v: isinstance(v, list) and (_ONLY_STR.issuperset(map(type, v)) or all(isinstance(x, str) for x in v)),
+    "list": lambda v: isinstance(v, list),
+    "bool": lambda v: isinstance(v, bool),
+    "number": _is_number,
+    "positive-number": lambda v: _is_number(v) and v > 0,
+    "count": _ok_count,
+    "schema": lambda v: isinstance(v, (dict, bool)),
+    "schema-or-list": lambda v: isinstance(v, (dict, bool, list)),
+    "schema-map": lambda v: isinstance(v, dict),
+    "schema-list": lambda v: isinstance(v, list) and bool(v),
+}
+
+# kind -> a type whose instances always pass its check (a cheap test before calling the check).
+EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": dict, "list": list, "bool": bool}
+
+_LEAF_TYPES = JSON_TYPES - {"object", "array"}
+_NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
+# The keywords an object or array node reads itself (see _container).
+_CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
+
+_TYPE_SETS = {t: frozenset([t]) for t in JSON_TYPES}
+
+
+EXPECTED = {
+    "type": "a JSON type name or a list of distinct ones",
+    "string": "a string",
+    "string-list": "a list of strings",
+    "list": "a list",
+    "bool": "true or false",
+    "number": "a finite number",
+    "positive-number": "a number greater than 0",
+    "count": "a non-negative integer",
+    "schema": "a schema",
+    "schema-or-list": "a schema",
+    "schema-map": "an object of schemas",
+    "schema-list": "a non-empty list of schemas",
+}
+
+
+def _never(v: Any) -> bool:
+    return False  # a value kind the walk does not know: value_ok rejects every value
+

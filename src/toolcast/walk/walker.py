@@ -1,0 +1,428 @@
+"""The walk itself: one Walk per schema, its recording, the root, node() and the size limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from gc import disable as gc_disable
+from gc import enable as gc_enable
+from gc import isenabled as gc_isenabled
+from operator import itemgetter
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from toolcast.model import NullPath
+from toolcast.rules import Rules
+from toolcast.walk.combinators import Combinators
+from toolcast.walk.containers import Containers
+from toolcast.walk.keywords import Keywords
+from toolcast.walk.leaves import Leaves
+from toolcast.walk.nullpaths import NullPaths, _Bucket
+from toolcast.walk.plans import (
+    _RESHAPING,
+    Plans,
+    _walk_tables,
+)
+from toolcast.walk.refs import References
+from toolcast.walk.semantics import _with_null_own
+from toolcast.walk.values import (
+    _IMPLIES_SETS,
+    _TYPE_SETS,
+    IMPLIES,
+    JSON_TYPES,
+    MISSING,
+    NEST_GUARD,
+    _ok_type,
+    describe,
+)
+
+_first = itemgetter(0)
+
+# A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
+_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+
+
+_T = TypeVar("_T")
+
+
+def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
+    """fn(*args) with the cyclic garbage collector paused, then restored; left alone when a
+    caller (or an outer compile) has paused it already.
+
+    A walk makes no reference cycles, only many short-lived containers that reference counting
+    frees; a collection during it would only re-scan them, and the caller's whole heap with
+    them. That was 10-30% of a large schema's compile (see benchmarks/README.md).
+
+    The switch is process-wide: a compile that found the collector on turns it back on when it
+    ends, even if another thread turned it off meanwhile; one that found it off (another
+    compile running, or the application's choice) leaves it alone.
+    """
+    if not gc_isenabled():
+        return fn(*args)
+    gc_disable()
+    try:
+        return fn(*args)
+    finally:
+        gc_enable()
+
+
+class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
+    """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
+
+    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs), the
+    # null-path shortcut of a refused schema and the memo of merged $refs give the same result as
+    # the general ones; False sends every node through node(), lists every null path and merges
+    # every $ref afresh (tests compare).
+    fast = True
+    # Counters and flags start at these class values; the walk sets its own when they change.
+    refusals = 0
+    n_props = 0
+    n_chars = 0
+    n_enum = 0
+    deepest: tuple = (0, ())
+    null_paths: tuple[NullPath, ...] = ()
+    root_raw: Any = None
+    guarded = False
+    # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
+    # allow_lossy): such a schema's null paths would never be used, like a refused one's.
+    lossy_blocks = False
+    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
+    # strict_schema): once something is refused, an object's properties are still walked for their
+    # findings, null paths and counts, but their compiled forms are not kept (see _object).
+    builds_refused = True
+    # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
+    # may repeat).
+    branched = False
+    # Properties of the objects entered so far, and whether this walk paused the collector (see
+    # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
+    entered_props = 0
+    gc_paused = False
+    hold_gc = False
+
+    def __init__(self, rules: Rules):
+        # What the walk reads of its rule version (built once per Rules), then this walk's state.
+        self.__dict__ = (rules.__dict__.get("_walk_tables") or _walk_tables(rules)).copy()
+        self._fresh()
+
+    @staticmethod
+    def for_rules(rules: Rules) -> type[Walk]:
+        """A Walk class bound to `rules` (cached), whose instances skip the per-rules setup: the
+        rule version's tables are its class attributes. A compile's walk is made this way; without
+        it (a copy of the tables per walk), a walk of bfcl took 13% more time (best of 7 CPU times)."""
+        cls = rules.__dict__.get("_walk_class")
+        if cls is None:
+            cls = type("Walk", (Walk,), {"__init__": Walk._fresh, "__module__": __name__, **_walk_tables(rules)})
+            rules.__dict__["_walk_class"] = cls
+        return cls
+
+    def _fresh(self) -> None:
+        """The state of one walk."""
+        self.diags: list[tuple] = []  # (code, base, tokens, params)
+        self.trans: list[tuple] = []  # (code, base, tokens, note)
+        self.bucket = _Bucket()
+        self.buckets: dict[str, _Bucket] = {"": self.bucket}
+        # Definitions, the reference caches and the merge guard start as the empty class values
+        # below and become this walk's own on first write: most schemas need none of them.
+
+    _EMPTY: Any = MappingProxyType({})
+    defs_raw: Any = _EMPTY  # def name -> raw schema
+    defs_src: Any = _EMPTY  # def name -> the keyword it came from
+    defs_out: Any = _EMPTY  # def name -> compiled schema (None while queued)
+    queue: Any = ()  # definitions referred to, in order (repeats included)
+    _merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
+    ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
+    ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
+    ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
+    merged_refs: Any = _EMPTY  # ($ref, id(place)) -> (place, its target merged there) (see _merge)
+    all_of_places: Any = _EMPTY  # id(place) -> (place, place + ("allOf",)) (see _all_of_place)
+    exclusive_of: Any = _EMPTY  # id(oneOf list) -> (the list, semantics.exclusive's answer for it)
+
+    # -- recording ---------------------------------------------------------------------
+    def diag(self, code: str, sp: tuple, **params: Any) -> None:
+        """Record diagnostic `code` (one the rules name) at `sp`."""
+        if code in self.refusing:
+            self.refusals += 1
+        self.diags.append((code, "#", sp, tuple(params.items())))
+
+    def report(self, pattern: str, sp: tuple, **params: Any) -> None:
+        """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
+        self.diag(self.codes[pattern], sp, **params)
+
+    def change(self, pattern: str, sp: tuple, note: str = "") -> None:
+        """Record the rules' transformation for change pattern `pattern` at `sp`."""
+        self.trans.append((self.changes[pattern], "#", sp, note))
+
+    def lossy(self) -> bool:
+        """Whether the walk has recorded a lossy change."""
+        return not self.lossy_codes.isdisjoint(map(_first, self.trans))
+
+    def _blocked(self) -> bool:
+        """Whether this schema cannot go strict whatever comes next: it refused something, or
+        changed something lossily for a caller that blocks lossy changes."""
+        return bool(self.refusals) or (self.lossy_blocks and self.lossy())
+
+    def refuse(self, pattern: str, sp: tuple, **params: Any) -> dict:
+        self.report(pattern, sp, **params)
+        return {}
+
+    # -- entry point ---------------------------------------------------------------------
+    def compile(self, schema: Any) -> dict:
+        try:
+            return self._compile(schema)
+        finally:
+            if self.gc_paused and not self.hold_gc:
+                self.gc_paused = False
+                gc_enable()
+
+    def _compile(self, schema: Any) -> dict:
+        if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
+            root = self.root_raw = schema  # the commonest root: nothing to settle before the walk
+        else:
+            root = self._root(schema)
+            if type(root) is not dict or self.refusals:
+                return root[0] if type(root) is tuple else {}
+        out = self.node(root, (), (), 1, 0, root=True)
+        if self.queue:
+            self._compile_defs()
+        if self.defs_out:
+            out["$defs"] = {name: self.defs_out[name] for name in self.defs_raw if name in self.defs_out}
+        if self.defs_raw:
+            for name in self.defs_raw:
+                if name not in self.defs_out:
+                    self.report("unused-definition", (self.defs_src[name], name), name=name)
+                    self.change("dropped-unused-definition", (self.defs_src[name], name))
+        max_props, max_chars, max_enum, max_depth = self.limit_values
+        if (self.n_props > max_props or self.n_chars > max_chars or self.n_enum > max_enum
+                or self.deepest[0] > max_depth):
+            self._check_limits()
+        root_bucket = self.buckets[""]
+        if self.r.refuses_recursion and (self.queue or root_bucket.refs):
+            self._refuse_recursion()
+        if self.queue or root_bucket.refs:
+            # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
+            # empty anyOf, a typeless node): the fixed point is for reference graphs.
+            self._check_finite(out)
+            self._finish_null_paths()
+        elif root_bucket.nulls:
+            if root_bucket.legit:
+                self._finish_null_paths()
+            else:
+                # Only a place walked twice (anyOf branches, a kept slot beside properties) can
+                # repeat a path.
+                nulls = root_bucket.nulls
+                self.null_paths = tuple(dict.fromkeys(nulls)) if self.branched or not self.fast else tuple(nulls)
+        return out
+
+    def _root(self, schema: Any) -> dict | tuple | None:
+        """The root schema to walk; (the result,) when there is nothing to walk; None after a refusal."""
+        r = self.r
+        if schema is None or schema == {}:
+            self.report("empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
+        if schema is True:
+            self.report("boolean-subschema", (), value="true")
+            self.report("empty-parameters", ())
+            self.change("closed-empty-parameters", ())
+            return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
+        if not isinstance(schema, dict):
+            return (self.refuse("root-schema-not-object", (), value=describe(schema)),)
+        root = schema  # copied before anything is taken out of it or added to it
+        if "$defs" in root or "definitions" in root:
+            root = dict(schema)
+            self._collect_defs(root)
+        self.root_raw = root
+        if "$ref" in root:
+            root = self._inline_root_ref(root)
+            if root is None:
+                return None
+        if "anyOf" in root or "oneOf" in root:
+            for kw in ("anyOf", "oneOf"):
+                if kw in root:
+                    self.report("root-schema-anyof", (kw,), keyword=kw)
+        rtype = root.get("type", MISSING)
+        if rtype is MISSING:
+            if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
+                k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
+            ):
+                # Description-only or annotation-only root: a tool without parameters.
+                self.report("empty-parameters", ())
+                self.change("closed-empty-parameters", ())
+                root = {k: v for k, v in root.items() if k not in r.kept or k in self.annotations}
+                root.update(type="object", properties={}, additionalProperties=False)
+            elif "enum" in root or "const" in root:
+                # A root that lists its values is not an object schema (arguments are objects).
+                self.report("root-schema-not-object", (), value="an enum or const without `type: object`")
+            else:
+                self.change("inferred-type", ("type",), "(object, at the root)")
+                root = self._set_root_type(root)
+        elif rtype == ["object"]:
+            root = self._set_root_type(root)
+        elif rtype != "object":
+            self.report("root-schema-not-object", ("type",), value=describe(rtype))
+        return root
+
+    def _set_root_type(self, root: dict) -> dict:
+        """`root` with `type: object`, as a new dict (the input is never changed); the raw root
+        that `#` refers to follows when it is the same schema."""
+        new = {**root, "type": "object"}
+        if root is self.root_raw:
+            self.root_raw = new
+        return new
+
+    # -- the walk --------------------------------------------------------------------------
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
+        """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings recorded."""
+        if type(s) is not dict or nest > NEST_GUARD:
+            s = self._not_a_node(s, sp, nest)
+            if s is None:
+                return {}
+        # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
+        special = not _RESHAPING.isdisjoint(s)
+        if special:
+            if "anyOf" in s and self.fast:
+                cp = self.container_plans.get(keys := tuple(s))
+                if cp is None:
+                    cp = self._container_plan(keys)
+                if cp and (out := self._planned_any_of(s, cp, sp, ip, depth, nest)) is not None:
+                    return out
+            s = self._normalize(s, sp, root)
+            if s is None:
+                return {}
+        elif ((t := s.get("type")) == "object" or t == "array") and self.fast:
+            cp = self.container_plans.get(keys := tuple(s))
+            if cp is None:
+                cp = self._container_plan(keys)
+            if cp and (out := self._container(s, cp, t, sp, ip, depth, nest, root)) is not None:
+                return out
+        out, nullable = self._keywords(s, sp, ip, depth, nest)
+        any_of: list | None = None
+        if special:
+            if "$ref" in s:
+                return self._ref(s["$ref"], out, sp, ip)
+            if "anyOf" in s and type(s["anyOf"]) is list and self.r.keywords["anyOf"][1] != "drop":
+                # (Any other value was reported as invalid above.)
+                any_of = self._any_of(s["anyOf"], sp + ("anyOf",), ip, depth, nest)
+        if not self._structure(s, out, sp, ip, depth, nest, root, any_of is not None):
+            return out
+        if any_of is not None:
+            if not any_of:
+                self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+            out["anyOf"] = any_of
+        if nullable:
+            out = _with_null_own(out, self.annotations)
+        if len(out) < 2:
+            return out
+        # Keywords in the table's output order (unknown ones last, stable); `_ordered`, inline.
+        rank = self.rank
+        prev = -1
+        for k in out:
+            i = rank[k]
+            if i < prev:
+                return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
+            prev = i
+        return out
+
+    def _not_a_node(self, s: Any, sp: tuple, nest: int) -> dict | None:
+        """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
+        `true`, else None after a refusal."""
+        if nest > NEST_GUARD:
+            self.guarded = True
+            self.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=self.r.counted("depth").value)
+            return None
+        if s is True:
+            self.report("boolean-subschema", sp, value="true")
+            self.change("normalized-true-subschema", sp)
+            return {}
+        if s is False:
+            self.refuse("false-subschema-unrepresentable", sp)
+        elif not isinstance(s, dict):
+            self.refuse("non-schema-subschema", sp, value=describe(s))
+        else:  # a dict subclass (the walk reads it as a dict)
+            return s
+        return None
+
+    def _structure(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
+                   has_any_of: bool) -> bool:
+        """The node's type, and its object or array rules; False when it has no valid type (node()
+        returns `out` as it is)."""
+        t = s.get("type")
+        if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
+            out["type"] = t
+            if t == "object" or t == "array":
+                # Nesting counts containers only: a scalar leaf adds no level.
+                if depth > self.deepest[0]:
+                    self.deepest = (depth, sp)
+                if t == "object":
+                    self._object(s, out, sp, ip, depth, nest, root)
+                else:
+                    self._array(s, out, sp, ip, depth, nest)
+            return True
+        types = self._types(s, out, sp, has_any_of)
+        if types is None:
+            return False
+        if "object" in types or "array" in types:
+            if depth > self.deepest[0]:
+                self.deepest = (depth, sp)
+            if "object" in types:
+                self._object(s, out, sp, ip, depth, nest, root)
+            if "array" in types:
+                self._array(s, out, sp, ip, depth, nest)
+        return True
+
+    def _ordered(self, out: dict) -> dict:
+        """`out` with its keywords in the table's output order (unknown ones last, stable)."""
+        if len(out) < 2:
+            return out
+        rank = self.rank
+        prev = -1
+        for k in out:
+            i = rank[k]
+            if i < prev:
+                break
+            prev = i
+        else:
+            return out  # already in order: the common case, no sort and no copy
+        return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
+
+    def _types(self, s: dict, out: dict, sp: tuple, has_any_of: bool) -> frozenset | None:
+        t = s.get("type", MISSING)
+        if t is not MISSING:
+            if not _ok_type(t):
+                del out["type"]  # the place node() reserved
+                return None  # already reported as an invalid value
+            out["type"] = t
+            return _TYPE_SETS[t] if isinstance(t, str) else frozenset(t)
+        if has_any_of or "$ref" in s or "enum" in out or "const" in out:
+            return frozenset()
+        implied = [name for name, kws in _IMPLIES_SETS if not kws.isdisjoint(s)]
+        if len(implied) == 1:
+            kind = implied[0]
+            trigger = next(k for k in dict(IMPLIES)[kind] if k in s)
+            self.report("type-inferred", sp, keyword=f"`{trigger}`", value=kind)
+            self.change("inferred-type", sp, f"({kind})")
+            out["type"] = kind
+            return frozenset([kind])
+        self.report("schema-missing-type", sp)
+        return None
+
+    def _refuse_recursion(self) -> None:
+        """Under policy recursion `refuse`: report each definition (or the root) that reaches itself
+        through $refs, in definition order."""
+        cyclic = self._cyclic(set(self.buckets))
+        for name in ("", *self.defs_raw):
+            if name in cyclic:
+                self.report("recursive-schema", (self.defs_src.get(name, "$defs"), name) if name else (),
+                            name=name or "#")
+
+    def _check_limits(self) -> None:
+        """Report each total the walk counted past its limit (the limit that counts it, see Rules.counted)."""
+        counted = self.r.counted
+        for counter, count in (("properties", self.n_props), ("string-chars", self.n_chars),
+                               ("enum-values", self.n_enum)):
+            limit = counted(counter)
+            if count > limit.value:
+                self.diag(limit.code, (), count=count, limit=limit.value)
+        depth, where = self.deepest
+        limit = counted("depth")
+        if depth > limit.value and not self.guarded:
+            self.diag(limit.code, where, count=depth, limit=limit.value)

@@ -1,0 +1,176 @@
+"""Independent oracle: would Anthropic accept this emitted tool (strict tool use), and this request?
+
+Written only from ``/work/shared/reference/provider-facts.md`` §2 (cited "PF §2.x") and §8
+(property keys, top-level combinators, draft 2020-12). It imports nothing from toolcast, so it
+can disagree with the compiler's rule tables.
+
+``tool_violations(tool)`` -> list of (rule, path) for one emitted Messages API tool: its shape
+and name always; for a tool with ``strict: true`` its ``input_schema`` under the strict subset.
+``request_violations(tools)`` -> the request budgets (PF §2.4) over the tools sent strict.
+Readings where the sheet is silent are the strictest ones: ``oneOf``, ``not``, ``if`` and the
+``*Properties`` keywords are unlisted (the SDKs move them into the description), so a strict
+schema holding them is a violation here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
+NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # PF §2.1
+PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")  # PF §8
+TOOL_KEYS = {"name", "description", "input_schema", "strict", "type", "cache_control", "defer_loading",
+             "allowed_callers", "eager_input_streaming", "input_examples"}  # PF §2.1
+FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}  # PF §2.3
+TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
+# PF §2.3: what the strict subset lists as supported.
+ALLOWED = {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "allOf",
+           "$ref", "$defs", "definitions", "default", "format", "pattern", "minItems", "title", "description"}
+# PF §2.3 regex: backreferences, lookaround and word boundaries are not supported.
+BAD_REGEX = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
+BUDGETS = {"strict-tools": 20, "optional-parameters": 24, "union-parameters": 16}  # PF §2.4
+
+
+def tool_violations(tool: Any) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    if not isinstance(tool, dict):
+        return [("tool-shape", "")]
+    out += [("tool-unknown-key", k) for k in tool if k not in TOOL_KEYS]
+    if not isinstance(tool.get("name"), str) or not NAME.fullmatch(tool["name"]):
+        out.append(("name-invalid", "name"))
+    if "description" in tool and not isinstance(tool["description"], str):
+        out.append(("description-invalid", "description"))
+    if "strict" in tool and tool["strict"] is not True:
+        out.append(("strict-not-true", "strict"))  # toolcast sends strict only as true
+    schema = tool.get("input_schema")
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return out + [("root-not-object", "input_schema")]  # PF §2.1
+    try:
+        Draft202012Validator.check_schema(schema)  # PF §8: even non-strict tools must be valid 2020-12
+    except SchemaError:
+        out.append(("not-draft-2020-12", "input_schema"))
+    out += [("property-key", p) for p, n in _walk(schema, "#") for k in _props(n) if not PROPERTY_KEY.fullmatch(k)]
+    if tool.get("strict") is True:
+        out += violations(schema)
+    return out
+
+
+def violations(schema: dict) -> list[tuple[str, str]]:
+    """What the strict subset rejects in an input_schema."""
+    out = [("root-combinator", k) for k in ("anyOf", "oneOf", "allOf") if k in schema]  # PF §8
+    defs = schema.get("$defs") or {}
+    for path, node in _walk(schema, "#"):
+        for k in node:
+            if k not in ALLOWED:
+                out.append(("unsupported-keyword", f"{path}/{k}"))
+        t = node.get("type")
+        types = set(t) if isinstance(t, list) else {t}
+        if "object" in types and node.get("additionalProperties") is not False:
+            out.append(("additional-properties-not-false", path))  # PF §2.2
+        if "minItems" in node and node["minItems"] not in (0, 1):
+            out.append(("min-items", path))  # PF §2.3: only 0 or 1
+        if "format" in node and node["format"] not in FORMATS:
+            out.append(("format", path))
+        if isinstance(node.get("pattern"), str) and BAD_REGEX.search(_outside_classes(node["pattern"])):
+            out.append(("regex-feature", path))
+        if "enum" in node and any(isinstance(x, (dict, list)) for x in node["enum"]):
+            out.append(("enum-complex", path))  # "Complex types within enums" unsupported
+        if isinstance(node.get("items"), list):
+            out.append(("items-tuple", path))
+        if "allOf" in node and any(isinstance(b, dict) and "$ref" in b for b in node["allOf"]):
+            out.append(("all-of-ref", path))  # "allOf with $ref not supported"
+        ref = node.get("$ref")
+        if ref is not None and not (isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs):
+            out.append(("ref-not-local", path))  # external refs unsupported; `#` itself recurses
+    if _recursive(schema, defs):
+        out.append(("recursive", "#"))  # PF §2.3: recursive schemas unsupported
+    return out
+
+
+def request_violations(tools: list[dict]) -> list[tuple[str, int]]:
+    """The request budgets over the strict tools (PF §2.4), with the request's total."""
+    strict = [t for t in tools if t.get("strict") is True]
+    totals = {"strict-tools": len(strict),
+              "optional-parameters": sum(optional_count(t["input_schema"]) for t in strict),
+              "union-parameters": sum(union_count(t["input_schema"]) for t in strict)}
+    return [(k, v) for k, v in totals.items() if v > BUDGETS[k]]
+
+
+def optional_count(schema: dict) -> int:
+    return sum(len([k for k in _props(n) if k not in (n.get("required") or [])]) for _, n in _walk(schema, "#"))
+
+
+def union_count(schema: dict) -> int:
+    return sum(1 for _, n in _walk(schema, "#") if "anyOf" in n or isinstance(n.get("type"), list))
+
+
+def _props(node: dict) -> list:
+    p = node.get("properties")
+    return list(p) if isinstance(p, dict) else []
+
+
+def _walk(node: Any, path: str):
+    """(JSON pointer, node) for every dict subschema (properties, items, anyOf/allOf, $defs, ...)."""
+    stack = [(path, node)]
+    while stack:
+        p, n = stack.pop()
+        if not isinstance(n, dict):
+            continue
+        yield p, n
+        for key in ("properties", "$defs", "definitions", "patternProperties"):
+            if isinstance(n.get(key), dict):
+                stack += [(f"{p}/{key}/{k}", v) for k, v in n[key].items()]
+        for key in ("items", "additionalProperties", "not", "if", "then", "else", "contains"):
+            if isinstance(n.get(key), dict):
+                stack.append((f"{p}/{key}", n[key]))
+        for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
+            if isinstance(n.get(key), list):
+                stack += [(f"{p}/{key}/{i}", v) for i, v in enumerate(n[key])]
+
+
+def _outside_classes(pattern: str) -> str:
+    """The pattern with [...] classes blanked (\\b inside a class is a backspace, not a boundary)."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\" and i + 1 < len(pattern):
+            out.append("" if in_class else pattern[i:i + 2])
+            i += 2
+            continue
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        elif not in_class:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _recursive(schema: dict, defs: dict) -> bool:
+    """Whether the root or a definition reaches itself through $refs."""
+    def refs(n: Any) -> set[str]:
+        found = set()
+        for _, node in _walk(n, "#"):
+            r = node.get("$ref")
+            if r == "#":
+                found.add("")
+            elif isinstance(r, str) and r.startswith("#/$defs/"):
+                found.add(r[8:])
+        return found
+
+    body = {k: v for k, v in schema.items() if k != "$defs"}
+    graph = {"": refs(body), **{k: refs(v) for k, v in defs.items()}}
+    for start in graph:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            n = todo.pop()
+            if n == start:
+                return True
+            if n not in seen and n in graph:
+                seen.add(n)
+                todo += graph[n]
+    return False

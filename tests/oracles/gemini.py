@@ -1,0 +1,130 @@
+"""Independent oracle: would the Gemini API (or Vertex AI) accept this function declaration's parametersJsonSchema?
+
+Written only from ``/work/shared/reference/provider-facts.md`` §3.1 (declaration and names),
+§3.3 (the `parametersJsonSchema` keyword list), §5 (C-6 description, C-7 names, C-10 recursion)
+and §8 (root object; on Vertex, anyOf as the only field of its schema). It imports nothing from toolcast. Where the sheet is unsure it takes the
+strictest reading: keywords outside the documented list are violations (they are "likely
+ignored", so a schema relying on them is not enforced), recursion is a violation (allowed only
+"to a limited degree"), and on Vertex the documented parameter-name rule applies here too.
+
+``declaration_violations(decl, provider="gemini"|"vertex")`` -> list of (rule, path).
+``request_violations(tools)`` -> the shape of the request's ``tools`` value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+NAME = {"gemini": re.compile(r"^[a-zA-Z0-9_:.\-]{1,64}$"),  # PF §3.1, since 2025-10-15
+        "vertex": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.\-]{0,63}$")}  # PF §3.1, the Vertex proto (C-7)
+PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")  # PF §3.1, Vertex
+DECLARATION_KEYS = {"name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema",
+                    "behavior"}
+LISTED = {"$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum", "items",
+          "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties",
+          "additionalProperties", "required", "propertyOrdering"}  # PF §3.3
+FORMATS = {"date-time", "date", "time"}
+TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
+
+
+def declaration_violations(decl: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+    if not isinstance(decl, dict):
+        return [("declaration-shape", "")]
+    out = [("unknown-key", k) for k in decl if k not in DECLARATION_KEYS]
+    if provider == "vertex" and "behavior" in decl:
+        out.append(("unknown-key", "behavior"))  # Gemini API only
+    if "parameters" in decl and "parametersJsonSchema" in decl:
+        out.append(("both-parameter-forms", ""))  # mutually exclusive
+    if not isinstance(decl.get("name"), str) or not NAME[provider].fullmatch(decl["name"]):
+        out.append(("name-invalid", "name"))
+    if not isinstance(decl.get("description"), str):
+        out.append(("description-missing", "description"))  # C-6: always send one
+    schema = decl.get("parametersJsonSchema")
+    if schema is None:
+        return out
+    return out + violations(schema, provider)
+
+
+def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return [("root-not-object", "#")]  # PF §3.3 root, §8
+    out = [("root-combinator", k) for k in ("anyOf", "oneOf") if k in schema]
+    defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
+    for path, node in _walk(schema, "#"):
+        out += [("unlisted-keyword", f"{path}/{k}") for k in node if k not in LISTED]
+        t = node.get("type")
+        if t is not None and not ((isinstance(t, str) and t in TYPES) or (isinstance(t, list) and t and set(t) <= TYPES)):
+            out.append(("type-invalid", path))
+        if "format" in node and node["format"] not in FORMATS:
+            out.append(("format", path))
+        if "enum" in node and not (isinstance(node["enum"], list) and all(
+                isinstance(x, str) or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in node["enum"])):
+            out.append(("enum-not-strings-or-numbers", path))
+        if "$ref" in node:
+            if [k for k in node if not k.startswith("$")]:
+                out.append(("ref-siblings", path))  # only `$` keywords may stand beside $ref
+            ref = node["$ref"]
+            if not (isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs):
+                out.append(("ref-not-local", path))
+        if provider == "vertex" and "anyOf" in node and len(node) > 1:
+            out.append(("any-of-not-alone", path))  # PF §8: "it must be the only field set"
+        if provider == "vertex" and isinstance(node.get("properties"), dict):
+            out += [("parameter-name", f"{path}/properties/{k}") for k in node["properties"]
+                    if not PARAMETER_NAME.fullmatch(k)]
+    if _recursive(schema, defs):
+        out.append(("recursive", "#"))
+    return out
+
+
+def request_violations(tools: Any) -> list[str]:
+    """The request's `tools`: a list holding one {"functionDeclarations": [...]} entry."""
+    if tools == []:
+        return []
+    if not (isinstance(tools, list) and len(tools) == 1 and isinstance(tools[0], dict)
+            and set(tools[0]) == {"functionDeclarations"} and isinstance(tools[0]["functionDeclarations"], list)):
+        return ["tools-shape"]
+    names = [d.get("name") for d in tools[0]["functionDeclarations"]]
+    return ["duplicate-name"] if len(names) != len(set(names)) else []
+
+
+def _walk(node: Any, path: str):
+    stack = [(path, node)]
+    while stack:
+        p, n = stack.pop()
+        if not isinstance(n, dict):
+            continue
+        yield p, n
+        for key in ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"):
+            if isinstance(n.get(key), dict):
+                stack += [(f"{p}/{key}/{k}", v) for k, v in n[key].items()]
+        for key in ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames"):
+            if isinstance(n.get(key), dict):
+                stack.append((f"{p}/{key}", n[key]))
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            if isinstance(n.get(key), list):
+                stack += [(f"{p}/{key}/{i}", v) for i, v in enumerate(n[key])]
+
+
+def _recursive(schema: dict, defs: dict) -> bool:
+    def refs(n: Any) -> set[str]:
+        found = set()
+        for _, node in _walk(n, "#"):
+            r = node.get("$ref")
+            if r == "#":
+                found.add("")
+            elif isinstance(r, str) and r.startswith("#/$defs/"):
+                found.add(r[8:])
+        return found
+
+    graph = {"": refs({k: v for k, v in schema.items() if k != "$defs"}), **{k: refs(v) for k, v in defs.items()}}
+    for start in graph:
+        seen, todo = set(), list(graph[start])
+        while todo:
+            n = todo.pop()
+            if n == start:
+                return True
+            if n not in seen and n in graph:
+                seen.add(n)
+                todo += graph[n]
+    return False
