@@ -216,3 +216,50 @@ def test_null_paths_as_lists_or_tuples_strip_the_same_and_bad_paths_still_raise(
         assert calls[0].arguments == {"q": "x", "filter": {}}
     with pytest.raises(NullPathError, match=r"null_paths\[0\]\[0\]: expected a property name"):
         tc_anthropic.tool_calls(USE, TOOLSET, {"docs__search": ((5,),)})
+
+
+# --------------------------------------------------------------------------- tools()
+
+
+def test_anthropic_tools_are_accepted_by_the_sdk_and_close_the_loop():
+    tools, report = tc_anthropic.tools(TOOLSET)
+    assert [t["name"] for t in tools] == ["docs__search"]
+    TypeAdapter(list[anthropic_types.ToolParam]).validate_python(tools)
+    assert tools[0]["input_schema"]["additionalProperties"] is False
+    assert set(report.null_paths) == {"docs__search"} and report.fallbacks == () and report.excluded == ()
+    # Anthropic's strict mode keeps optional properties optional: no null was added, none stripped.
+    assert report.null_paths["docs__search"] == ()
+    calls, _ = tc_anthropic.tool_calls(USE, TOOLSET, report)
+    assert calls[0].arguments == USE["input"]
+
+
+@pytest.mark.parametrize("target", ["gemini", "vertex"])
+def test_gemini_tools_are_accepted_by_the_sdk(target):
+    tools, report = tc_gemini.tools(TOOLSET, target=target)
+    declarations = tools[0]["functionDeclarations"]
+    assert [d["name"] for d in declarations] == ["docs__search"]
+    genai_types.Tool.model_validate(tools[0])
+    assert "parametersJsonSchema" in declarations[0]
+    assert "docs__search" in report.null_paths or report.fallbacks
+
+
+def test_gemini_tools_an_api_the_target_does_not_offer_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"unknown api 'parameters' for target 'gemini'"):
+        tc_gemini.tools(TOOLSET, api="parameters")
+    with pytest.raises(ValueError, match=r"target must be 'gemini' or 'vertex'"):
+        tc_gemini.tools(TOOLSET, target="openai")
+
+
+def test_the_toolset_is_one_request_budgets_apply_across_it():
+    # Anthropic takes at most 20 strict tools per request: over 21 one-property tools, each
+    # strict on its own, the 21st is sent non-strict, and the report says why.
+    one = [{"name": "get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}},
+                                           "required": ["id"]}}]
+    many, _ = ToolSet.build({f"s{i:02d}": one for i in range(21)})
+    tools, report = tc_anthropic.tools(many)
+    assert [t["name"] for t in tools] == list(many.names)
+    assert sum(1 for t in tools if t.get("strict")) == 20
+    assert [f.name for f in report.fallbacks] == ["s20__get"]
+    assert report.fallbacks[0].codes == ("anthropic/too-many-strict-tools",)
+    assert "max_strict_tools (21 > 20)" in report.fallbacks[0].reason
+    assert "s20__get" not in report.null_paths

@@ -499,12 +499,14 @@ def provider_tools(
     strict: Literal["auto", "true", "false"] | bool = "auto",
     rules: str | None = None,
     allow_lossy: bool = False,
+    budgets: bool = False,
     **options: Any,
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` for ``target`` under its exposed name.
 
     Returns the compiled tools in toolset order and a :class:`ToolsReport`; ``options``
-    go to ``compile_tool`` (the OpenAI ``api``, say).
+    go to ``compile_tool`` (the ``api``, say). With ``budgets``, the toolset is one
+    request: the provider's request budgets are applied across it (``compile_tools``).
     """
     from toolcast import compile_tool  # the compiler core imports lazily: keeps cycles out
 
@@ -514,15 +516,21 @@ def provider_tools(
     fallbacks: list[StrictIssue] = []
     excluded: list[StrictIssue] = []
     results: dict[str, Any] = {}
-    for exposed in toolset.tools:
-        result = compile_tool(
-            exposed.to_tool(),
-            target=target,
-            rules=rules,
-            strict=mode,
-            allow_lossy=allow_lossy,
-            **options,
+    tools = [exposed.to_tool() for exposed in toolset.tools]
+    if budgets:
+        from toolcast import compile_tools
+
+        compiled = compile_tools(
+            tools, target=target, rules=rules, strict=mode, allow_lossy=allow_lossy, **options
         )
+    else:
+        compiled = tuple(
+            compile_tool(
+                tool, target=target, rules=rules, strict=mode, allow_lossy=allow_lossy, **options
+            )
+            for tool in tools
+        )
+    for exposed, result in zip(toolset.tools, compiled, strict=True):
         results[exposed.name] = result
         if result.status == "refused" or result.tool is None:
             excluded.append(_issue(exposed.name, result))

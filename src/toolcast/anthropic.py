@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
     ResponseShapeError,
@@ -16,6 +16,7 @@ from toolcast._loop import (
     _is_object,
     base64_image,
     list_field,
+    provider_tools,
     read_calls,
     render_block,
     result_pieces,
@@ -164,8 +165,20 @@ def tool_output(
     return block
 
 
-def tools(*args: Any, **kwargs: Any) -> Any:
-    """The Anthropic tool list of a ToolSet: needs the Anthropic compile target."""
-    from toolcast._loop import provider_tools
+def tools(
+    toolset: ToolSet,
+    *,
+    strict: Literal["auto", "true", "false"] | bool = "auto",
+    rules: str | None = None,
+    allow_lossy: bool = False,
+) -> tuple[list[dict[str, Any]], ToolsReport]:
+    """Compile every tool of ``toolset`` into the Messages API's ``tools`` list.
 
-    return provider_tools("anthropic", *args, **kwargs)
+    Each tool is compiled under its exposed name, the toolset as one request (the provider's
+    request budgets apply across it). Returns the tool dicts in toolset order and a
+    :class:`ToolsReport` (``null_paths`` for the tools sent strict; pass it to
+    :func:`tool_calls`; ``fallbacks``; ``excluded``).
+    """
+    return provider_tools(
+        "anthropic", toolset, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True
+    )

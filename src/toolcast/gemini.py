@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
     ResponseShapeError,
@@ -16,6 +16,7 @@ from toolcast._loop import (
     _is_object,
     base64_image,
     list_field,
+    provider_tools,
     read_calls,
     render_block,
     result_pieces,
@@ -184,11 +185,28 @@ def tool_output(
     )
 
 
-def tools(*args: Any, target: str = "gemini", **kwargs: Any) -> Any:
-    """The Gemini (or, with ``target="vertex"``, Vertex AI) tools of a ToolSet."""
-    from toolcast._loop import provider_tools
+def tools(
+    toolset: ToolSet,
+    *,
+    target: Literal["gemini", "vertex"] = "gemini",
+    api: Literal["json-schema", "parameters"] | None = None,
+    strict: Literal["auto", "true", "false"] | bool = "auto",
+    rules: str | None = None,
+    allow_lossy: bool = False,
+) -> tuple[list[dict[str, Any]], ToolsReport]:
+    """Compile every tool of ``toolset`` into Gemini's ``tools``: ``[{"functionDeclarations": [...]}]``.
+
+    ``target="vertex"`` compiles for Vertex AI. ``api`` picks the declaration's schema field
+    among those the compile target offers (``json-schema``: ``parametersJsonSchema``, the
+    default; another raises ValueError naming the ones available). The toolset is one request (the provider's request budgets apply across it).
+    Returns the request's ``tools`` value (empty when no tool is sent) and a
+    :class:`ToolsReport` to pass to :func:`tool_calls`.
+    """
+    from toolcast.providers.gemini import request_tools
 
     if target not in ("gemini", "vertex"):
         raise ValueError(f"target must be 'gemini' or 'vertex', got {target!r}")
-    declarations, report = provider_tools(target, *args, **kwargs)
-    return [{"functionDeclarations": declarations}], report
+    declarations, report = provider_tools(
+        target, toolset, api=api, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True
+    )
+    return request_tools(declarations), report
