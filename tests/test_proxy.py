@@ -246,3 +246,20 @@ def test_usage_errors_exit_2_with_one_line(argv, message):
     code = main(argv, stdout=io.StringIO(), stderr=err)
     assert code == 2
     assert message in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "vertex"])
+def test_other_targets_list_their_compiled_schemas(target):
+    async def go():
+        async with proxied("--target", target, "--server", f"echo={ECHO}") as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            result = await session.call_tool("echo__echo", {"text": "hi", "count": None, "options": None})
+            return tools, result
+
+    tools, result = run(go())
+    schema = tools["echo__echo"].input_schema
+    assert schema["additionalProperties"] is False
+    # These targets keep optional properties optional: the compile adds no null, so a null the
+    # model sent is its own and reaches the server.
+    assert schema["properties"]["count"] == {"type": "integer"} and schema["required"] == ["text"]
+    assert json.loads(text_of(result)) == {"text": "hi", "count": None, "options": None}
