@@ -332,7 +332,7 @@ class Proxy:
         return types.ListToolsResult(tools=list(self.listing.tools))
 
     async def on_call_tool(self, ctx: Any, params: Any) -> Any:
-        from toolcast.nulls import strip_nulls
+        from toolcast._loop import strip_call_nulls
 
         name = params.name
         listing = self.listing
@@ -342,10 +342,8 @@ class Proxy:
         arguments = params.arguments or {}
         if not isinstance(arguments, Mapping):
             return _error_result(f"arguments for tool {name!r} must be an object")
-        paths = listing.null_paths.get(name)
-        if paths:
-            arguments = strip_nulls(dict(arguments), paths)
-        return await self._forward(ctx, exposed, dict(arguments))
+        arguments = strip_call_nulls(name, dict(arguments), listing.null_paths)
+        return await self._forward(ctx, exposed, arguments)
 
     async def _forward(self, ctx: Any, exposed: Any, arguments: dict[str, Any]) -> Any:
         upstream = self.upstreams[exposed.server]
