@@ -58,6 +58,9 @@ def _reject_constant(token: str) -> Any:
     raise JsonLimitError(f"holds {token}, which is not valid JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+
+
 def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
     """``json.loads`` that refuses texts over ``max_bytes`` (UTF-8) or ``max_depth`` levels.
 
@@ -73,7 +76,10 @@ def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
     if _nesting_exceeds(text, max_depth):
         raise JsonLimitError(f"is nested more than {max_depth} levels deep")
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        if text.startswith("\ufeff"):  # json.loads words this error itself
+            value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        else:  # the same decoder, built once: json.loads with hooks builds one per call
+            value = _DECODER.decode(text)
     except RecursionError:  # only when the caller's own stack is already deep
         raise JsonLimitError(f"is nested too deeply to decode here (limit {max_depth})") from None
     except json.JSONDecodeError:

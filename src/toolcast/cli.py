@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--summary", action="store_true", help="one line per tool (name, outcome, counts) instead of its findings (default: off)")
         sp.add_argument("--name", default=None, metavar="NAME", help="the tool name of a bare JSON Schema file (one schema only; default: the file's stem)")
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
-        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp server to start and list its tools")
+        sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
+        sp.add_argument("--mcp-auth-env", default=None, metavar="VAR", help="send the environment variable VAR's value as the Authorization header to every --mcp-url server ('Bearer ' is added to a value without a scheme)")
+        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
 
     c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
@@ -118,6 +120,16 @@ def build_parser() -> argparse.ArgumentParser:
     rd.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help="with --impact: " + STRICT_HELP)
     rd.add_argument("--allow-lossy", action="store_true", help="with --impact: compile as compile --allow-lossy does")
     rd.add_argument("--details", default="20", metavar="N|all", help="with --impact: how many tools the text output lists one by one (default: 20)")
+    x = sub.add_parser("proxy", help="serve MCP on stdio in front of MCP servers, their tools compiled for a target")
+    x.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND|NAME=URL", help="a stdio MCP server command, or a Streamable HTTP URL, whose tools are exposed as NAME__TOOL (repeatable)")
+    x.add_argument("--target", default="openai", metavar="TARGET", help=f"the provider dialect to compile the tools' input schemas to: {', '.join(EMITTERS)}")
+    x.add_argument("--api", default="responses", choices=["responses", "chat"], help="with --target openai: the API to compile for")
+    x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
+    x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema; true: it is left out")
+    x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
+    x.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
+    x.add_argument("--server-timeout", action="append", default=[], metavar="NAME=SECONDS", help="--timeout for one server (repeatable)")
+    x.add_argument("--auth-env", action="append", default=[], metavar="NAME=VAR", help="send the environment variable VAR's value as the Authorization header to the URL server NAME (repeatable)")
     return p
 
 
@@ -126,8 +138,8 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     for: every report but --summary names them)."""
     items: list[Item] = []
     errors: list[InputError] = []
-    if not args.paths and not args.mcp:
-        raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND)")
+    if not args.paths and not args.mcp and not args.mcp_url:
+        raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND, or --mcp-url URL)")
     if args.paths.count("-") > 1:
         raise UsageError(f"toolcast {args.command}: - (stdin) may be given once")
     # What this run writes or reads as other than tools is never read as a tool file.
@@ -141,6 +153,14 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
         got, errs = _load_mcp(command, args.mcp_timeout, err)
         items.extend(got)
         errors.extend(errs)
+    if args.mcp_url:
+        headers = _auth_headers(args.mcp_auth_env, f"toolcast {args.command}")
+        for url in args.mcp_url:
+            got, errs = _load_mcp_url(url, headers, args.mcp_timeout, err)
+            items.extend(got)
+            errors.extend(errs)
+    elif args.mcp_auth_env is not None:
+        raise UsageError(f"toolcast {args.command}: --mcp-auth-env needs --mcp-url URL")
     if args.name is not None and sum(1 for i in items if i.bare) != 1:
         raise UsageError(f"toolcast {args.command}: --name names one bare JSON Schema; {sum(1 for i in items if i.bare)} were read")
     return items, errors
@@ -156,6 +176,33 @@ def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple
         # What the server printed besides its messages: one warning line each, and go on.
         warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
         tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
+    except McpServerError as exc:
+        return [], [InputError(source, str(exc))]
+    return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+
+
+def _auth_headers(var: str | None, prog: str) -> dict[str, str]:
+    """The Authorization header from the environment variable VAR (never from the command line)."""
+    if var is None:
+        return {}
+    value = os.environ.get(var, "").strip()
+    if not value:
+        raise UsageError(f"{prog}: --mcp-auth-env {var}: the environment variable {var} is not set or empty")
+    return {"Authorization": value if " " in value else f"Bearer {value}"}
+
+
+def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+    try:
+        from toolcast.mcp_runtime import McpServerError, _shown_url, list_tools_http_sync
+    except ImportError as exc:  # pragma: no cover - the mcp extra is missing
+        return [], [InputError(f"mcp:{url}", f"--mcp-url needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
+    try:
+        source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret
+    except ValueError:
+        source = "mcp:<invalid URL>"
+    try:
+        warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
+        tools = list_tools_http_sync(url, headers=headers, timeout=timeout, on_problem=warn)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
     return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
@@ -462,6 +509,9 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
             return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
             return cmd_rules(args, out, stdin)
+        if args.command == "proxy":
+            from toolcast.proxy import main_cli
+            return main_cli(args, err)
         parser.print_help(out)
         return EXIT_USAGE
     except UsageError as exc:

@@ -1,4 +1,4 @@
-"""Run tool calls against MCP client sessions and list the tools of stdio MCP servers."""
+"""Run tool calls against MCP client sessions; list the tools of stdio and Streamable HTTP servers."""
 
 from __future__ import annotations
 
@@ -11,16 +11,19 @@ import shutil
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcast._openai_runtime import _ErrorText, tool_output
+from toolcast._openai_runtime import ToolCall, _ErrorText, tool_output
 
 if TYPE_CHECKING:
     from toolcast._mcp_stdio import ServerOutput
-    from toolcast._openai_runtime import Api, StructuredMode, ToolCall
+    from toolcast._openai_runtime import Api, StructuredMode
 
 __all__ = [
     "McpServerError",
     "execute_tool_calls",
+    "http_session",
     "list_tools",
+    "list_tools_http",
+    "list_tools_http_sync",
     "list_tools_stdio",
     "list_tools_stdio_sync",
     "stdio_session",
@@ -37,13 +40,13 @@ class McpServerError(RuntimeError):
 async def _run_one(
     call: ToolCall,
     sessions: Mapping[str, Any],
-    api: Api,
+    api: Api | None,
     timeout: float | None,
     error_prefix: str,
     structured: StructuredMode,
 ) -> dict[str, Any]:
     def failed(message: str) -> dict[str, Any]:
-        return tool_output(call.call_id, _ErrorText(message), api=api, error_prefix=error_prefix)
+        return _shape(call, _ErrorText(message), api, error_prefix, "auto")
 
     where = f"tool {call.tool!r} on server {call.server!r}"
     session = sessions.get(call.server)
@@ -63,11 +66,21 @@ async def _run_one(
     except Exception as exc:
         return failed(f"{where} failed: {_exception_text(exc)}")
     try:
-        return tool_output(
-            call.call_id, result, api=api, error_prefix=error_prefix, structured=structured
-        )
+        return _shape(call, result, api, error_prefix, structured)
     except Exception as exc:  # whatever a session returned, this call still gets an output
         return failed(f"{where} returned {_exception_text(exc)}")
+
+
+def _shape(
+    call: Any, result: Any, api: Api | None, error_prefix: str, structured: StructuredMode
+) -> dict[str, Any]:
+    """``result`` as ``call``'s output in its provider's shape (OpenAI: in ``api``, if given)."""
+    if isinstance(call, ToolCall):
+        return tool_output(
+            call.call_id, result, api=api or call.api, error_prefix=error_prefix,
+            structured=structured,
+        )
+    return call.output(result, error_prefix=error_prefix, structured=structured)
 
 
 def _exception_text(exc: BaseException) -> str:
@@ -80,7 +93,7 @@ def _exception_text(exc: BaseException) -> str:
 
 
 async def execute_tool_calls(
-    calls: Sequence[ToolCall],
+    calls: Sequence[Any],
     sessions: Mapping[str, Any],
     *,
     api: Api | None = None,
@@ -90,16 +103,15 @@ async def execute_tool_calls(
 ) -> list[dict[str, Any]]:
     """Call every tool concurrently on its server's session; one output per call, in order.
 
-    ``sessions`` maps the server prefixes given to ``ToolSet.build`` to objects with an
-    async ``call_tool(name, arguments)`` (``mcp.ClientSession``, ``mcp.Client``). ``api``
-    defaults to each call's own API. A missing session, a server error, a crash or a
+    ``calls`` come from any target's ``tool_calls`` (OpenAI, Anthropic, Gemini); each
+    output is in its call's provider shape. ``sessions`` maps the server prefixes given to
+    ``ToolSet.build`` to objects with an async ``call_tool(name, arguments)``
+    (``mcp.ClientSession``, ``mcp.Client``). ``api`` (OpenAI calls only) defaults to each
+    call's own API. A missing session, a server error, a crash or a
     call that takes longer than ``timeout`` seconds becomes an error output for that
     call only.
     """
-    jobs = [
-        _run_one(call, sessions, api or call.api, timeout, error_prefix, structured)
-        for call in calls
-    ]
+    jobs = [_run_one(call, sessions, api, timeout, error_prefix, structured) for call in calls]
     # _run_one turns every failure of its call into that call's output, so one call can
     # never take the others' outputs with it.
     return list(await asyncio.gather(*jobs))
@@ -355,14 +367,145 @@ def list_tools_stdio_sync(
     coro = list_tools_stdio(command, timeout=timeout, env=env, cwd=cwd, on_problem=on_problem)
     if on_problem is None or on_problem is _log_problem:
         return asyncio.run(coro)
-    handler = _OneLineLog(_shown(command), on_problem)
+    with _sdk_log_to(_shown(command), on_problem):
+        return asyncio.run(coro)
+
+
+# --------------------------------------------------------------------------- Streamable HTTP
+
+
+def _shown_url(url: str) -> str:
+    """``url`` without user info or query, for messages: neither may carry a secret out."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}"
+
+
+def _check_url(url: Any) -> str:
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str) or not url.strip():
+        raise McpServerError(f"MCP server URL must be a non-empty string, got {url!r}")
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError as exc:
+        raise McpServerError(f"MCP server URL {url!r} is not a valid URL: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        shown = _shown_url(url) if parts.scheme and parts.hostname else url
+        raise McpServerError(f"MCP server URL {shown!r} is not an http:// or https:// URL")
+    return url.strip()
+
+
+def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpServerError:
+    inner = _innermost(exc)
+    if isinstance(inner, McpServerError):
+        return McpServerError(str(inner))
+    if isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        return McpServerError(f"MCP server at {shown!r} did not answer{within}")
+    response = getattr(inner, "response", None)
+    status = getattr(response, "status_code", None)
+    if status is not None:
+        return McpServerError(f"MCP server at {shown!r} answered HTTP {status}")
+    return McpServerError(f"MCP server at {shown!r} failed: {_one_line(inner)[:300]}")
+
+
+@contextlib.asynccontextmanager
+async def http_session(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float | None = 30.0,
+) -> AsyncIterator[Any]:
+    """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
+
+    ``headers`` go with every request (an ``Authorization`` header, say); they never appear
+    in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
+    limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
+    server that does not answer in time raises :class:`McpServerError` with a one-line
+    message naming the URL (without its user info or query).
+    """
+    import anyio
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = _check_url(url)
+    shown = _shown_url(url)
+    limit = httpx2.Timeout(timeout)
+    started = False
+    try:
+        async with (
+            httpx2.AsyncClient(headers=dict(headers or {}), timeout=limit) as client,
+            streamable_http_client(url, http_client=client) as (read, write),
+            ClientSession(read, write, read_timeout_seconds=timeout) as session,
+        ):
+            with anyio.fail_after(timeout):
+                await session.initialize()
+            started = True
+            yield session
+    except (Exception, BaseExceptionGroup) as exc:
+        if started or isinstance(_innermost(exc), asyncio.CancelledError):
+            raise
+        raise _http_failure(exc, shown, timeout) from None
+
+
+async def list_tools_http(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 30.0,
+) -> list[dict[str, Any]]:
+    """Every tool of the Streamable HTTP MCP server at ``url`` (all pages), as MCP tool dicts.
+
+    Raises :class:`McpServerError` (one line) as :func:`http_session` does, also when
+    listing takes longer than ``timeout`` seconds in all.
+    """
+    shown = _shown_url(_check_url(url))
+    try:
+        async with asyncio.timeout(timeout):
+            async with http_session(url, headers=headers, timeout=timeout) as session:
+                return await list_tools(session)
+    except McpServerError:
+        raise
+    except (Exception, BaseExceptionGroup) as exc:
+        raise _http_failure(exc, shown, timeout) from None
+
+
+def list_tools_http_sync(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 30.0,
+    on_problem: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`list_tools_http` for synchronous callers (the CLI); not inside a running loop.
+
+    With ``on_problem``, warnings the MCP SDK logs go there, one line each, instead.
+    """
+    coro = list_tools_http(url, headers=headers, timeout=timeout)
+    if on_problem is None:
+        return asyncio.run(coro)
+    with _sdk_log_to(_shown_url(_check_url(url)), on_problem):
+        return asyncio.run(coro)
+
+
+@contextlib.contextmanager
+def _sdk_log_to(shown: str, sink: Callable[[str], None]) -> Any:
+    """While the block runs, the MCP SDK's warnings go to ``sink`` (one line each) only."""
+    handler = _OneLineLog(shown, sink)
     loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
     saved = [log.propagate for log in loggers]
     for log in loggers:
         log.addHandler(handler)
         log.propagate = False
     try:
-        return asyncio.run(coro)
+        yield
     finally:
         for log, propagate in zip(loggers, saved, strict=True):
             log.removeHandler(handler)

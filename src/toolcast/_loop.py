@@ -1,0 +1,549 @@
+"""The run-time loop's provider-neutral parts: reading SDK objects, decoding arguments, results."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import difflib
+import functools
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+from toolcast._json_limits import JsonLimitError, loads_bounded, plain_json
+from toolcast.model import ToolcastError
+
+if TYPE_CHECKING:
+    from toolcast.toolset import ToolSet
+
+StructuredMode = Literal["auto", "prefer", "append", "ignore"]
+
+_STRUCTURED_MODES = ("auto", "prefer", "append", "ignore")
+# Image types the Responses API accepts inside function_call_output (input_image).
+# An unknown-tool message lists valid names; past this many it would crowd the context.
+_MAX_LISTED_NAMES = 50
+#: Arguments (and structured results) nested deeper are refused: decoding, stripping and
+#: serialising them recursively would hit Python's recursion limit, and no tool needs it.
+MAX_JSON_DEPTH = 100
+#: Arguments longer than this (UTF-8) are refused; the largest model outputs are far smaller.
+MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
+
+
+def _is_object(obj: Any) -> bool:
+    """A JSON object: a mapping, or an SDK (pydantic) object, which is read field by field."""
+    if type(obj) is dict:  # the common case, before the slower ABC check
+        return True
+    if isinstance(obj, Mapping):
+        return True
+    return callable(getattr(obj, "model_dump", None)) and not isinstance(obj, (str, bytes))
+
+
+def _has(obj: Any, name: str) -> bool:
+    if isinstance(obj, Mapping):
+        return name in obj
+    try:
+        getattr(obj, name)
+    except Exception:  # pydantic raises AttributeError; a broken object anything
+        return False
+    return True
+
+
+def _field(obj: Any, *names: str) -> Any:
+    """The first of ``names`` that ``obj`` (a mapping or an SDK object) holds, else None.
+
+    SDK objects are read by attribute rather than dumped: a dump walks (and warns about) the
+    whole object, while the loop needs a few fields; wire names and Python names both work.
+    """
+    if type(obj) is dict:  # the common case, before the slower ABC check
+        for name in names:
+            if name in obj:
+                return obj[name]
+        return None
+    for name in names:
+        if isinstance(obj, Mapping):
+            if name in obj:
+                return obj[name]
+            continue
+        try:
+            return getattr(obj, name)
+        except Exception:
+            continue
+    return None
+
+
+def _kind(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+class ResponseShapeError(ToolcastError, TypeError):
+    """A model response, or the part of it at ``path``, is not a shape :func:`tool_calls` reads.
+
+    The message names the place and what was expected there, e.g.
+    ``response.choices[0].message.tool_calls: expected a list, got int``.
+    """
+
+    def __init__(self, path: str, expected: str, got: Any) -> None:
+        super().__init__(f"{path}: expected {expected}, got {_kind(got)}")
+        self.path = path
+        self.expected = expected
+
+
+class StrictIssue(NamedTuple):
+    """Why a tool was sent non-strict (``fallbacks``) or left out (``excluded``)."""
+
+    name: str
+    reason: str
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ToolsReport:
+    """What :func:`tools` decided per tool.
+
+    ``null_paths`` has an entry for every tool sent with ``"strict": true`` (possibly an
+    empty tuple); pass it to :func:`tool_calls`. ``fallbacks`` lists tools sent non-strict
+    because ``strict="auto"`` could not make them strict; ``excluded`` lists tools left out
+    of the list (refused by the compiler: under ``strict=True`` anything not strict-ready,
+    in every mode a name that cannot be sent). ``results`` keeps every ``CompileResult``.
+    """
+
+    null_paths: Mapping[str, tuple[tuple[Any, ...], ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    fallbacks: tuple[StrictIssue, ...] = ()
+    excluded: tuple[StrictIssue, ...] = ()
+    results: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({}), repr=False, compare=False
+    )
+
+
+def _normalize_strict(strict: Any) -> Literal["auto"] | bool:
+    if strict is True or strict == "true":
+        return True
+    if strict is False or strict == "false":
+        return False
+    if strict == "auto":
+        return "auto"
+    raise ValueError(f"strict must be 'auto', True or False, got {strict!r}")
+
+
+def _issue(name: str, result: Any) -> StrictIssue:
+    """Summarize why a tool is not strict: the blocking findings and the lossy changes."""
+    diagnostics = tuple(getattr(result, "diagnostics", ()) or ())
+    blocking = [d for d in diagnostics if getattr(d, "outcome", None) == "refuses"]
+    lossy = [t for t in getattr(result, "transformations", ()) or () if getattr(t, "lossy", False)]
+    codes = tuple(dict.fromkeys([str(d.code) for d in blocking] + [str(t.code) for t in lossy]))
+    # The compiler already words the fallback reason; reuse it so CLI and report agree.
+    summary = next((d for d in diagnostics if str(d.code).endswith("/sent-non-strict")), None)
+    if summary is not None:
+        reason = str(summary.message)
+    elif blocking:
+        reason = "; ".join(f"{d.code} at {d.path or '#'}: {d.message}" for d in blocking)
+    elif lossy:
+        reason = "lossy changes: " + ", ".join(f"{t.code} at {t.path or '#'}" for t in lossy)
+    else:
+        reason = f"compiler status {getattr(result, 'status', '?')!r}"
+    return StrictIssue(name, reason, codes)
+
+
+def unknown_tool_message(name: str, toolset: ToolSet) -> str:
+    names = list(toolset.names)
+    text = f"unknown tool {name!r}."
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    if close:
+        text += f" Did you mean {close[0]!r}?"
+    if names:
+        listed = ", ".join(names[:_MAX_LISTED_NAMES])
+        if len(names) > _MAX_LISTED_NAMES:
+            listed += f", ... ({len(names) - _MAX_LISTED_NAMES} more)"
+        text += f" Valid tools: {listed}."
+    else:
+        text += " No tools are available."
+    return text
+
+
+_JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+
+
+_JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+
+
+def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str | None]:
+    """``(arguments, None)``, or ``(None, why)`` for arguments the tool must not receive."""
+    where = f"arguments for tool {name!r}"
+    # Zero-argument calls arrive as "" or null from some models and servers.
+    if args is None or (isinstance(args, str) and not args.strip()):
+        return {}, None
+    if isinstance(args, Mapping):
+        try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
+            return plain_json(args, max_depth=MAX_JSON_DEPTH), None
+        except JsonLimitError as exc:
+            return None, f"{where} are not usable JSON: the value {exc}"
+    if not isinstance(args, str):
+        return None, f"{where} must be a JSON object string, got {_kind(args)}"
+    try:
+        value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
+    except json.JSONDecodeError as exc:
+        return None, (
+            f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        )
+    except JsonLimitError as exc:
+        reason = str(exc)
+        if reason.startswith(("is larger", "is nested")):
+            return None, f"{where} are refused: the JSON text {reason}"
+        return None, f"{where} are not valid JSON: the JSON text {reason}"
+    if not isinstance(value, dict):
+        kind = _JSON_KIND.get(type(value), "a number")
+        return None, f"{where} must be a JSON object, got {kind}"
+    return value, None
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_trie(paths: tuple[Any, ...]) -> dict:
+    from toolcast.nulls import _trie
+
+    return _trie(paths)
+
+
+def strip_call_nulls(name: str, arguments: dict[str, Any], null_paths: Any) -> dict[str, Any]:
+    """``arguments`` without the nulls at tool ``name``'s null paths (a mapping or a ToolsReport)."""
+    from toolcast.nulls import _strip, strip_nulls  # the core helper, imported lazily
+
+    paths = null_paths.get(name) if null_paths else None
+    if not paths:
+        return arguments
+    try:
+        # A tool's paths are the same on every call: build their trie once (paths given as
+        # lists are not hashable and take the plain way). The trie is only ever read.
+        trie = _cached_trie(paths)
+    except TypeError:
+        return strip_nulls(arguments, paths)
+    return _strip(arguments, trie) if trie else arguments
+
+
+def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
+    """The null paths mapping of ``null_paths`` (a mapping, a ToolsReport or None), checked."""
+    from toolcast.nulls import NullPathError
+
+    if isinstance(null_paths, ToolsReport):
+        null_paths = null_paths.null_paths
+    paths_by_tool = null_paths or {}
+    if not isinstance(paths_by_tool, Mapping):
+        raise NullPathError(
+            "null_paths: expected a mapping of tool name to null paths, or a ToolsReport, "
+            f"got {_kind(paths_by_tool)}"
+        )
+    return paths_by_tool
+
+
+class _ErrorText(str):
+    """A message toolcast itself reports as an error (rejections, missing sessions)."""
+
+
+def _decoded_size(data: str) -> int | None:
+    try:
+        return len(base64.b64decode("".join(data.split()), validate=True))
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _media_placeholder(kind: str, mime: Any, data: Any) -> str:
+    mime_text = mime if isinstance(mime, str) and mime else "unknown type"
+    if not isinstance(data, str):
+        return f"[{kind}: {mime_text}, no data]"
+    size = _decoded_size(data)
+    if size is None:
+        return f"[{kind}: {mime_text}, invalid base64 data]"
+    return f"[{kind}: {mime_text}, {size} bytes]"
+
+
+def _label(value: Any) -> str:
+    """A short text for a name, URI or message of unknown type (a repr can recurse or raise)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (Mapping, list, tuple, set, frozenset, bytes)) or value is None:
+        return _kind(value)
+    try:
+        return str(value)[:200]  # a pydantic AnyUrl and the like print as their text
+    except Exception:
+        return _kind(value)
+
+
+def _resource_parts(resource: Any) -> list[str]:
+    if not _is_object(resource):
+        return ["[resource: no contents]"]
+    uri = _label(_field(resource, "uri") or "unknown uri")
+    mime = _field(resource, "mimeType", "mime_type")
+    label = f"{uri}, {_label(mime)}" if mime else uri
+    text = _field(resource, "text")
+    if isinstance(text, str):
+        # A text resource is readable as is; the placeholder line only names it.
+        return [f"[resource: {label}]\n{text}"]
+    blob = _field(resource, "blob")
+    if isinstance(blob, str):
+        size = _decoded_size(blob)
+        size_text = "invalid base64 data" if size is None else f"{size} bytes"
+        return [f"[resource: {label}, {size_text}]"]
+    return [f"[resource: {label}]"]
+
+
+def render_block(
+    block: Any, image: Callable[[Any, Any], Any] | None = None
+) -> list[Any]:
+    """One MCP content block as text pieces; ``image(mime, data)`` may turn an image into a
+    provider's own piece (a dict), or return None for the placeholder text."""
+    if isinstance(block, str):
+        return [block]
+    if not _is_object(block):
+        return [f"[unsupported content: {_kind(block)}]"]
+    kind = _field(block, "type")
+    if kind == "text":
+        text = _field(block, "text")
+        return [text if isinstance(text, str) else ""]
+    if kind == "image":
+        mime, data = _field(block, "mimeType", "mime_type"), _field(block, "data")
+        piece = image(mime, data) if image is not None else None
+        return [piece if piece is not None else _media_placeholder("image", mime, data)]
+    if kind == "audio":
+        return [
+            _media_placeholder(
+                "audio", _field(block, "mimeType", "mime_type"), _field(block, "data")
+            )
+        ]
+    if kind == "resource":
+        return _resource_parts(_field(block, "resource"))
+    if kind == "resource_link":
+        uri = _field(block, "uri") or "unknown uri"
+        name = _field(block, "name")
+        mime = _field(block, "mimeType", "mime_type")
+        bits = [_label(x) for x in (name, uri, mime) if x]
+        return [f"[resource link: {', '.join(bits)}]"]
+    return [f"[unsupported content: {_label(kind)}]"]
+
+
+def base64_image(mime: Any, data: Any, accepted: frozenset[str]) -> tuple[str, str] | None:
+    """``(mime type, compact base64)`` of an image a provider accepts, else None."""
+    if (
+        isinstance(mime, str)
+        and mime.lower() in accepted
+        and isinstance(data, str)
+        and _decoded_size(data) is not None
+    ):
+        return mime.lower(), "".join(data.split())
+    return None
+
+
+def _structured_text(value: Any) -> str:
+    """``structuredContent`` as compact JSON; JsonLimitError when it is too deep or not JSON."""
+    plain = plain_json(value, max_depth=MAX_JSON_DEPTH)
+    # Sorted keys and no spaces: the same structured result always gives the same bytes.
+    return json.dumps(plain, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class ToolResultError(ToolcastError, TypeError):
+    """:func:`tool_output` was given something that is not a tool result (nor a str/exception)."""
+
+
+def _normalize_result(result: Any) -> tuple[list[Any], Any, bool]:
+    """``(content blocks, structuredContent or None, is_error)`` from any accepted result."""
+    if isinstance(result, _ErrorText):
+        return [{"type": "text", "text": str(result)}], None, True
+    if isinstance(result, BaseException):
+        try:
+            message = str(result).strip()
+        except Exception:  # an exception whose arguments cannot be printed
+            message = ""
+        return [{"type": "text", "text": message or type(result).__name__}], None, True
+    if isinstance(result, str):
+        return [{"type": "text", "text": result}], None, False
+    if result is None:
+        return [], None, False
+    if not _is_object(result):
+        raise ToolResultError(f"cannot turn {_kind(result)} into a tool output")
+    structured = _field(result, "structuredContent", "structured_content")
+    if not _has(result, "content") and structured is None and _has(result, "message"):
+        # An error object (JSON-RPC ErrorData and the like): report its message.
+        return [{"type": "text", "text": _label(_field(result, "message"))}], None, True
+    content = _field(result, "content")
+    if isinstance(content, str):  # hand-made sessions: a bare text
+        blocks: list[Any] = [content]
+    elif isinstance(content, (list, tuple)):
+        blocks = list(content)
+    elif content is None:
+        blocks = []
+    else:
+        raise ToolResultError(
+            f"result.content: expected a list of content blocks, got {_kind(content)}"
+        )
+    flag = _field(result, "isError", "is_error")
+    is_error = isinstance(flag, int) and bool(flag)  # bool is an int; other values mean nothing
+    return blocks, structured, is_error
+
+
+def _has_prefix(text: str, prefix: str) -> bool:
+    marker = prefix.strip().lower()
+    return bool(marker) and text.lstrip().lower().startswith(marker)
+
+
+def check_structured(structured: str) -> None:
+    if structured not in _STRUCTURED_MODES:
+        raise ValueError(f"structured must be one of {_STRUCTURED_MODES}, got {structured!r}")
+
+
+def result_pieces(
+    result: Any,
+    structured: StructuredMode,
+    error_prefix: str,
+    render: Callable[[Any], list[Any]],
+) -> tuple[list[Any], bool]:
+    """A result's pieces (text, or a provider's media dicts) in order, and whether it is an error.
+
+    ``render`` turns one content block into pieces. ``structured`` decides where
+    ``structuredContent`` goes (see the providers' ``tool_output``); errors get
+    ``error_prefix`` (once) on their first piece; empty texts are dropped.
+    """
+    check_structured(structured)
+    blocks, structured_value, is_error = _normalize_result(result)
+
+    use_content, use_structured = True, False
+    if structured_value is not None:
+        if structured == "auto":
+            use_content, use_structured = bool(blocks), not blocks
+        elif structured == "prefer":
+            use_content, use_structured = False, True
+        elif structured == "append":
+            use_structured = True
+
+    pieces: list[Any] = []
+    if use_content:
+        for block in blocks:
+            pieces.extend(render(block))
+    if use_structured:
+        try:
+            pieces.append(_structured_text(structured_value))
+        except JsonLimitError as exc:
+            # The model must learn that part of the result is missing, and why; first, so
+            # that the error marker leads the output.
+            is_error = True
+            pieces.insert(0, f"the tool's structured result cannot be sent: it {exc}")
+
+    if is_error and error_prefix:
+        first = next((i for i, p in enumerate(pieces) if p), None)
+        if first is None:
+            pieces.insert(0, error_prefix + "the tool reported an error without details")
+        elif isinstance(pieces[first], str):
+            text = pieces[first]
+            if not _has_prefix(text, error_prefix):
+                pieces[first] = error_prefix + text
+        else:
+            # An image comes first; the error marker must still lead the output.
+            pieces.insert(first, error_prefix.rstrip())
+    # Empty text blocks carry nothing and would only add blank lines.
+    return [p for p in pieces if p], is_error
+
+
+def read_calls(
+    raws: Any,
+    toolset: ToolSet,
+    null_paths: Any,
+    make_call: Callable[[Any, Any, dict[str, Any]], Any],
+    reject: Callable[[Any, str], Any],
+) -> tuple[list[Any], list[Any]]:
+    """``(calls, rejected)`` from raw calls (each with ``name`` and ``arguments``), any provider.
+
+    An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
+    the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
+    """
+    paths_by_tool = check_null_paths(null_paths)
+    calls: list[Any] = []
+    rejected: list[Any] = []
+    for raw in raws:
+        exposed = toolset.get(raw.name)
+        if exposed is None:
+            rejected.append(reject(raw, unknown_tool_message(raw.name, toolset)))
+            continue
+        arguments, problem = decode_arguments(raw.name, raw.arguments)
+        if arguments is None:
+            rejected.append(reject(raw, problem or "invalid arguments"))
+            continue
+        calls.append(make_call(raw, exposed, strip_call_nulls(raw.name, arguments, paths_by_tool)))
+    return calls, rejected
+
+
+def string_field(obj: Any, name: str, path: str, *aliases: str) -> str:
+    """``obj.name`` (or an alias) as a string; absent or null is ""; anything else an error."""
+    value = _field(obj, name, *aliases)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ResponseShapeError(f"{path}.{name}", "a string", value)
+    return value
+
+
+def list_field(obj: Any, name: str, path: str) -> list[Any]:
+    """``obj.name`` as a list; null or absent is an empty list, anything else an error."""
+    value = _field(obj, name)
+    if value is None:
+        return []
+    if not isinstance(value, (list, tuple)):
+        raise ResponseShapeError(f"{path}.{name}", "a list", value)
+    return list(value)
+
+
+def provider_tools(
+    target: str,
+    toolset: ToolSet,
+    *,
+    strict: Literal["auto", "true", "false"] | bool = "auto",
+    rules: str | None = None,
+    allow_lossy: bool = False,
+    budgets: bool = False,
+    **options: Any,
+) -> tuple[list[dict[str, Any]], ToolsReport]:
+    """Compile every tool of ``toolset`` for ``target`` under its exposed name.
+
+    Returns the compiled tools in toolset order and a :class:`ToolsReport`; ``options``
+    go to ``compile_tool`` (the ``api``, say). With ``budgets``, the toolset is one
+    request: the provider's request budgets are applied across it (``compile_tools``).
+    """
+    from toolcast import compile_tool  # the compiler core imports lazily: keeps cycles out
+
+    mode = _normalize_strict(strict)
+    emitted: list[dict[str, Any]] = []
+    null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
+    fallbacks: list[StrictIssue] = []
+    excluded: list[StrictIssue] = []
+    results: dict[str, Any] = {}
+    tools = [exposed.to_tool() for exposed in toolset.tools]
+    if budgets:
+        from toolcast import compile_tools
+
+        compiled = compile_tools(
+            tools, target=target, rules=rules, strict=mode, allow_lossy=allow_lossy, **options
+        )
+    else:
+        compiled = tuple(
+            compile_tool(
+                tool, target=target, rules=rules, strict=mode, allow_lossy=allow_lossy, **options
+            )
+            for tool in tools
+        )
+    for exposed, result in zip(toolset.tools, compiled, strict=True):
+        results[exposed.name] = result
+        if result.status == "refused" or result.tool is None:
+            excluded.append(_issue(exposed.name, result))
+            continue
+        emitted.append(result.tool)
+        if result.status == "strict":
+            null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
+        elif mode == "auto":
+            fallbacks.append(_issue(exposed.name, result))
+    report = ToolsReport(
+        null_paths=MappingProxyType(null_paths),
+        fallbacks=tuple(fallbacks),
+        excluded=tuple(excluded),
+        results=MappingProxyType(results),
+    )
+    return emitted, report

@@ -1,0 +1,212 @@
+"""Gemini (and Vertex AI) run-time loop: function_call parts in, functionResponse parts out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from toolcast._loop import (
+    ResponseShapeError,
+    StructuredMode,
+    ToolsReport,
+    _ErrorText,
+    _field,
+    _has,
+    _is_object,
+    base64_image,
+    list_field,
+    provider_tools,
+    read_calls,
+    render_block,
+    result_pieces,
+    string_field,
+)
+
+if TYPE_CHECKING:
+    from toolcast.toolset import ToolSet
+
+__all__ = ["ResponseShapeError", "ToolCall", "ToolsReport", "tool_calls", "tool_output", "tools"]
+
+# Media a functionResponse may carry in its parts (inlineData); the rest become placeholders.
+_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp"})
+_SHAPES = "a GenerateContentResponse, a Content, a list of parts or a function_call part"
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A model's function call to a tool of the ToolSet; ``call_id`` is "" when it had no id."""
+
+    call_id: str
+    name: str
+    server: str
+    tool: str
+    arguments: dict[str, Any] = field(hash=False)
+
+    def output(
+        self, result: Any, *, error_prefix: str = "Error: ", structured: StructuredMode = "auto"
+    ) -> dict[str, Any]:
+        """Shape ``result`` as the ``functionResponse`` part answering this call."""
+        return tool_output(self, result, error_prefix=error_prefix, structured=structured)
+
+
+@dataclass(frozen=True)
+class _RawCall:
+    call_id: str
+    name: str
+    arguments: Any
+
+
+def _raw_from_part(part: Any, path: str) -> _RawCall | None:
+    if not _is_object(part):
+        raise ResponseShapeError(path, "an object (a part)", part)
+    call = _field(part, "function_call", "functionCall")
+    if call is None:
+        if _has(part, "name") and _has(part, "args"):  # a FunctionCall given as it is
+            call, path = part, path
+        else:
+            return None  # text, thoughts, code: not ours
+    else:
+        path = f"{path}.function_call"
+    if not _is_object(call):
+        raise ResponseShapeError(path, "an object", call)
+    return _RawCall(string_field(call, "id", path), string_field(call, "name", path), _field(call, "args"))
+
+
+def _parts_of(response: Any) -> tuple[list[Any], str] | None:
+    path = "response"
+    if response is None:
+        return [], path
+    if isinstance(response, (list, tuple)):
+        return list(response), path
+    if not _is_object(response):
+        raise ResponseShapeError(path, _SHAPES, response)
+    if _has(response, "candidates") and _field(response, "candidates") is not None:
+        candidates = list_field(response, "candidates", path)
+        if not candidates:
+            return [], path
+        # Several candidates are alternatives; the first one is the conversation's.
+        content = _field(candidates[0], "content") if _is_object(candidates[0]) else candidates[0]
+        path = f"{path}.candidates[0].content"
+        if content is None:
+            return [], path
+        if not _is_object(content):
+            raise ResponseShapeError(path, "an object", content)
+        return list_field(content, "parts", path), f"{path}.parts"
+    if _has(response, "parts") and _field(response, "parts") is not None:
+        return list_field(response, "parts", path), f"{path}.parts"
+    return None
+
+
+def _extract(response: Any) -> list[_RawCall]:
+    found = _parts_of(response)
+    if found is None:
+        raw = _raw_from_part(response, "response")
+        if raw is None:
+            raise ResponseShapeError("response", _SHAPES, response)
+        return [raw]
+    parts, path = found
+    calls = (_raw_from_part(part, f"{path}[{i}]") for i, part in enumerate(parts))
+    return [raw for raw in calls if raw is not None]
+
+
+def tool_calls(
+    response: Any,
+    toolset: ToolSet,
+    null_paths: Mapping[str, Sequence[Sequence[Any]]] | ToolsReport | None = None,
+    *,
+    error_prefix: str = "Error: ",
+) -> tuple[list[ToolCall], list[dict[str, Any]]]:
+    """Read the function calls of a Gemini (or Vertex AI) response.
+
+    ``response`` is a ``GenerateContentResponse`` (its first candidate), a ``Content``, a
+    list of parts, or one part with ``function_call``; plain dicts (camelCase or snake_case)
+    or the ``google-genai`` SDK's objects. A call's ``id`` is kept when it has one. Returns
+    ``(calls, rejected)``: ``rejected`` holds one ``functionResponse`` error part per call
+    naming an unknown tool or carrying ``args`` that are not a JSON object. Nulls are removed
+    only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
+    """
+
+    def make_call(raw: _RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+        return ToolCall(raw.call_id, exposed.name, exposed.server, exposed.tool, arguments)
+
+    def reject(raw: _RawCall, message: str) -> dict[str, Any]:
+        return _response_part(raw.name, raw.call_id, _ErrorText(message), error_prefix, "auto")
+
+    return read_calls(_extract(response), toolset, null_paths, make_call, reject)
+
+
+def _media(mime: Any, data: Any) -> dict[str, Any] | None:
+    found = base64_image(mime, data, _MEDIA_TYPES)
+    if found is None:
+        return None
+    return {"inlineData": {"mimeType": found[0], "data": found[1]}}
+
+
+def _response_part(
+    name: str, call_id: str, result: Any, error_prefix: str, structured: StructuredMode
+) -> dict[str, Any]:
+    pieces, is_error = result_pieces(
+        result, structured, error_prefix, lambda block: render_block(block, _media)
+    )
+    text = "\n".join(p for p in pieces if isinstance(p, str))
+    media = [p for p in pieces if isinstance(p, dict)]
+    # The API's convention: "output" for a result, "error" for a failure.
+    body: dict[str, Any] = {"name": name, "response": {"error" if is_error else "output": text}}
+    if call_id:
+        body["id"] = call_id
+    if media:
+        body["parts"] = media
+    return {"functionResponse": body}
+
+
+def tool_output(
+    call: ToolCall | Any,
+    result: Any,
+    *,
+    error_prefix: str = "Error: ",
+    structured: StructuredMode = "auto",
+) -> dict[str, Any]:
+    """Shape a tool result as the ``functionResponse`` part answering ``call``.
+
+    ``call`` is a :class:`ToolCall` (or anything with ``name`` and ``call_id``/``id``).
+    The part names the tool, carries the call's ``id`` when it had one, and its
+    ``response`` is ``{"output": text}`` or, for an error, ``{"error": text}`` (with
+    ``error_prefix``, once). PNG/JPEG/WebP images go in the part's ``parts`` as
+    ``inlineData``; other media become placeholders in the text. ``structured`` places
+    ``structuredContent`` as the OpenAI loop's ``tool_output`` does.
+    """
+    name = _field(call, "name")
+    call_id = _field(call, "call_id", "id")
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"call: expected a ToolCall (with a name), got {type(call).__name__}")
+    return _response_part(
+        name, call_id if isinstance(call_id, str) else "", result, error_prefix, structured
+    )
+
+
+def tools(
+    toolset: ToolSet,
+    *,
+    target: Literal["gemini", "vertex"] = "gemini",
+    api: Literal["json-schema", "parameters"] | None = None,
+    strict: Literal["auto", "true", "false"] | bool = "auto",
+    rules: str | None = None,
+    allow_lossy: bool = False,
+) -> tuple[list[dict[str, Any]], ToolsReport]:
+    """Compile every tool of ``toolset`` into Gemini's ``tools``: ``[{"functionDeclarations": [...]}]``.
+
+    ``target="vertex"`` compiles for Vertex AI. ``api`` picks the declaration's schema field
+    among those the compile target offers (``json-schema``: ``parametersJsonSchema``, the
+    default; another raises ValueError naming the ones available). The toolset is one request (the provider's request budgets apply across it).
+    Returns the request's ``tools`` value (empty when no tool is sent) and a
+    :class:`ToolsReport` to pass to :func:`tool_calls`.
+    """
+    from toolcast.providers.gemini import request_tools
+
+    if target not in ("gemini", "vertex"):
+        raise ValueError(f"target must be 'gemini' or 'vertex', got {target!r}")
+    declarations, report = provider_tools(
+        target, toolset, api=api, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True
+    )
+    return request_tools(declarations), report

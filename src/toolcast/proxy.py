@@ -1,0 +1,492 @@
+"""`toolcast proxy`: a stdio MCP server that fronts MCP servers, their tools compiled for one target."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import anyio
+
+from toolcast.mcp_runtime import McpServerError, _exception_text, list_tools
+
+__all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
+
+#: How long a server may take to start (or connect) and to answer one call, unless told.
+DEFAULT_TIMEOUT = 60.0
+# Fields of an upstream tool passed on as they are: a client may validate structuredContent
+# against outputSchema, and annotations tell it what a tool does.
+_KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
+# The JSON-RPC error code the MCP SDK gives a request whose connection closed under it.
+_CONNECTION_CLOSED = -32000
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One fronted MCP server: a stdio ``command`` or a Streamable HTTP ``url``."""
+
+    name: str
+    command: str | None = None
+    url: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def shown(self) -> str:
+        return f"server {self.name!r}"
+
+
+def parse_server(text: str, *, timeout: float = DEFAULT_TIMEOUT) -> ServerSpec:
+    """``NAME=COMMAND ARGS`` or ``NAME=URL`` (http:// or https://) as a :class:`ServerSpec`."""
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name or not value:
+        raise ValueError(f"--server {text!r}: expected NAME=COMMAND or NAME=URL")
+    if value.startswith(("http://", "https://")):
+        return ServerSpec(name, url=value, timeout=timeout)
+    return ServerSpec(name, command=value, timeout=timeout)
+
+
+def _error_result(text: str) -> Any:
+    import mcp_types as types
+
+    return types.CallToolResult(
+        content=[types.TextContent(text=f"toolcast proxy: {text}")], is_error=True
+    )
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception as one line; an MCP error by its message (its str() is a tuple)."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, str) and message.strip():
+        return " ".join(message.split())[:1000]
+    return _exception_text(exc)
+
+
+def _validation_text(exc: ValueError) -> str:
+    errors = getattr(exc, "errors", None)
+    try:
+        first = errors()[0] if callable(errors) else None
+    except Exception:
+        first = None
+    if first:
+        where = ".".join(str(p) for p in first.get("loc", ())) or "result"
+        return f"{where}: {first.get('msg', '')}"[:300]
+    return _reason(exc)[:300]
+
+
+class _Upstream:
+    """One server's connection: opened on demand in the proxy's task group, reopened after a crash."""
+
+    def __init__(self, spec: ServerSpec, err: IO[str] | None) -> None:
+        self.spec = spec
+        self.err = err
+        self.session: Any = None
+        self.output: Any = None  # stdio only: the server's stderr tail and exit status
+        self.starts = 0
+        self._closing: anyio.Event | None = None
+        self._lock = anyio.Lock()
+
+    def _open(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        from toolcast import mcp_runtime
+
+        spec = self.spec
+        if spec.url is not None:
+            return mcp_runtime.http_session(spec.url, headers=spec.headers, timeout=spec.timeout)
+        from toolcast._mcp_stdio import ServerOutput
+
+        assert spec.command is not None
+        argv = mcp_runtime._resolve(spec.command)
+        self.output = ServerOutput(spec.name, self._problem)
+        return mcp_runtime._session(
+            argv,
+            self.output,
+            env=None,
+            cwd=None,
+            errlog=self.err,
+            startup_timeout=spec.timeout,
+        )
+
+    def _problem(self, line: str) -> None:
+        if self.err is not None:
+            with contextlib.suppress(Exception):
+                self.err.write(f"toolcast proxy: warning: {line}\n")
+                self.err.flush()
+
+    async def connect(self, tg: Any) -> Any:
+        """The live session, started (or restarted) first when there is none."""
+        async with self._lock:
+            if self.session is not None:
+                return self.session
+            ready = anyio.Event()
+            failure: list[BaseException] = []
+            closing = self._closing = anyio.Event()
+
+            async def hold() -> None:
+                try:
+                    async with self._open() as session:
+                        self.session = session
+                        ready.set()
+                        await closing.wait()
+                except (Exception, BaseExceptionGroup) as exc:
+                    failure.append(exc)
+                finally:
+                    self.session = None
+                    ready.set()
+
+            tg.start_soon(hold)
+            await ready.wait()
+            if self.session is None:
+                exc = failure[0] if failure else McpServerError("it stopped at once")
+                if isinstance(exc, McpServerError):
+                    raise McpServerError(str(exc))
+                raise McpServerError(f"{self.spec.shown} failed to start: {_reason(exc)}")
+            self.starts += 1
+            return self.session
+
+    def drop(self, session: Any) -> None:
+        """End ``session`` (when it is still the current one); the next call starts anew."""
+        if self.session is session and self._closing is not None:
+            self.session = None
+            self._closing.set()
+
+    async def settle(self) -> None:
+        """Give a stdio server that closed its output a moment to be seen exited, for messages."""
+        for _ in range(10):
+            if self.output is None or self.output.returncode is not None:
+                return
+            await anyio.sleep(0.05)
+
+    def exit_detail(self) -> str:
+        output = self.output
+        if output is None:
+            return ""
+        bits = []
+        if output.returncode is not None:
+            bits.append(f"exit status {output.returncode}")
+        tail = output.stderr_tail()
+        if tail:
+            bits.append(f"stderr: {tail}")
+        return f" ({'; '.join(bits)})" if bits else ""
+
+
+@dataclass
+class _Listing:
+    """What the proxy lists: the ToolSet, each exposed tool's MCP form and its null paths."""
+
+    toolset: Any
+    tools: list[Any]
+    null_paths: dict[str, tuple[tuple[Any, ...], ...]]
+    lines: list[str]
+
+
+def _parameters(emitted: Any) -> Any:
+    """The parameters schema inside a compiled tool of any target's shape."""
+    if not isinstance(emitted, Mapping):
+        return None
+    for key in ("parameters", "input_schema", "parametersJsonSchema", "inputSchema"):
+        if isinstance(emitted.get(key), Mapping):
+            return emitted[key]
+    function = emitted.get("function")
+    if isinstance(function, Mapping):
+        return _parameters(function)
+    return None
+
+
+class Proxy:
+    """Fronts ``servers``; lists their tools compiled for ``target``; forwards calls back."""
+
+    def __init__(
+        self,
+        servers: Sequence[ServerSpec],
+        *,
+        target: str = "openai",
+        api: str = "responses",
+        strict: str | bool = "auto",
+        rules: str | None = None,
+        allow_lossy: bool = False,
+        err: IO[str] | None = None,
+    ) -> None:
+        names = [s.name for s in servers]
+        if len(set(names)) != len(names):
+            raise ValueError(f"server names must be unique, got {names}")
+        self.specs = list(servers)
+        self.target, self.api, self.strict = target, api, strict
+        self.rules, self.allow_lossy = rules, allow_lossy
+        self.err = err
+        self.upstreams = {s.name: _Upstream(s, err) for s in servers}
+        self.tools_by_server: dict[str, list[dict[str, Any]]] = {}
+        self.listing = _Listing(None, [], {}, [])
+        self._tg: Any = None
+
+    # ------------------------------------------------------------------ compile
+
+    def _compile(self, tool: dict[str, Any]) -> Any:
+        from toolcast import compile_tool
+
+        options: dict[str, Any] = {"api": self.api} if self.target == "openai" else {}
+        return compile_tool(
+            tool,
+            target=self.target,
+            rules=self.rules,
+            strict=self.strict,
+            allow_lossy=self.allow_lossy,
+            **options,
+        )
+
+    def _build(self) -> _Listing:
+        import mcp_types as types
+
+        from toolcast.toolset import ToolSet, thaw
+
+        toolset, naming = ToolSet.build(
+            [(s.name, self.tools_by_server.get(s.name, [])) for s in self.specs]
+        )
+        tools: list[Any] = []
+        null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
+        lines = list(naming.lines())
+        for exposed in toolset.tools:
+            where = f"{exposed.name} ({exposed.server}/{exposed.tool})"
+            try:
+                result = self._compile(exposed.to_tool())
+            except Exception as exc:  # one bad tool never stops the others
+                lines.append(f"{where} left out: it cannot be compiled: {_reason(exc)}")
+                continue
+            schema = _parameters(result.tool)
+            if result.status == "refused" or schema is None:
+                codes = sorted({str(d.code) for d in result.diagnostics if d.outcome == "refuses"})
+                lines.append(f"{where} left out: refused ({', '.join(codes) or result.status})")
+                continue
+            if result.status == "strict":
+                null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
+            else:
+                lines.append(f"{where} sent non-strict (status {result.status})")
+            original = thaw(exposed.definition)
+            description = (result.tool or {}).get("description", exposed.description)
+            entry = {"name": exposed.name, "inputSchema": thaw(schema)}
+            if isinstance(description, str):
+                entry["description"] = description
+            entry.update({k: original[k] for k in _KEPT_FIELDS if k in original})
+            try:
+                tools.append(types.Tool.model_validate(entry, by_alias=True))
+            except Exception as exc:
+                lines.append(f"{where} left out: not a valid MCP tool after compiling: {_reason(exc)}")
+                continue
+        return _Listing(toolset, tools, null_paths, lines)
+
+    # ------------------------------------------------------------------ servers
+
+    async def _list(self, name: str) -> bool:
+        """Connect to server ``name`` and list its tools; False (reported) when it fails."""
+        upstream = self.upstreams[name]
+        try:
+            session = await upstream.connect(self._tg)
+            with anyio.fail_after(upstream.spec.timeout):
+                tools = await list_tools(session)
+        except (Exception, BaseExceptionGroup) as exc:
+            self._say(f"{upstream.spec.shown} is unavailable: {_reason(exc)}")
+            self.tools_by_server.pop(name, None)
+            return False
+        self.tools_by_server[name] = tools
+        return True
+
+    async def start(self, tg: Any) -> None:
+        """Connect to every server (concurrently), list and compile their tools, report."""
+        self._tg = tg
+        async with anyio.create_task_group() as starting:
+            for spec in self.specs:
+                starting.start_soon(self._list, spec.name)
+        self.listing = self._build()
+        self._summary()
+
+    async def stop(self) -> None:
+        for upstream in self.upstreams.values():
+            if upstream.session is not None:
+                upstream.drop(upstream.session)
+
+    def _say(self, line: str) -> None:
+        if self.err is not None:
+            with contextlib.suppress(Exception):
+                self.err.write(f"toolcast proxy: {line}\n")
+                self.err.flush()
+
+    def _summary(self) -> None:
+        listing = self.listing
+        strict = len(listing.null_paths)
+        total = len(listing.toolset) if listing.toolset is not None else 0
+        up = sum(1 for s in self.specs if s.name in self.tools_by_server)
+        self._say(
+            f"target {self.target}: {up} of {len(self.specs)} server(s) up, {total} tool(s): "
+            f"{strict} strict, {len(listing.tools) - strict} non-strict, "
+            f"{total - len(listing.tools)} left out"
+        )
+        for line in listing.lines:
+            self._say(line)
+
+    # ------------------------------------------------------------------ MCP handlers
+
+    async def on_list_tools(self, ctx: Any, params: Any) -> Any:
+        import mcp_types as types
+
+        return types.ListToolsResult(tools=list(self.listing.tools))
+
+    async def on_call_tool(self, ctx: Any, params: Any) -> Any:
+        from toolcast._loop import strip_call_nulls
+
+        name = params.name
+        listing = self.listing
+        exposed = listing.toolset.get(name) if listing.toolset is not None else None
+        if exposed is None or not any(t.name == name for t in listing.tools):
+            return _error_result(f"unknown tool {name!r}")
+        arguments = params.arguments or {}
+        if not isinstance(arguments, Mapping):
+            return _error_result(f"arguments for tool {name!r} must be an object")
+        arguments = strip_call_nulls(name, dict(arguments), listing.null_paths)
+        return await self._forward(ctx, exposed, arguments)
+
+    async def _forward(self, ctx: Any, exposed: Any, arguments: dict[str, Any]) -> Any:
+        upstream = self.upstreams[exposed.server]
+        where = f"tool {exposed.tool!r} on {upstream.spec.shown}"
+        restarted = upstream.session is None and upstream.starts > 0
+        try:
+            session = await upstream.connect(self._tg)
+        except McpServerError as exc:
+            return _error_result(f"{where} could not be reached: {exc}")
+        if restarted:
+            await self._relist(ctx, exposed.server)
+        timeout = upstream.spec.timeout
+        try:
+            with anyio.fail_after(timeout):
+                return await session.call_tool(exposed.tool, arguments)
+        except TimeoutError:
+            return _error_result(f"{where} did not answer within {timeout:g} s")
+        except ValueError as exc:  # pydantic's ValidationError: an answer that is not a result
+            return _error_result(f"{where} answered with something that is not a tool result: {_validation_text(exc)}")
+        except Exception as exc:
+            if getattr(exc, "code", None) not in (None, _CONNECTION_CLOSED) and hasattr(exc, "error"):
+                # The server answered the call with a JSON-RPC error: it is alive.
+                return _error_result(f"{where} answered with an error: {_reason(exc)}")
+            await upstream.settle()
+            upstream.drop(session)
+            return _error_result(
+                f"{where} failed: {_reason(exc)}{upstream.exit_detail()}; "
+                "the server is started again on the next call"
+            )
+
+    async def _relist(self, ctx: Any, server: str) -> None:
+        """After a restart, list the server's tools again; tell the client if they changed."""
+        before = self.tools_by_server.get(server)
+        await self._list(server)
+        if self.tools_by_server.get(server) == before:
+            return
+        self.listing = self._build()
+        self._say(f"{self.upstreams[server].spec.shown}: its tools changed")
+        with contextlib.suppress(Exception):  # a client that has gone cannot be told
+            await ctx.session.send_tool_list_changed()
+
+    def server(self) -> Any:
+        """The MCP SDK low-level ``Server`` answering ``tools/list`` and ``tools/call``."""
+        from mcp.server.lowlevel import Server
+
+        from toolcast import __version__
+
+        return Server(
+            "toolcast-proxy",
+            version=__version__,
+            on_list_tools=self.on_list_tools,
+            on_call_tool=self.on_call_tool,
+        )
+
+
+async def serve(proxy: Proxy, read: Any, write: Any) -> None:
+    """Start ``proxy``'s servers, then answer MCP on ``read``/``write`` until the client leaves."""
+    from mcp.server.lowlevel import NotificationOptions
+
+    server = proxy.server()
+    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    async with anyio.create_task_group() as tg:
+        await proxy.start(tg)
+        try:
+            await server.run(read, write, options)
+        finally:
+            await proxy.stop()
+            tg.cancel_scope.cancel()
+
+
+def serve_stdio(proxy: Proxy) -> None:
+    """Run ``proxy`` on this process's stdin/stdout (the `toolcast proxy` command)."""
+    from mcp.server.stdio import stdio_server
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await serve(proxy, read, write)
+
+    anyio.run(main)
+
+
+def check_target(target: str, api: str) -> None:
+    """Raise ValueError naming the problem when the compile API does not know ``target``."""
+    from toolcast import compile_tool
+
+    options: dict[str, Any] = {"api": api} if target == "openai" else {}
+    compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, **options)
+
+
+def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for text in values:
+        name, sep, value = text.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise ValueError(f"{option} {text!r}: expected NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _specs(args: Any) -> list[ServerSpec]:
+    """The --server options with their --server-timeout and --auth-env, checked."""
+    import os
+
+    if not args.server:
+        raise ValueError("give at least one --server NAME=COMMAND or NAME=URL")
+    specs = [parse_server(text, timeout=args.timeout) for text in args.server]
+    names = {s.name for s in specs}
+    timeouts = _pairs(args.server_timeout, "--server-timeout")
+    auth = _pairs(args.auth_env, "--auth-env")
+    for option, given in (("--server-timeout", timeouts), ("--auth-env", auth)):
+        unknown = sorted(set(given) - names)
+        if unknown:
+            raise ValueError(f"{option}: no --server named {', '.join(map(repr, unknown))}")
+    out = []
+    for spec in specs:
+        timeout = spec.timeout
+        if spec.name in timeouts:
+            try:
+                timeout = float(timeouts[spec.name])
+            except ValueError:
+                raise ValueError(f"--server-timeout {spec.name}: not a number of seconds") from None
+        headers: dict[str, str] = {}
+        if spec.name in auth:
+            var = auth[spec.name]
+            if spec.url is None:
+                raise ValueError(f"--auth-env {spec.name}: server {spec.name!r} is not a URL")
+            value = os.environ.get(var, "").strip()
+            if not value:
+                raise ValueError(f"--auth-env {spec.name}={var}: the environment variable {var} is not set or empty")
+            headers["Authorization"] = value if " " in value else f"Bearer {value}"
+        out.append(ServerSpec(spec.name, spec.command, spec.url, timeout, headers))
+    return out
+
+
+def main_cli(args: Any, err: IO[str]) -> int:
+    """`toolcast proxy`: 2 with a one-line message on a usage problem, else serve until EOF."""
+    try:
+        specs = _specs(args)
+        check_target(args.target, args.api)
+        proxy = Proxy(specs, target=args.target, api=args.api, strict=args.strict,
+                      rules=args.rules, allow_lossy=args.allow_lossy, err=err)
+    except (ValueError, McpServerError) as exc:
+        err.write(f"toolcast proxy: {exc}\n")
+        return 2
+    serve_stdio(proxy)
+    return 0

@@ -1,0 +1,265 @@
+"""The Anthropic and Gemini loops: calls from dicts and the official SDKs' objects, outputs the
+SDKs' own types accept, and execute_tool_calls running calls of every target on one session."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+
+import pytest
+from pydantic import TypeAdapter
+
+from toolcast import anthropic as tc_anthropic
+from toolcast import gemini as tc_gemini
+from toolcast._loop import ResponseShapeError
+from toolcast.mcp_runtime import execute_tool_calls
+from toolcast.toolset import ToolSet
+
+anthropic_types = pytest.importorskip("anthropic.types")
+genai_types = pytest.importorskip("google.genai.types")
+
+TOOLS = [
+    {
+        "name": "search",
+        "description": "search",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"q": {"type": "string"}, "limit": {"type": "integer"},
+                           "filter": {"type": "object", "properties": {"lang": {"type": "string"}}}},
+            "required": ["q"],
+        },
+    }
+]
+TOOLSET, _ = ToolSet.build({"docs": TOOLS})
+# As a strict compile reports them: the optional properties were made nullable.
+NULL_PATHS = {"docs__search": (("limit",), ("filter",), ("filter", "lang"))}
+PNG = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
+RESULT = {"content": [{"type": "text", "text": "found 2"},
+                      {"type": "image", "mimeType": "image/png", "data": PNG}]}
+ERROR = {"content": [{"type": "text", "text": "index offline"}], "isError": True}
+
+ANTHROPIC_BLOCK = TypeAdapter(anthropic_types.ToolResultBlockParam)
+GEMINI_PART = TypeAdapter(genai_types.Part)
+
+
+def anthropic_valid(block: dict) -> dict:
+    checked = ANTHROPIC_BLOCK.validate_python(block)
+    if "content" in checked:
+        list(checked["content"])  # the SDK's type validates its content lazily
+    return block
+
+
+# --------------------------------------------------------------------------- Anthropic
+
+
+def anthropic_message(*blocks: dict) -> dict:
+    return {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+            "content": list(blocks), "stop_reason": "tool_use", "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1}}
+
+
+USE = {"type": "tool_use", "id": "toolu_1", "name": "docs__search",
+       "input": {"q": "x", "limit": None, "filter": {"lang": None}}}
+
+
+@pytest.mark.parametrize("sdk", [False, True], ids=["dict", "sdk"])
+def test_anthropic_calls_from_a_message(sdk):
+    message = anthropic_message({"type": "text", "text": "let me look"}, USE)
+    if sdk:
+        message = anthropic_types.Message.model_validate(message)
+    calls, rejected = tc_anthropic.tool_calls(message, TOOLSET, NULL_PATHS)
+    assert rejected == []
+    assert [(c.call_id, c.server, c.tool, c.arguments) for c in calls] == [
+        ("toolu_1", "docs", "search", {"q": "x", "filter": {}})
+    ]
+
+
+def test_anthropic_calls_from_content_list_and_a_single_block():
+    calls, _ = tc_anthropic.tool_calls([USE], TOOLSET, NULL_PATHS)
+    assert calls[0].arguments == {"q": "x", "filter": {}}
+    calls, _ = tc_anthropic.tool_calls(USE, TOOLSET)  # no null paths: nothing is stripped
+    assert calls[0].arguments == {"q": "x", "limit": None, "filter": {"lang": None}}
+
+
+def test_anthropic_rejections_are_tool_result_errors():
+    unknown = {"type": "tool_use", "id": "toolu_2", "name": "docs__serch", "input": {}}
+    not_object = {"type": "tool_use", "id": "toolu_3", "name": "docs__search", "input": "[1]"}
+    calls, rejected = tc_anthropic.tool_calls(anthropic_message(unknown, not_object), TOOLSET)
+    assert calls == []
+    assert [r["tool_use_id"] for r in rejected] == ["toolu_2", "toolu_3"]
+    assert all(r["is_error"] is True for r in rejected)
+    assert "Did you mean 'docs__search'?" in rejected[0]["content"][0]["text"]
+    assert "must be a JSON object, got an array" in rejected[1]["content"][0]["text"]
+    for block in rejected:
+        anthropic_valid(block)
+
+
+def test_anthropic_output_text_image_and_error():
+    call = tc_anthropic.tool_calls(USE, TOOLSET)[0][0]
+    out = anthropic_valid(call.output(RESULT))
+    assert out == {"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+        {"type": "text", "text": "found 2"},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}},
+    ]}
+    err = anthropic_valid(tc_anthropic.tool_output("toolu_1", ERROR))
+    assert err["is_error"] is True and err["content"] == [{"type": "text", "text": "Error: index offline"}]
+    audio = anthropic_valid(tc_anthropic.tool_output("t", {"content": [
+        {"type": "audio", "mimeType": "audio/wav", "data": PNG}]}))
+    assert audio["content"][0]["text"].startswith("[audio: audio/wav,")
+
+
+def test_anthropic_bad_shapes_name_the_place():
+    with pytest.raises(ResponseShapeError, match=r"^response\.content: expected a list, got int$"):
+        tc_anthropic.tool_calls({"type": "message", "content": 5}, TOOLSET)
+    with pytest.raises(ResponseShapeError, match=r"^response\.content\[0\]\.type: expected a string"):
+        tc_anthropic.tool_calls({"content": [{"id": "x"}]}, TOOLSET)
+
+
+# --------------------------------------------------------------------------- Gemini
+
+
+def gemini_response(*parts: dict) -> dict:
+    return {"candidates": [{"content": {"role": "model", "parts": list(parts)}}]}
+
+
+CALL = {"functionCall": {"id": "fc_1", "name": "docs__search",
+                         "args": {"q": "x", "limit": None, "filter": None}}}
+
+
+@pytest.mark.parametrize("sdk", [False, True], ids=["dict", "sdk"])
+def test_gemini_calls_from_a_response(sdk):
+    response = gemini_response({"text": "looking"}, CALL)
+    if sdk:
+        response = genai_types.GenerateContentResponse.model_validate(response)
+    calls, rejected = tc_gemini.tool_calls(response, TOOLSET, NULL_PATHS)
+    assert rejected == []
+    assert [(c.call_id, c.name, c.tool, c.arguments) for c in calls] == [
+        ("fc_1", "docs__search", "search", {"q": "x"})
+    ]
+
+
+def test_gemini_calls_from_content_parts_and_snake_case_without_id():
+    part = {"function_call": {"name": "docs__search", "args": {"q": "y", "limit": 3}}}
+    content = genai_types.Content.model_validate({"role": "model", "parts": [part]})
+    for response in (content, [part], part):
+        calls, _ = tc_gemini.tool_calls(response, TOOLSET, NULL_PATHS)
+        assert [(c.call_id, c.arguments) for c in calls] == [("", {"q": "y", "limit": 3})]
+
+
+def test_gemini_rejections_are_function_response_errors():
+    unknown = {"functionCall": {"id": "fc_2", "name": "nope", "args": {}}}
+    calls, rejected = tc_gemini.tool_calls(gemini_response(unknown), TOOLSET)
+    assert calls == []
+    body = rejected[0]["functionResponse"]
+    assert body["name"] == "nope" and body["id"] == "fc_2"
+    assert body["response"]["error"].startswith("Error: unknown tool 'nope'.")
+    GEMINI_PART.validate_python(rejected[0])
+
+
+def test_gemini_output_text_media_and_error():
+    call = tc_gemini.tool_calls(CALL, TOOLSET)[0][0]
+    out = call.output(RESULT)
+    GEMINI_PART.validate_python(out)
+    assert out == {"functionResponse": {
+        "name": "docs__search", "id": "fc_1", "response": {"output": "found 2"},
+        "parts": [{"inlineData": {"mimeType": "image/png", "data": PNG}}],
+    }}
+    no_id = tc_gemini.ToolCall("", "docs__search", "docs", "search", {})
+    err = tc_gemini.tool_output(no_id, ERROR)
+    GEMINI_PART.validate_python(err)
+    assert err == {"functionResponse": {"name": "docs__search",
+                                        "response": {"error": "Error: index offline"}}}
+    structured = tc_gemini.tool_output(no_id, {"content": [], "structuredContent": {"n": 2}})
+    assert json.loads(structured["functionResponse"]["response"]["output"]) == {"n": 2}
+
+
+def test_gemini_bad_shapes_name_the_place():
+    with pytest.raises(ResponseShapeError, match=r"^response\.candidates\[0\]\.content\.parts: expected a list"):
+        tc_gemini.tool_calls({"candidates": [{"content": {"parts": 3}}]}, TOOLSET)
+    with pytest.raises(ResponseShapeError, match=r"^response: expected a GenerateContentResponse"):
+        tc_gemini.tool_calls({"something": 1}, TOOLSET)
+
+
+# --------------------------------------------------------------------------- execution
+
+
+class EchoSession:
+    async def call_tool(self, name, arguments):
+        if arguments.get("q") == "boom":
+            raise RuntimeError("backend down")
+        return {"content": [{"type": "text", "text": json.dumps(arguments, sort_keys=True)}]}
+
+
+def test_execute_tool_calls_takes_calls_of_every_target():
+    from toolcast.openai import tool_calls as openai_calls
+
+    a = tc_anthropic.tool_calls(USE, TOOLSET, NULL_PATHS)[0]
+    g = tc_gemini.tool_calls({"functionCall": {"name": "docs__search", "args": {"q": "boom"}}},
+                             TOOLSET)[0]
+    o = openai_calls({"type": "function_call", "call_id": "c1", "name": "docs__search",
+                      "arguments": '{"q": "z"}'}, TOOLSET)[0]
+    outputs = asyncio.run(execute_tool_calls([*a, *g, *o], {"docs": EchoSession()}))
+    assert anthropic_valid(outputs[0])["content"][0]["text"] == '{"filter": {}, "q": "x"}'
+    GEMINI_PART.validate_python(outputs[1])
+    assert outputs[1]["functionResponse"]["response"]["error"].startswith("Error: tool 'search'")
+    assert "backend down" in outputs[1]["functionResponse"]["response"]["error"]
+    assert outputs[2] == {"type": "function_call_output", "call_id": "c1", "output": '{"q": "z"}'}
+
+
+def test_null_paths_as_lists_or_tuples_strip_the_same_and_bad_paths_still_raise():
+    from toolcast.nulls import NullPathError
+
+    as_lists = {"docs__search": [["limit"], ["filter"], ["filter", "lang"]]}
+    for paths in (NULL_PATHS, as_lists, NULL_PATHS):  # the second tuple run reads the cached trie
+        calls, _ = tc_anthropic.tool_calls(USE, TOOLSET, paths)
+        assert calls[0].arguments == {"q": "x", "filter": {}}
+    with pytest.raises(NullPathError, match=r"null_paths\[0\]\[0\]: expected a property name"):
+        tc_anthropic.tool_calls(USE, TOOLSET, {"docs__search": ((5,),)})
+
+
+# --------------------------------------------------------------------------- tools()
+
+
+def test_anthropic_tools_are_accepted_by_the_sdk_and_close_the_loop():
+    tools, report = tc_anthropic.tools(TOOLSET)
+    assert [t["name"] for t in tools] == ["docs__search"]
+    TypeAdapter(list[anthropic_types.ToolParam]).validate_python(tools)
+    assert tools[0]["input_schema"]["additionalProperties"] is False
+    assert set(report.null_paths) == {"docs__search"} and report.fallbacks == () and report.excluded == ()
+    # Anthropic's strict mode keeps optional properties optional: no null was added, none stripped.
+    assert report.null_paths["docs__search"] == ()
+    calls, _ = tc_anthropic.tool_calls(USE, TOOLSET, report)
+    assert calls[0].arguments == USE["input"]
+
+
+@pytest.mark.parametrize("target", ["gemini", "vertex"])
+def test_gemini_tools_are_accepted_by_the_sdk(target):
+    tools, report = tc_gemini.tools(TOOLSET, target=target)
+    declarations = tools[0]["functionDeclarations"]
+    assert [d["name"] for d in declarations] == ["docs__search"]
+    genai_types.Tool.model_validate(tools[0])
+    assert "parametersJsonSchema" in declarations[0]
+    assert "docs__search" in report.null_paths or report.fallbacks
+
+
+def test_gemini_tools_an_api_the_target_does_not_offer_is_a_clear_error():
+    with pytest.raises(ValueError, match=r"unknown api 'parameters' for target 'gemini'"):
+        tc_gemini.tools(TOOLSET, api="parameters")
+    with pytest.raises(ValueError, match=r"target must be 'gemini' or 'vertex'"):
+        tc_gemini.tools(TOOLSET, target="openai")
+
+
+def test_the_toolset_is_one_request_budgets_apply_across_it():
+    # Anthropic takes at most 20 strict tools per request: over 21 one-property tools, each
+    # strict on its own, the 21st is sent non-strict, and the report says why.
+    one = [{"name": "get", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}},
+                                           "required": ["id"]}}]
+    many, _ = ToolSet.build({f"s{i:02d}": one for i in range(21)})
+    tools, report = tc_anthropic.tools(many)
+    assert [t["name"] for t in tools] == list(many.names)
+    assert sum(1 for t in tools if t.get("strict")) == 20
+    assert [f.name for f in report.fallbacks] == ["s20__get"]
+    assert report.fallbacks[0].codes == ("anthropic/too-many-strict-tools",)
+    assert "max_strict_tools (21 > 20)" in report.fallbacks[0].reason
+    assert "s20__get" not in report.null_paths

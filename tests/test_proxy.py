@@ -1,0 +1,265 @@
+"""`toolcast proxy` end to end: the official MCP SDK client on stdio against the proxy in front of
+our echo server, mcp-server-time, mcp-server-git and a loopback Streamable HTTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from toolcast.cli import main
+
+HERE = Path(__file__).parent
+PY = sys.executable
+ECHO = f"{PY} {HERE / 'servers' / 'echo_server.py'}"
+HTTP_SERVER = HERE / "servers" / "http_server.py"
+TIME = f"{PY} -m mcp_server_time --local-timezone UTC"
+
+
+@asynccontextmanager
+async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
+                  env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    """The official SDK's stdio client and session, connected to `toolcast proxy OPTIONS`."""
+    params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli", "proxy", *options], env=env)
+
+    async def on_message(message: Any) -> None:
+        if seen is not None:
+            seen.append(message)
+
+    log = errlog if errlog is not None else open(os.devnull, "w")  # noqa: SIM115
+    try:
+        async with (
+            stdio_client(params, errlog=log) as (read, write),
+            ClientSession(read, write, message_handler=on_message) as session,
+        ):
+            await session.initialize()
+            yield session
+    finally:
+        if errlog is None:
+            log.close()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(asyncio.wait_for(coro, 120))
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(block.text for block in result.content)
+
+
+def test_lists_tools_compiled_strict_with_toolset_names():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}") as session:
+            return {t.name: t for t in (await session.list_tools()).tools}
+
+    tools = run(go())
+    assert sorted(tools) == ["echo__crash", "echo__echo", "echo__fail", "echo__garbage", "echo__hang"]
+    schema = tools["echo__echo"].input_schema
+    assert schema["additionalProperties"] is False
+    assert sorted(schema["required"]) == ["count", "options", "text"]  # strict: every property
+    assert schema["properties"]["count"]["type"] == ["integer", "null"]
+    assert schema["properties"]["options"]["properties"]["loud"]["type"] == ["boolean", "null"]
+
+
+def test_strips_exactly_the_nulls_the_compile_added():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}") as session:
+            a = await session.call_tool(
+                "echo__echo", {"text": "hi", "count": None, "options": {"loud": None, "lang": "en"}}
+            )
+            # text is required in the original: a null there is the model's, and is kept.
+            b = await session.call_tool("echo__echo", {"text": None, "count": 2, "options": None})
+            return a, b
+
+    a, b = run(go())
+    assert json.loads(text_of(a)) == {"text": "hi", "options": {"lang": "en"}}
+    assert a.structured_content == {"received": {"text": "hi", "options": {"lang": "en"}}}
+    assert json.loads(text_of(b)) == {"text": None, "count": 2}
+
+
+def test_returns_results_unchanged_including_is_error():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}") as session:
+            return await session.call_tool("echo__fail", {})
+
+    result = run(go())
+    assert result.is_error is True
+    assert text_of(result) == "it failed on purpose"  # no prefix: the server's own result
+
+
+def test_a_crash_is_an_error_result_and_the_server_is_restarted():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}") as session:
+            crashed = await session.call_tool("echo__crash", {})
+            after = await session.call_tool("echo__echo", {"text": "again", "count": None, "options": None})
+            return crashed, after
+
+    crashed, after = run(go())
+    assert crashed.is_error is True
+    assert "tool 'crash' on server 'echo' failed" in text_of(crashed)
+    assert "exit status 3" in text_of(crashed)
+    assert after.is_error is not True and json.loads(text_of(after)) == {"text": "again"}
+
+
+def test_a_hang_times_out_without_holding_up_other_calls():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}", "--server-timeout", "echo=2") as session:
+            hang = asyncio.ensure_future(session.call_tool("echo__hang", {}))
+            echo = await session.call_tool("echo__echo", {"text": "meanwhile", "count": None, "options": None})
+            assert not hang.done()  # answered while the hung call still waits
+            return await hang, echo
+
+    hang, echo = run(go())
+    assert hang.is_error is True and "did not answer within 2 s" in text_of(hang)
+    assert json.loads(text_of(echo)) == {"text": "meanwhile"}
+
+
+def test_garbage_from_the_server_is_an_error_result():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}", "--timeout", "10") as session:
+            bad = await session.call_tool("echo__garbage", {})
+            good = await session.call_tool("echo__echo", {"text": "ok", "count": None, "options": None})
+            return bad, good
+
+    bad, good = run(go())
+    assert bad.is_error is True and "not a tool result" in text_of(bad)
+    assert json.loads(text_of(good)) == {"text": "ok"}
+
+
+def test_unknown_tool_is_an_error_result():
+    async def go():
+        async with proxied("--server", f"echo={ECHO}") as session:
+            return await session.call_tool("echo__nope", {})
+
+    result = run(go())
+    assert result.is_error is True and "unknown tool 'echo__nope'" in text_of(result)
+
+
+def test_tools_changed_after_a_restart_sends_list_changed(tmp_path):
+    extra = tmp_path / "extra.txt"
+    extra.write_text("first\n", encoding="utf-8")
+
+    async def go():
+        seen: list = []
+        async with proxied("--server", f"echo={ECHO} --extra-tools {extra}", seen=seen) as session:
+            before = {t.name for t in (await session.list_tools()).tools}
+            extra.write_text("second\n", encoding="utf-8")
+            await session.call_tool("echo__crash", {})
+            await session.call_tool("echo__echo", {"text": "x", "count": None, "options": None})
+            for _ in range(50):  # the notification may arrive just after the call's answer
+                if any("ToolListChanged" in type(m).__name__ or "tools/list_changed" in repr(m) for m in seen):
+                    break
+                await asyncio.sleep(0.05)
+            after = {t.name for t in (await session.list_tools()).tools}
+            return before, after, seen
+
+    before, after, seen = run(go())
+    assert "echo__first" in before and "echo__second" not in before
+    assert "echo__second" in after and "echo__first" not in after
+    assert any("list_changed" in repr(m) or "ToolListChanged" in type(m).__name__ for m in seen), seen
+
+
+def test_a_server_that_cannot_start_leaves_the_others_working(tmp_path):
+    log = (tmp_path / "stderr.txt").open("w+", encoding="utf-8")
+
+    async def go():
+        async with proxied("--server", "bad=no-such-mcp-server-xyz", "--server", f"echo={ECHO}",
+                           errlog=log) as session:
+            tools = [t.name for t in (await session.list_tools()).tools]
+            result = await session.call_tool("echo__echo", {"text": "x", "count": None, "options": None})
+            return tools, result
+
+    tools, result = run(go())
+    log.seek(0)
+    stderr = log.read()
+    log.close()
+    assert "echo__echo" in tools and not any(t.startswith("bad__") for t in tools)
+    assert json.loads(text_of(result)) == {"text": "x"}
+    assert "server 'bad' is unavailable: MCP server command not found: no-such-mcp-server-xyz" in stderr
+    assert "target openai: 1 of 2 server(s) up" in stderr
+
+
+def test_in_front_of_mcp_server_time_and_git(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    git = f"{PY} -m mcp_server_git --repository {repo}"
+
+    async def go():
+        async with proxied("--server", f"time={TIME}", "--server", f"git={git}") as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            now = await session.call_tool("time__get_current_time", {"timezone": "UTC"})
+            status = await session.call_tool("git__git_status", {"repo_path": str(repo)})
+            return tools, now, status
+
+    tools, now, status = run(go())
+    assert "time__get_current_time" in tools and "git__git_status" in tools
+    assert all(t.input_schema.get("additionalProperties") is False for t in tools.values())
+    assert now.is_error is not True and "UTC" in text_of(now)
+    assert status.is_error is not True and "branch" in text_of(status).lower()
+
+
+def test_in_front_of_an_http_server_with_auth_from_the_environment():
+    proc = subprocess.Popen([PY, str(HTTP_SERVER), "--require-auth", "Bearer tok-1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = proc.stdout.readline().strip()
+
+    async def go():
+        async with proxied("--server", f"web={url}", "--auth-env", "web=TC_PROXY_TOKEN",
+                           env={"TC_PROXY_TOKEN": "tok-1"}) as session:
+            tools = sorted(t.name for t in (await session.list_tools()).tools)
+            echo = await session.call_tool("web__echo", {"text": "hi", "count": None})
+            return tools, echo
+
+    try:
+        tools, echo = run(go())
+    finally:
+        proc.kill()
+        proc.wait()
+    assert tools == ["web__echo", "web__whoami"]
+    assert json.loads(text_of(echo)) == {"count": None, "text": "hi"}  # the server's own default
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["proxy"], "give at least one --server"),
+        (["proxy", "--server", "noequals"], "expected NAME=COMMAND or NAME=URL"),
+        (["proxy", "--server", "a=x", "--server-timeout", "b=3"], "no --server named 'b'"),
+        (["proxy", "--server", "a=x", "--auth-env", "a=V"], "is not a URL"),
+        (["proxy", "--server", "a=x", "--target", "nope"], "unknown target 'nope'"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(argv, message):
+    err = io.StringIO()
+    code = main(argv, stdout=io.StringIO(), stderr=err)
+    assert code == 2
+    assert message in err.getvalue() and err.getvalue().count("\n") == 1
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "vertex"])
+def test_other_targets_list_their_compiled_schemas(target):
+    async def go():
+        async with proxied("--target", target, "--server", f"echo={ECHO}") as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            result = await session.call_tool("echo__echo", {"text": "hi", "count": None, "options": None})
+            return tools, result
+
+    tools, result = run(go())
+    schema = tools["echo__echo"].input_schema
+    assert schema["additionalProperties"] is False
+    # These targets keep optional properties optional: the compile adds no null, so a null the
+    # model sent is its own and reaches the server.
+    assert schema["properties"]["count"] == {"type": "integer"} and schema["required"] == ["text"]
+    assert json.loads(text_of(result)) == {"text": "hi", "count": None, "options": None}
