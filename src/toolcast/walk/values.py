@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from urllib.parse import unquote
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
@@ -138,3 +139,109 @@ EXPECTED = {
 def _never(v: Any) -> bool:
     return False  # a value kind the walk does not know: value_ok rejects every value
 
+
+
+def ref_pointer(ref: str) -> tuple[str, ...] | None:
+    """The JSON Pointer tokens a same-document `$ref` ("#...") names, read as JSON Schema reads a
+    URI fragment: percent-decoded first, then split at "/" and each token unescaped (`~1` before
+    `~0`, RFC 6901); None when the fragment is not a pointer (a plain name is an anchor)."""
+    frag = ref[1:]
+    if "%" in frag:
+        frag = unquote(frag)
+    if not frag:
+        return ()
+    if frag[0] != "/":
+        return None
+    tokens = frag[1:].split("/")
+    if "~" in frag:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in tokens]
+    return tuple(tokens)
+
+
+def def_ref_name(ref: Any) -> str | None:
+    """The root definition a same-document `$ref` names ("" for the root itself), or None."""
+    if type(ref) is not str or not ref.startswith("#"):
+        return None
+    tokens = ref_pointer(ref)
+    if tokens == ():
+        return ""
+    if tokens is not None and len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
+        return tokens[1]
+    return None
+
+
+_JSON_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+# What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
+# `$anchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
+HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS = 1, 2, 4
+
+
+def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
+    """((the place, what it is) of the first value in `doc` that JSON cannot carry, or None; the
+    HAS_* flags of what else it holds).
+
+    JSON has objects with string keys, arrays, strings, finite numbers, true, false and null.
+    Tuples count as arrays (json.dumps writes them so, and Python callers use them as lists);
+    a NaN or infinity, a set, bytes, a non-string key or any other object does not. Each
+    container is visited once (a value shared by two places is JSON twice over)."""
+    seen: set[int] = set()
+    flags = 0
+    stack: list[tuple[Any, tuple]] = [(doc, ())]
+    while stack:
+        value, place = stack.pop()
+        t = type(value)
+        if t in _JSON_SCALARS:
+            continue
+        if t is float or isinstance(value, float):
+            if not math.isfinite(value):
+                return (place, repr(float(value))), flags
+            continue
+        if isinstance(value, (str, int)):
+            continue  # str and int subclasses (enums among them) are written as their value
+        if isinstance(value, (dict, list, tuple)):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, dict):
+                if "$id" in value or "$anchor" in value or type(value.get("id")) is str:
+                    flags |= HAS_IDS
+                if "$ref" in value and def_ref_name(value["$ref"]) is None:
+                    flags |= HAS_OTHER_REFS
+                for k, v in value.items():
+                    if not isinstance(k, str):
+                        return (place, f"a key that is not a string ({k!r})"), flags
+                    stack.append((v, place + (k,)))
+            else:
+                if type(value) is not list:
+                    flags |= HAS_TUPLES
+                stack.extend((v, place + (i,)) for i, v in enumerate(value))
+            continue
+        return (place, f"a {t.__name__} value"), flags
+    return None, flags
+
+
+def non_json(doc: Any) -> tuple[tuple, str] | None:
+    """(the place, what it is) of the first value in `doc` that JSON cannot carry (see scan), or None."""
+    return scan(doc)[0]
+
+
+def json_lists(value: Any, _memo: dict | None = None) -> Any:
+    """`value` with every tuple turned into a list (new containers only where one was found)."""
+    if _memo is None:
+        _memo = {}
+    known = _memo.get(id(value))
+    if known is not None:
+        return known[1]
+    if isinstance(value, dict):
+        items = {k: json_lists(v, _memo) for k, v in value.items()}
+        out: Any = value if all(items[k] is v for k, v in value.items()) else items
+    elif isinstance(value, (list, tuple)):
+        elems = [json_lists(v, _memo) for v in value]
+        same = type(value) is not tuple and all(a is b for a, b in zip(elems, value, strict=True))
+        out = value if same else elems
+    else:
+        return value
+    _memo[id(value)] = (value, out)
+    return out
