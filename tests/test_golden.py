@@ -108,5 +108,7 @@ def test_goldens_cover_every_code() -> None:
                 expects = case.get("expect", [])
                 for e in expects if isinstance(expects, list) else [expects]:
                     seen |= {d[0] for d in e["diagnostics"]} | {t[0] for t in e["transformations"]}
-    missing = sorted(active - seen)
+    # Only Python input can hold a value JSON cannot carry (a golden file is JSON): see
+    # tests/test_fuzz_compile.py for openai/non-json-value.
+    missing = sorted(active - seen - {"openai/non-json-value"})
     assert not missing, f"codes without a golden case: {missing}"

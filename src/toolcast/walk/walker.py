@@ -14,6 +14,7 @@ from toolcast.model import NullPath
 from toolcast.rules import Rules
 from toolcast.walk.combinators import Combinators
 from toolcast.walk.containers import Containers
+from toolcast.walk.document import Document
 from toolcast.walk.keywords import Keywords
 from toolcast.walk.leaves import Leaves
 from toolcast.walk.nullpaths import NullPaths, _Bucket
@@ -65,7 +66,7 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-class Walk(Keywords, Leaves, References, Combinators, Containers, NullPaths):
+class Walk(Document, Keywords, Leaves, References, Combinators, Containers, NullPaths):
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
     # Counters and flags start at these class values; the walk sets its own when they change.
@@ -150,6 +151,9 @@ class Walk(Keywords, Leaves, References, Combinators, Containers, NullPaths):
                 gc_enable()
 
     def _compile(self, schema: Any) -> dict:
+        schema = self._document(schema)
+        if schema is MISSING:
+            return {}
         if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
             root = self.root_raw = schema  # the commonest root: nothing to settle before the walk
         else:
