@@ -44,7 +44,10 @@ def _scalar(v: Any) -> bool:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    # An int of any size is a JSON number; math.isfinite would raise OverflowError past a float's range.
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def value_ok(kind: str, v: Any) -> bool:
@@ -67,7 +70,7 @@ def value_ok(kind: str, v: Any) -> bool:
     if kind == "positive-number":
         return _is_number(v) and v > 0
     if kind == "count":
-        return _is_number(v) and v >= 0 and float(v).is_integer()
+        return _ok_count(v)
     if kind in ("schema", "schema-or-list"):
         return isinstance(v, (dict, bool)) or (kind == "schema-or-list" and isinstance(v, list))
     if kind == "schema-map":
@@ -89,7 +92,7 @@ _SCALAR_TYPES = frozenset([str, int, bool, type(None)])
 
 
 def _ok_count(v: Any) -> bool:
-    return _is_number(v) and v >= 0 and float(v).is_integer()
+    return _is_number(v) and v >= 0 and (type(v) is not float or v.is_integer())
 
 
 # value_ok as a table: kind -> check (None: anything goes), so the walk calls one function.
