@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import examples, instances, schemas
 
-import toolcast
 from toolcast import InvalidToolError, compile_tool, compile_tools
 from toolcast.loader import _ParseError, parse_json
 from toolcast.model import ToolcastError
