@@ -81,13 +81,14 @@ def test_an_embedded_resource_keeps_its_meaning(inner, data):
     root definition of the same name, compiles to what the same schema compiles to as a plain
     document (which test_fidelity judges against the original): same outcome, same null paths,
     and the two compiled schemas accept the same instances (jsonschema, drawn from both)."""
-    body = {k: v for k, v in inner.items() if k != "$defs"}
-    defs = {**inner.get("$defs", {}), "Body": body}
-    resource = {"$id": "https://example.com/r", "$defs": defs, "$ref": "#/$defs/Body"}
+    body = {k: v for k, v in inner.items() if k not in ("$defs", "definitions")}
+    store = {k: v for k, v in inner.items() if k == "definitions"}
+    store["$defs"] = {**inner.get("$defs", {}), "Body": body}
+    resource = {"$id": "https://example.com/r", **store, "$ref": "#/$defs/Body"}
     embedded = {"type": "object", "properties": {"p": resource}, "required": ["p"], "additionalProperties": False,
                 "$defs": {"Body": {"type": "null"}}}
     plain = {"type": "object", "properties": {"p": {"$ref": "#/$defs/Body"}}, "required": ["p"],
-             "additionalProperties": False, "$defs": defs}
+             "additionalProperties": False, **store}
     a, b = _compile(embedded), _compile(plain)
     assert a.status == b.status and a.null_paths == b.null_paths, (_codes(a), _codes(b))
     if a.status != "strict":
@@ -96,6 +97,44 @@ def test_an_embedded_resource_keeps_its_meaning(inner, data):
     for _ in range(3):
         for y in (data.draw(instances(ca)), data.draw(instances(cb))):
             assert _valid(ca, y) == _valid(cb, y), (y, ca, cb)
+
+
+RESOLVED = {
+    "relative $id chain": ({"$id": "https://e.com/a/root.json", "type": "object", "required": ["x", "y"],
+                            "properties": {"x": {"$ref": "b/item.json"}, "y": {"$ref": "https://e.com/a/c.json"}},
+                            "$defs": {"i": {"$id": "b/item.json", "type": "string",
+                                            "$defs": {"c": {"$id": "../c.json", "type": "integer"}}}}},
+                           {"x": "s", "y": 1}, [{"x": 1, "y": 1}, {"x": "s", "y": "s"}]),
+    "relative $id, no root $id": ({"type": "object", "required": ["x"], "properties": {"x": {"$ref": "item.json"}},
+                                   "$defs": {"i": {"$id": "item.json", "type": "string"}}}, {"x": "s"}, [{"x": 1}]),
+    "# inside a resource is the resource": (
+        {"type": "object", "required": ["p"], "properties": {"p": {
+            "$id": "https://e.com/p", "type": "object", "required": ["n", "kid"], "additionalProperties": False,
+            "properties": {"n": {"type": "integer"}, "kid": {"anyOf": [{"$ref": "#"}, {"type": "null"}]}}}}},
+        {"p": {"n": 1, "kid": {"n": 2, "kid": None}}}, [{"p": {"n": 1, "kid": {"m": 2}}}, {"p": {"n": 1, "kid": 5}}]),
+    "draft-07 fragment $id is an anchor": (
+        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["x"],
+         "properties": {"x": {"$ref": "#foo"}}, "definitions": {"s": {"$id": "#foo", "type": "string"}}}, {"x": "s"}, [{"x": 1}]),
+    "a pointer into nested $defs": ({"type": "object", "required": ["x"], "properties": {"x": {"$ref": "#/$defs/A/$defs/B"}},
+                                     "$defs": {"A": {"type": "object", "$defs": {"B": {"type": "string"}}}}}, {"x": "s"}, [{"x": 1}]),
+}
+
+
+@pytest.mark.parametrize("name", list(RESOLVED))
+def test_references_resolve_as_2020_12_does(name):
+    schema, good, bad = RESOLVED[name]
+    r = _compile(schema)
+    assert r.status == "strict", _codes(r)
+    compiled = r.tool["parameters"]
+    assert _valid(schema, good) and _valid(compiled, good)
+    for b in bad:
+        assert not _valid(schema, b) and not _valid(compiled, b), b
+
+
+def test_an_embedded_resource_in_another_dialect_is_refused():
+    r = _compile({"type": "object", "properties": {"x": {"$id": "https://e.com/x", "type": "string",
+                                                        "$schema": "http://json-schema.org/draft-07/schema#"}}})
+    assert r.status != "strict" and "openai/unsupported-dialect" in _codes(r)
 
 
 # -- 17.3: the declared dialect decides the meaning ------------------------------------------------
@@ -109,6 +148,14 @@ def test_keywords_beside_ref_are_ignored_before_2019_09(dialect):
     assert r.status == "strict", _codes(r)
     assert "openai/ref-sibling-ignored" in _codes(r)
     assert _valid(schema, {"x": "longer"}) and _valid(r.tool["parameters"], {"x": "longer"})
+
+
+def test_a_description_beside_an_ignored_ref_stays():
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["x"],
+              "properties": {"x": {"$ref": "#/definitions/s", "description": "kept", "minLength": 9}},
+              "definitions": {"s": {"type": "string"}}}
+    r = _compile(schema)
+    assert r.status == "strict" and "kept" in json.dumps(r.tool) and "minLength" not in json.dumps(r.tool)
 
 
 def test_draft4_boolean_exclusive_bounds_become_numeric():

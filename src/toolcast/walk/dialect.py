@@ -52,8 +52,10 @@ def dialect_of(uri: Any) -> str | None:
 class Rewrite:
     """One document's rewrite into 2020-12 terms: the new document and what was changed where."""
 
-    def __init__(self, dialect: str):
+    def __init__(self, dialect: str, annotations: frozenset = frozenset()):
         self.dialect = dialect
+        # Annotations the provider takes beside `$ref` stay: they constrain nothing either way.
+        self.kept = _KEPT_BESIDE_REF | annotations
         self.ignored: list[tuple[tuple, str]] = []  # (place, keyword) beside $ref, dropped
         self.bounds: list[tuple[tuple, str, str]] = []  # (place, keyword, what it became)
         self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
@@ -64,10 +66,10 @@ class Rewrite:
             return s
         out = s
         if "$ref" in s and self.dialect in REF_SIBLINGS_IGNORED:
-            extra = [k for k in s if k not in _KEPT_BESIDE_REF]
+            extra = [k for k in s if k not in self.kept]
             if extra:
                 self.ignored.extend((sp, k) for k in extra)
-                out = {k: v for k, v in s.items() if k in _KEPT_BESIDE_REF}
+                out = {k: v for k, v in s.items() if k in self.kept}
         if self.dialect == "draft-04":
             out = self._draft4(out, sp)
         if self.dialect in REF_SIBLINGS_IGNORED and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):

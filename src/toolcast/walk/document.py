@@ -31,12 +31,14 @@ class Document:
             schema = json_lists(schema)
         if type(schema) is not dict:
             return schema
+        dialect = "2020-12"
         if "$schema" in schema:
+            dialect = dialect_of(schema["$schema"])
             schema = self._dialect(schema)
             if schema is MISSING:
                 return MISSING
         if flags & (HAS_IDS | HAS_OTHER_REFS):
-            schema = bundle(schema, self)
+            schema = bundle(schema, self, dialect)
             if schema is None:
                 return MISSING
         return schema
@@ -54,7 +56,7 @@ class Document:
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
         if dialect in ("2020-12", "2019-09"):
             return schema
-        rw = Rewrite(dialect)
+        rw = Rewrite(dialect, frozenset(self.annotations))
         out = rw.schema(schema, ())
         for sp, k in rw.ignored:
             self.report("ref-sibling-ignored", sp + (k,), keyword=k, value=dialect)

@@ -5,21 +5,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcast.walk.dialect import SCHEMA_SLOTS
+from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
 from toolcast.walk.plans import _def_ref
-from toolcast.walk.values import ref_pointer
+from toolcast.walk.values import describe, ref_pointer
 
-# The base URI of a document that names none (RFC 3986 §5.1.4: the application's default); never
-# fetched, only joined with, so relative `$id`s and `$ref`s resolve against something absolute.
-DEFAULT_BASE = "urn:toolcast:document"
+# The base URI of a document that names none (RFC 3986 §5.1.4: the application's default; the
+# .invalid domain is reserved, RFC 2606); never fetched, only joined with, so that relative `$id`s
+# and `$ref`s resolve against a hierarchical absolute URI as urljoin requires.
+DEFAULT_BASE = "https://toolcast.invalid/schema.json"
 _DEFS = ("$defs", "definitions")
-
-
-def _join(base: str, ref: str) -> str:
-    if base.startswith("urn:") and not ref.startswith("#") and ":" not in ref.split("/", 1)[0]:
-        # urljoin cannot resolve a relative path against a URN: a path under the document instead.
-        return "urn:toolcast:" + ref
-    return urljoin(base, ref)
+_join = urljoin
 
 
 class Resources:
@@ -31,6 +26,7 @@ class Resources:
         self.anchors: dict[tuple[str, str], tuple] = {}  # (resource URI, anchor) -> place
         self.refs: list[tuple[tuple, str, str]] = []  # (place of the $ref's schema, $ref, base URI)
         self.schemas: set[tuple] = set()  # the places that hold a schema
+        self.dialects: list[tuple[tuple, Any]] = []  # (place, `$schema`) of embedded resources
         self._index(doc, (), DEFAULT_BASE)
 
     def _index(self, s: Any, sp: tuple, base: str) -> None:
@@ -40,6 +36,8 @@ class Resources:
         if isinstance(s.get("$id"), str):
             base = urldefrag(_join(base, s["$id"]))[0] or base
             self.bases.setdefault(base, sp)
+            if sp and "$schema" in s:
+                self.dialects.append((sp, s["$schema"]))
         elif sp == ():
             self.bases[base] = ()
         if isinstance(s.get("$anchor"), str):
@@ -91,13 +89,19 @@ def _unquoted(frag: str) -> str:
     return unquote(frag) if "%" in frag else frag
 
 
-def bundle(doc: dict, walk: Any) -> dict | None:
+def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None:
     """`doc` with every `$ref` it can resolve pointing at `#` or a root definition (a schema that
     is neither is copied into the root's `$defs` under a new name); None after a refusal.
 
-    `walk` records the findings (report, change). A reference to a resource outside the
+    `walk` records the findings (report, change); `dialect` is the document's (an embedded
+    resource that declares another is refused). A reference to a resource outside the
     document is left as it is (the walk refuses it: nothing is ever fetched)."""
     res = Resources(doc)
+    for sp, declared in res.dialects:
+        if dialect_of(declared) != dialect:
+            # A resource in another dialect than the document's: its meaning is not applied here.
+            walk.report("unsupported-dialect", sp + ("$schema",), value=describe(declared))
+            return None
     if not res.refs:
         return doc
     taken = {n for k in _DEFS if isinstance(doc.get(k), dict) for n in doc[k]}
