@@ -37,7 +37,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
                    "external-ref", "unsupported-ref-target", "unresolvable-ref", "unsatisfiable-schema",
                    "root-schema-not-object", "false-subschema-unrepresentable", "unused-definition"),
     # the document before the walk: JSON values, its dialect, its resources (walk.document)
-    "document": ("non-json-value", "unsupported-dialect", "ref-sibling-ignored", "unresolvable-ref", "unsupported-ref-target"),
+    "document": ("non-json-value", "unsupported-dialect", "ref-sibling-ignored", "unresolvable-ref", "unsupported-ref-target",
+                 "nested-definitions", "annotation-keyword-dropped"),
     # after the walk: finiteness and null paths (walk.nullpaths)
     "after": ("unsatisfiable-schema", "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths"),
     # the tool's name and description, and the strict-mode policy (compile)
@@ -63,7 +64,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
                     "dropped-redundant-ref-sibling"),
     "references": ("renamed-definitions-to-defs", "rewrote-definitions-reference", "merged-ref-siblings",
                    "dropped-unused-definition"),
-    "document": ("dropped-ignored-ref-sibling", "converted-dialect-keyword", "copied-ref-target-to-defs"),
+    "document": ("dropped-ignored-ref-sibling", "converted-dialect-keyword", "copied-ref-target-to-defs",
+                 "dropped-nested-definitions", "dropped-annotation-keyword"),
     "after": (),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description"),

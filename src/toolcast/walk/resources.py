@@ -122,15 +122,24 @@ def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None
             names[place] = _ref_for(place, taken, hoisted)
         if names[place] != ref:
             new_refs[sp] = names[place]
-    if not new_refs:
+    if not new_refs and len(res.bases) < 2 and not res.anchors:
         return doc
-    out = _rewritten(doc, (), new_refs)
+    dropped: dict[tuple, str] = {}
+    out = _rewritten(doc, (), new_refs, dropped)
     if hoisted:
         defs = dict(out.get("$defs")) if isinstance(out.get("$defs"), dict) else {}
         for name, place in hoisted.items():
-            defs[name] = _rewritten(res.at(place), place, new_refs)
+            defs[name] = _rewritten(res.at(place), place, new_refs, dropped)
             walk.change("copied-ref-target-to-defs", place, f"(as #/$defs/{name})")
         out["$defs"] = defs
+    for place, k in dropped.items():
+        # Reported as the walk reports these keywords below the root, where it drops them too.
+        if k in _DEFS:
+            walk.report("nested-definitions", place, keyword=k)
+            walk.change("dropped-nested-definitions", place)
+        else:
+            walk.report("annotation-keyword-dropped", place, keyword=k)
+            walk.change("dropped-annotation-keyword", place)
     return out
 
 
@@ -150,21 +159,32 @@ def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
     return _def_ref(name)
 
 
-def _rewritten(s: Any, sp: tuple, new_refs: dict) -> Any:
-    """A copy of the schema at `sp` with the `$ref`s of `new_refs` replaced (shared where unchanged)."""
+# What a resolved document no longer needs below its root: every reference into a nested resource
+# or definition now names a root definition (or a copy of the target there). Left in place, an
+# `$id` beside a `$ref` would count as a sibling to merge.
+_RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")
+
+
+def _rewritten(s: Any, sp: tuple, new_refs: dict, dropped: dict) -> Any:
+    """A copy of the schema at `sp` with the `$ref`s of `new_refs` replaced and, below the root,
+    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword)."""
     if not isinstance(s, dict):
         return s
     out = dict(s)
     if sp in new_refs:
         out["$ref"] = new_refs[sp]
     for k, v in s.items():
+        if sp and k in _RESOLVED_AWAY:
+            del out[k]
+            dropped.setdefault(sp + (k,), k)
+            continue
         kind = SCHEMA_SLOTS.get(k)
         if kind is None:
             continue
         if isinstance(v, dict) and kind == "map":
-            out[k] = {n: _rewritten(x, sp + (k, n), new_refs) for n, x in v.items()}
+            out[k] = {n: _rewritten(x, sp + (k, n), new_refs, dropped) for n, x in v.items()}
         elif isinstance(v, list) and kind in ("list", "schema-or-list"):
-            out[k] = [_rewritten(x, sp + (k, i), new_refs) for i, x in enumerate(v)]
+            out[k] = [_rewritten(x, sp + (k, i), new_refs, dropped) for i, x in enumerate(v)]
         elif kind in ("schema", "schema-or-list"):
-            out[k] = _rewritten(v, sp + (k,), new_refs)
+            out[k] = _rewritten(v, sp + (k,), new_refs, dropped)
     return out

@@ -189,6 +189,59 @@ def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
     Tuples count as arrays (json.dumps writes them so, and Python callers use them as lists);
     a NaN or infinity, a set, bytes, a non-string key or any other object does not. Each
     container is visited once (a value shared by two places is JSON twice over)."""
+    flags = _plain_flags(doc)
+    return (None, flags) if flags >= 0 else _exact_scan(doc)
+
+
+_PLAIN_OR_CONTAINER = frozenset({str, int, bool, type(None), float, dict, list})
+
+
+def _plain_flags(doc: Any) -> int:
+    """scan's flags for a document of plain dicts, lists, str keys and JSON scalars (the input of
+    nearly every call, checked a container at a time); -1 when something else is in it (then
+    _exact_scan says what, and where)."""
+    flags = 0
+    seen: set[int] = set()
+    stack = [doc]
+    while stack:
+        v = stack.pop()
+        tv = type(v)
+        if tv is dict:
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if not _ONLY_STR_KEYS.issuperset(map(type, v)):
+                return -1
+            if "$id" in v or "$anchor" in v or type(v.get("id")) is str:
+                flags |= HAS_IDS
+            if "$ref" in v and def_ref_name(v["$ref"]) is None:
+                flags |= HAS_OTHER_REFS
+            vals: Any = v.values()
+        elif tv is list:
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            vals = v
+        elif tv in _JSON_SCALARS or (tv is float and math.isfinite(v)):
+            continue
+        else:
+            return -1
+        kinds = set(map(type, vals))
+        if kinds.issubset(_JSON_SCALARS):
+            continue
+        if not kinds.issubset(_PLAIN_OR_CONTAINER):
+            return -1
+        if float in kinds and not all(math.isfinite(x) for x in vals if type(x) is float):
+            return -1
+        stack.extend(x for x in vals if type(x) is dict or type(x) is list)
+    return flags
+
+
+_ONLY_STR_KEYS = frozenset([str])
+
+
+def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
+    """scan, value by value with places: for a document _plain_flags does not pass."""
     seen: set[int] = set()
     flags = 0
     stack: list[tuple[Any, tuple]] = [(doc, ())]
