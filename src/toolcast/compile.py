@@ -285,7 +285,7 @@ def compile_tool(
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
         if shape == "mcp" or shape == "anthropic":
-            trans.append((r.changes["renamed-input-schema-to-parameters"], "#", (), ""))
+            trans.append(r.tool_records[0])
         null_paths: tuple = ()
         compiled: Any = None
         schema_diags: list[tuple] = []
@@ -298,8 +298,9 @@ def compile_tool(
                 diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
                 status = "refused"
         else:
-            walk = Walk(r)
+            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
@@ -311,7 +312,7 @@ def compile_tool(
             null_paths = ()
         tool_out = None
         if status == "strict":
-            trans.append((r.changes["enabled-strict-mode"], "#", (), ""))
+            trans.append(r.tool_records[1])
             tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
             params = _original(schema, r, diags, schema_diags)

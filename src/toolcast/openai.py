@@ -22,7 +22,8 @@ def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, 
     runs with Python's cycle collector paused, as compile_tool's does for a large schema.
     """
     r = get_rules(rules)
-    walk = Walk(r)
+    walk = Walk.for_rules(r)()
+    walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
     diags = expanded(walk.diags, r.optional_codes)
     blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
