@@ -40,8 +40,9 @@ class Resources:
                 self.dialects.append((sp, s["$schema"]))
         elif sp == ():
             self.bases[base] = ()
-        if isinstance(s.get("$anchor"), str):
-            self.anchors.setdefault((base, s["$anchor"]), sp)
+        for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
+            if isinstance(s.get(key), str):
+                self.anchors.setdefault((base, s[key]), sp)
         if isinstance(s.get("$ref"), str):
             self.refs.append((sp, s["$ref"], base))
         for k, v in s.items():
@@ -162,7 +163,7 @@ def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
 # What a resolved document no longer needs below its root: every reference into a nested resource
 # or definition now names a root definition (or a copy of the target there). Left in place, an
 # `$id` beside a `$ref` would count as a sibling to merge.
-_RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")
+_RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor stays: $dynamicRef reads it)
 
 
 def _rewritten(s: Any, sp: tuple, new_refs: dict, dropped: dict) -> Any:

@@ -177,7 +177,7 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 # What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
-# `$anchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
+# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
 HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS = 1, 2, 4
 
 
@@ -212,7 +212,7 @@ def _plain_flags(doc: Any) -> int:
             seen.add(id(v))
             if not _ONLY_STR_KEYS.issuperset(map(type, v)):
                 return -1
-            if "$id" in v or "$anchor" in v or type(v.get("id")) is str:
+            if "$id" in v or "$anchor" in v or "$dynamicAnchor" in v or type(v.get("id")) is str:
                 flags |= HAS_IDS
             if "$ref" in v and def_ref_name(v["$ref"]) is None:
                 flags |= HAS_OTHER_REFS
@@ -261,7 +261,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                 continue
             seen.add(id(value))
             if isinstance(value, dict):
-                if "$id" in value or "$anchor" in value or type(value.get("id")) is str:
+                if "$id" in value or "$anchor" in value or "$dynamicAnchor" in value or type(value.get("id")) is str:
                     flags |= HAS_IDS
                 if "$ref" in value and def_ref_name(value["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
