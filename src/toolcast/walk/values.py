@@ -198,34 +198,38 @@ _PLAIN_OR_CONTAINER = frozenset({str, int, bool, type(None), float, dict, list})
 
 def _plain_flags(doc: Any) -> int:
     """scan's flags for a document of plain dicts, lists, str keys and JSON scalars (the input of
-    nearly every call, checked a container at a time); -1 when something else is in it (then
-    _exact_scan says what, and where)."""
+    nearly every call, checked a container at a time, at C speed where it can be); -1 when
+    something else is in it (then _exact_scan says what, and where)."""
     flags = 0
-    seen: set[int] = set()
+    budget = _PLAIN_BUDGET  # containers checked before shared ones are looked for (a DAG can be
+    seen: set[int] | None = None  # exponential in its depth; JSON text never shares)
     stack = [doc]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        v = stack.pop()
+        v = pop()
         tv = type(v)
         if tv is dict:
-            if id(v) in seen:
-                continue
-            seen.add(id(v))
             if not _ONLY_STR_KEYS.issuperset(map(type, v)):
                 return -1
-            if "$id" in v or "$anchor" in v or "$dynamicAnchor" in v or type(v.get("id")) is str:
-                flags |= HAS_IDS
-            if "$ref" in v and def_ref_name(v["$ref"]) is None:
-                flags |= HAS_OTHER_REFS
+            if not _FLAG_KEYS.isdisjoint(v):
+                if "$id" in v or "$anchor" in v or "$dynamicAnchor" in v or type(v.get("id")) is str:
+                    flags |= HAS_IDS
+                if "$ref" in v and def_ref_name(v["$ref"]) is None:
+                    flags |= HAS_OTHER_REFS
             vals: Any = v.values()
         elif tv is list:
-            if id(v) in seen:
-                continue
-            seen.add(id(v))
             vals = v
         elif tv in _JSON_SCALARS or (tv is float and math.isfinite(v)):
             continue
         else:
             return -1
+        budget -= 1
+        if budget < 0:
+            if seen is None:
+                seen = set()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
         kinds = set(map(type, vals))
         if kinds.issubset(_JSON_SCALARS):
             continue
@@ -233,10 +237,16 @@ def _plain_flags(doc: Any) -> int:
             return -1
         if float in kinds and not all(math.isfinite(x) for x in vals if type(x) is float):
             return -1
-        stack.extend(x for x in vals if type(x) is dict or type(x) is list)
+        if float in kinds or len(kinds) > 2 or not kinds.issubset(_CONTAINER_TYPES):
+            extend([x for x in vals if type(x) is dict or type(x) is list])
+        else:
+            extend(vals)  # containers only
     return flags
 
 
+_PLAIN_BUDGET = 4096
+_FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
+_CONTAINER_TYPES = frozenset({dict, list})
 _ONLY_STR_KEYS = frozenset([str])
 
 
