@@ -560,6 +560,10 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any
             s["type"] = "object"
     if root and infer and "type" not in s and "$ref" not in s:
         s["type"] = "object"
+    if root and close and "type" not in s and "$ref" in s:
+        # A root `$ref` is inlined at the root, where openai/empty-parameters closes a target with
+        # no object keywords (`{"maximum": 10}`): the arguments are an object either way.
+        s["type"] = "object"
     if close:
         ap = s.get("additionalProperties")
         if isinstance(s.get("properties"), dict) and s["properties"]:

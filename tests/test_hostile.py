@@ -355,11 +355,12 @@ def test_nan_in_yaml_is_rejected(tmp_path):
     assert p.returncode == 2
 
 
-def test_nan_minimum_via_the_api_is_an_invalid_value():
+def test_nan_minimum_via_the_api_refuses_the_tool():
+    # Sent non-strict, the original would carry NaN, which is not JSON (issue 17.7).
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"a": {"type": "number", "minimum": float("nan")}}, "required": ["a"]}})
-    assert res.status == "non-strict"
-    assert "openai/invalid-keyword-value" in {d.code for d in res.diagnostics}
+    assert res.status == "refused" and res.tool is None
+    assert "openai/non-json-value" in {d.code for d in res.diagnostics}
 
 
 # -- --out -------------------------------------------------------------------------------------------

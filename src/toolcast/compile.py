@@ -23,6 +23,7 @@ from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import Walk, without_cycle_gc
+from toolcast.walk.values import non_json
 
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
@@ -298,6 +299,10 @@ def compile_tool(
         if mode is False:
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
+            bad = non_json(schema)
+            if bad is not None:  # (the walk refuses it in the other modes)
+                diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
+                status = "refused"
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -112,6 +113,15 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    # Python reads a literal beyond a double's range (1e400, valid JSON) as infinity, which would
+    # then be written out as `Infinity`, not JSON: a number the input never held.
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise ValueError(f"the number {text[:40]} is beyond the range of a 64-bit float")
+    return value
+
+
 def _line_col(text: str, pos: int) -> tuple[int, int]:
     line = text.count("\n", 0, pos) + 1
     col = pos - (text.rfind("\n", 0, pos) + 1) + 1
@@ -119,9 +129,11 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
 
 
 def parse_json(text: str, source: str, line_offset: int = 0) -> Any:
-    """json.loads that rejects duplicate keys, NaN/Infinity and absurd nesting with a place."""
+    """json.loads that rejects duplicate keys, NaN/Infinity (spelt, or a literal that overflows a
+    float) and absurd nesting with a place."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constants)
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constants,
+                          parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise _ParseError(InputError(source, f"invalid JSON: {exc.msg}", exc.lineno + line_offset, exc.colno)) from None
     except _Duplicate as exc:

@@ -997,7 +997,7 @@ def tool_violations(
 
 
 def _validator(schema: Any, check_formats: bool = False):
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
     from referencing import Registry
     from referencing.exceptions import NoSuchResource
 
@@ -1005,9 +1005,12 @@ def _validator(schema: Any, check_formats: bool = False):
         raise NoSuchResource(ref=uri)
 
     kwargs: dict[str, Any] = {"registry": Registry(retrieve=retrieve)}
+    # The schema's declared dialect decides its meaning (draft-07 ignores what stands beside
+    # `$ref`, draft-04 has boolean exclusive bounds); 2020-12 when it declares none or an unknown one.
+    cls = validators.validator_for(schema, default=Draft202012Validator) if isinstance(schema, dict) else Draft202012Validator
     if check_formats:
-        kwargs["format_checker"] = Draft202012Validator.FORMAT_CHECKER
-    return Draft202012Validator(schema, **kwargs)
+        kwargs["format_checker"] = cls.FORMAT_CHECKER
+    return cls(schema, **kwargs)
 
 
 def instance_errors(schema: Any, instance: Any, *, check_formats: bool = False) -> list[str]:
@@ -1023,5 +1026,5 @@ def instance_errors(schema: Any, instance: Any, *, check_formats: bool = False) 
 
 
 def validate_instance(schema: Any, instance: Any, *, check_formats: bool = False) -> bool:
-    """True iff ``instance`` is valid against ``schema`` (Draft 2020-12, local refs only)."""
+    """True iff ``instance`` is valid against ``schema`` (its declared dialect, else Draft 2020-12; local refs only)."""
     return _validator(schema, check_formats).is_valid(instance)

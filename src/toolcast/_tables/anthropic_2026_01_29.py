@@ -22,7 +22,7 @@ DESCRIPTION_CITE = ('A-PY', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema')
+ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema', 'anthropic/non-json-value')
 POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z0-9_.-]{1,64}$'
 
@@ -184,6 +184,7 @@ DIAGNOSTICS = {
     'anthropic/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: strict tool use would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use', ('A-STRICT',), 'active', 'lossy-change-refused'),
     'anthropic/missing-tool-description': DiagnosticEntry('info', 'reports', 'The tool has no description; the model sees only its name and input schema.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools', ('A-DEF',), 'active', 'missing-tool-description'),
     'anthropic/nested-definitions': DiagnosticEntry('info', 'fixes', '`{keyword}` below the root was dropped; toolcast resolves definitions only at the root.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'nested-definitions'),
+    'anthropic/non-json-value': DiagnosticEntry('error', 'refuses', 'The schema holds {value}, which JSON cannot carry; the tool cannot be sent in any mode.', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', ('RFC-8259',), 'active', 'non-json-value'),
     'anthropic/non-schema-subschema': DiagnosticEntry('error', 'refuses', 'Expected a schema here but found {value}; the input is not valid JSON Schema draft 2020-12, which Anthropic rejects even without strict.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools', ('E-2020-12',), 'active', 'non-schema-subschema'),
     'anthropic/nullable-instead-of-omitted': DiagnosticEntry('info', 'reports', 'Property {name!r} was made nullable.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use', ('A-STRICT',), 'reserved', 'nullable-instead-of-omitted'),
     'anthropic/nullable-keyword-converted': DiagnosticEntry('warning', 'fixes', 'OpenAPI `nullable: true` was rewritten as a type union with null.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'nullable-keyword-converted'),
@@ -195,6 +196,7 @@ DIAGNOSTICS = {
     'anthropic/property-key-invalid': DiagnosticEntry('error', 'refuses', 'Property name {name!r} does not match {pattern}; Anthropic rejects the schema.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools', ('E-KEYS',), 'active', 'property-key-invalid'),
     'anthropic/recursive-schema': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers to itself through `$ref`; recursive schemas are not supported in strict tool use.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'recursive-schema'),
     'anthropic/ref-sibling-conflict': DiagnosticEntry('error', 'refuses', '`{keyword}` is given both beside a `$ref` and in its target (or in two `allOf` branches) with different values; they cannot be merged without changing what is accepted.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'ref-sibling-conflict'),
+    'anthropic/ref-sibling-ignored': DiagnosticEntry('info', 'fixes', "`{keyword}` beside `$ref` is ignored in {value}, the schema's declared dialect; it was dropped (the original ignores it too).", 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', ('J-DRAFT-07',), 'active', 'ref-sibling-ignored'),
     'anthropic/ref-with-siblings': DiagnosticEntry('warning', 'fixes', '`$ref` has sibling keywords ({value}); they were merged into its target with the same meaning.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-PY',), 'active', 'ref-with-siblings'),
     'anthropic/regex-feature-unconfirmed': DiagnosticEntry('warning', 'reports', '`pattern` {value} uses {feature}, which Anthropic lists neither as supported nor as unsupported (complex patterns may be rejected). The pattern was kept.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', None),
     'anthropic/regex-feature-unsupported': DiagnosticEntry('error', 'lossy', "`pattern` {value} uses {feature}, which Anthropic's regex support excludes; dropping the pattern accepts strings the original rejects.", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', None),
@@ -220,6 +222,7 @@ DIAGNOSTICS = {
     'anthropic/unlisted-constraint-keyword': DiagnosticEntry('error', 'lossy', "`{keyword}` is not in Anthropic's list of supported JSON Schema features (its SDKs move it into the description); dropping it accepts values the original rejects.", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO', 'A-PY'), 'active', None),
     'anthropic/unresolvable-ref': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} does not resolve to a definition in this schema.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'unresolvable-ref'),
     'anthropic/unsatisfiable-schema': DiagnosticEntry('error', 'refuses', 'No value satisfies this schema ({value}).', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'unsatisfiable-schema'),
+    'anthropic/unsupported-dialect': DiagnosticEntry('error', 'refuses', '`$schema` {value} names a JSON Schema dialect toolcast does not read (it reads 2020-12, the default, 2019-09, draft-07, draft-06 and draft-04).', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', ('MCP-DIALECT',), 'active', 'unsupported-dialect'),
     'anthropic/unsupported-keyword': DiagnosticEntry('error', 'lossy', '`{keyword}` is not supported in strict tool use; dropping it accepts values the original rejects.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'unsupported-keyword'),
     'anthropic/unsupported-ref-target': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} points inside the schema but not at `#` or a root definition; toolcast resolves only those.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'unsupported-ref-target'),
     'anthropic/unsupported-string-format': DiagnosticEntry('error', 'lossy', '`format: {format}` is not one of the formats Anthropic supports; dropping it accepts any string.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'unsupported-string-format'),
@@ -233,12 +236,15 @@ TRANSFORMATIONS = {
     'closed-empty-parameters': TransformationEntry(False, 'Sent a tool without parameters as an empty closed object.', 'active', 'closed-empty-parameters'),
     'closed-open-object': TransformationEntry(False, 'Replaced `additionalProperties: true` by false.', 'active', 'closed-open-object'),
     'converted-const-to-enum': TransformationEntry(False, 'Rewrote `const` as a one-value `enum`.', 'reserved', 'converted-const-to-enum'),
+    'converted-dialect-keyword': TransformationEntry(False, 'Rewrote a keyword of the declared older dialect as its 2020-12 equal (draft-04 `id` and boolean exclusive bounds, a fragment-only `$id`).', 'active', 'converted-dialect-keyword'),
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
+    'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-annotation-keyword': TransformationEntry(False, 'Dropped an annotation keyword.', 'active', 'dropped-annotation-keyword'),
+    'dropped-ignored-ref-sibling': TransformationEntry(False, "Dropped a keyword beside `$ref` that the schema's declared dialect (before 2019-09) ignores.", 'active', 'dropped-ignored-ref-sibling'),
     'dropped-nested-definitions': TransformationEntry(False, 'Left out definitions below the root.', 'active', 'dropped-nested-definitions'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Anthropic does not support.', 'active', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
@@ -289,6 +295,7 @@ PATTERNS = {
     'lossy-change-refused': 'anthropic/lossy-change-refused',
     'missing-tool-description': 'anthropic/missing-tool-description',
     'nested-definitions': 'anthropic/nested-definitions',
+    'non-json-value': 'anthropic/non-json-value',
     'non-schema-subschema': 'anthropic/non-schema-subschema',
     'nullable-instead-of-omitted': 'anthropic/nullable-instead-of-omitted',
     'nullable-keyword-converted': 'anthropic/nullable-keyword-converted',
@@ -300,6 +307,7 @@ PATTERNS = {
     'property-key-invalid': 'anthropic/property-key-invalid',
     'recursive-schema': 'anthropic/recursive-schema',
     'ref-sibling-conflict': 'anthropic/ref-sibling-conflict',
+    'ref-sibling-ignored': 'anthropic/ref-sibling-ignored',
     'ref-with-siblings': 'anthropic/ref-with-siblings',
     'required-property-undefined': 'anthropic/required-property-undefined',
     'root-schema-anyof': 'anthropic/root-schema-anyof',
@@ -318,6 +326,7 @@ PATTERNS = {
     'unbounded-null-paths': 'anthropic/unbounded-null-paths',
     'unresolvable-ref': 'anthropic/unresolvable-ref',
     'unsatisfiable-schema': 'anthropic/unsatisfiable-schema',
+    'unsupported-dialect': 'anthropic/unsupported-dialect',
     'unsupported-keyword': 'anthropic/unsupported-keyword',
     'unsupported-ref-target': 'anthropic/unsupported-ref-target',
     'unsupported-string-format': 'anthropic/unsupported-string-format',
@@ -331,12 +340,15 @@ CHANGES = {
     'closed-empty-parameters': 'closed-empty-parameters',
     'closed-open-object': 'closed-open-object',
     'converted-const-to-enum': 'converted-const-to-enum',
+    'converted-dialect-keyword': 'converted-dialect-keyword',
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
+    'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-annotation-keyword': 'dropped-annotation-keyword',
+    'dropped-ignored-ref-sibling': 'dropped-ignored-ref-sibling',
     'dropped-nested-definitions': 'dropped-nested-definitions',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
@@ -392,5 +404,10 @@ SOURCES = {
     'E-DESC': SourceEntry('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
     'E-KEYS': SourceEntry('anthropics/claude-code#34771 — 400 "Property keys should match pattern" (^[a-zA-Z0-9_.-]{1,64}$) for a key such as $.xgafv', 'https://github.com/anthropics/claude-code/issues/34771', '2026-03-15', 'E'),
     'E-ROOT': SourceEntry('cloudflare/mcp-server-cloudflare#224 — 400 "input_schema does not support oneOf, allOf, or anyOf at the top level"', 'https://github.com/cloudflare/mcp-server-cloudflare/issues/224', '2026-09-07', 'E'),
+    'J-2020-12': SourceEntry('JSON Schema Core 2020-12 §8.2 (base URI, $id, $anchor, embedded resources) and §8.2.3.1 ($ref)', 'https://json-schema.org/draft/2020-12/json-schema-core#section-8.2', '2022-06-16', 'D'),
+    'J-DRAFT-04': SourceEntry('JSON Schema draft-04 Validation §5.1.2-5.1.3: boolean exclusiveMaximum/exclusiveMinimum modify maximum/minimum', 'https://json-schema.org/draft-04/draft-fge-json-schema-validation-00#rfc.section.5.1.2', '2013-02-01', 'D'),
+    'J-DRAFT-07': SourceEntry('JSON Schema draft-07 Core §8.3: all other properties in a $ref object must be ignored', 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', '2018-03-19', 'D'),
+    'MCP-DIALECT': SourceEntry('MCP specification 2025-11-25 (SEP-1613): 2020-12 is the default dialect; a clear error for an unsupported one', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', '2025-11-25', 'D'),
+    'RFC-8259': SourceEntry('RFC 8259 §6: numeric values that cannot be represented as digits (Infinity, NaN) are not permitted', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', '2017-12-01', 'D'),
 }
 # fmt: on

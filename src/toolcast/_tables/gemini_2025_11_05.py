@@ -22,7 +22,7 @@ DESCRIPTION_CITE = ('G-API', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('gemini/tool-name-invalid-characters', 'gemini/tool-name-too-long', 'gemini/tool-name-missing', 'gemini/duplicate-tool-name', 'gemini/root-schema-not-object')
+ALWAYS_REFUSED = ('gemini/tool-name-invalid-characters', 'gemini/tool-name-too-long', 'gemini/tool-name-missing', 'gemini/duplicate-tool-name', 'gemini/root-schema-not-object', 'gemini/non-json-value')
 POLICY_CITE = {'always_refused': ('G-API',), 'definitions': ('G-API-GEN',), 'enum_values': ('G-API-GEN',), 'objects': ('G-API-GEN',), 'optional_properties': ('G-API-GEN',), 'recursion': ('G-API-GEN',), 'ref_siblings': ('G-API-GEN',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-API', 'E-ROOT-OBJECT')}
 ENUM_VALUE_TYPES = ('string', 'number')
 
@@ -172,6 +172,7 @@ DIAGNOSTICS = {
     'gemini/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: VALIDATED function calling would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'lossy-change-refused'),
     'gemini/missing-tool-description': DiagnosticEntry('info', 'reports', 'The tool has no description; an empty one is sent (the Gemini API documents the field as required).', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'missing-tool-description'),
     'gemini/nested-definitions': DiagnosticEntry('info', 'fixes', '`{keyword}` below the root was dropped; toolcast resolves definitions only at the root.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'nested-definitions'),
+    'gemini/non-json-value': DiagnosticEntry('error', 'refuses', 'The schema holds {value}, which JSON cannot carry; the tool cannot be sent in any mode.', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', ('RFC-8259',), 'active', 'non-json-value'),
     'gemini/non-schema-subschema': DiagnosticEntry('error', 'refuses', 'Expected a schema here but found {value}; the input is not a valid JSON Schema.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'non-schema-subschema'),
     'gemini/nullable-instead-of-omitted': DiagnosticEntry('info', 'reports', 'Property {name!r} was made nullable.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'nullable-instead-of-omitted'),
     'gemini/nullable-keyword-converted': DiagnosticEntry('warning', 'fixes', 'OpenAPI `nullable: true` was rewritten as a type union with null.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'nullable-keyword-converted'),
@@ -183,6 +184,7 @@ DIAGNOSTICS = {
     'gemini/property-key-invalid': DiagnosticEntry('error', 'refuses', 'Property name {name!r} does not match {pattern}; Gemini rejects the schema.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'property-key-invalid'),
     'gemini/recursive-schema': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers to itself through `$ref`; Gemini unrolls cyclic references only to a limited degree, so toolcast does not send them as enforceable.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'recursive-schema'),
     'gemini/ref-sibling-conflict': DiagnosticEntry('error', 'refuses', '`{keyword}` is given both beside a `$ref` and in its target (or in two `allOf` branches) with different values; they cannot be merged without changing what is accepted.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'ref-sibling-conflict'),
+    'gemini/ref-sibling-ignored': DiagnosticEntry('info', 'fixes', "`{keyword}` beside `$ref` is ignored in {value}, the schema's declared dialect; it was dropped (the original ignores it too).", 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', ('J-DRAFT-07',), 'active', 'ref-sibling-ignored'),
     'gemini/ref-with-siblings': DiagnosticEntry('warning', 'fixes', '`$ref` has sibling keywords ({value}); they were merged into its target with the same meaning.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'ref-with-siblings'),
     'gemini/regex-feature-unconfirmed': DiagnosticEntry('warning', 'reports', '`pattern` {value} uses {feature}, which Gemini does not document. The pattern was kept.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', None),
     'gemini/regex-feature-unsupported': DiagnosticEntry('error', 'lossy', '`pattern` {value} uses {feature}, which Gemini does not document for parametersJsonSchema; dropping the pattern accepts strings the original rejects.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', None),
@@ -205,6 +207,7 @@ DIAGNOSTICS = {
     'gemini/unlisted-constraint-keyword': DiagnosticEntry('error', 'lossy', '`{keyword}` is not in the documented keyword list for parametersJsonSchema (likely ignored, so not enforced); dropping it accepts values the original rejects.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', None),
     'gemini/unresolvable-ref': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} does not resolve to a definition in this schema.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'unresolvable-ref'),
     'gemini/unsatisfiable-schema': DiagnosticEntry('error', 'refuses', 'No value satisfies this schema ({value}).', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'unsatisfiable-schema'),
+    'gemini/unsupported-dialect': DiagnosticEntry('error', 'refuses', '`$schema` {value} names a JSON Schema dialect toolcast does not read (it reads 2020-12, the default, 2019-09, draft-07, draft-06 and draft-04).', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', ('MCP-DIALECT',), 'active', 'unsupported-dialect'),
     'gemini/unsupported-keyword': DiagnosticEntry('error', 'lossy', '`{keyword}` is not supported in VALIDATED function calling; dropping it accepts values the original rejects.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'unsupported-keyword'),
     'gemini/unsupported-ref-target': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} points inside the schema but not at `#` or a root definition; toolcast resolves only those.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'unsupported-ref-target'),
     'gemini/unsupported-string-format': DiagnosticEntry('error', 'lossy', '`format: {format}` is not one of the formats Gemini supports; dropping it accepts any string.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'unsupported-string-format'),
@@ -218,12 +221,15 @@ TRANSFORMATIONS = {
     'closed-empty-parameters': TransformationEntry(False, 'Sent a tool without parameters as an empty closed object.', 'active', 'closed-empty-parameters'),
     'closed-open-object': TransformationEntry(False, 'Replaced `additionalProperties: true` by false.', 'active', 'closed-open-object'),
     'converted-const-to-enum': TransformationEntry(False, 'Rewrote `const` as a one-value `enum`.', 'reserved', 'converted-const-to-enum'),
+    'converted-dialect-keyword': TransformationEntry(False, 'Rewrote a keyword of the declared older dialect as its 2020-12 equal (draft-04 `id` and boolean exclusive bounds, a fragment-only `$id`).', 'active', 'converted-dialect-keyword'),
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
+    'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-annotation-keyword': TransformationEntry(False, 'Dropped an annotation keyword.', 'active', 'dropped-annotation-keyword'),
+    'dropped-ignored-ref-sibling': TransformationEntry(False, "Dropped a keyword beside `$ref` that the schema's declared dialect (before 2019-09) ignores.", 'active', 'dropped-ignored-ref-sibling'),
     'dropped-nested-definitions': TransformationEntry(False, 'Left out definitions below the root.', 'active', 'dropped-nested-definitions'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Gemini does not support.', 'reserved', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
@@ -275,6 +281,7 @@ PATTERNS = {
     'lossy-change-refused': 'gemini/lossy-change-refused',
     'missing-tool-description': 'gemini/missing-tool-description',
     'nested-definitions': 'gemini/nested-definitions',
+    'non-json-value': 'gemini/non-json-value',
     'non-schema-subschema': 'gemini/non-schema-subschema',
     'nullable-instead-of-omitted': 'gemini/nullable-instead-of-omitted',
     'nullable-keyword-converted': 'gemini/nullable-keyword-converted',
@@ -286,6 +293,7 @@ PATTERNS = {
     'property-key-invalid': 'gemini/property-key-invalid',
     'recursive-schema': 'gemini/recursive-schema',
     'ref-sibling-conflict': 'gemini/ref-sibling-conflict',
+    'ref-sibling-ignored': 'gemini/ref-sibling-ignored',
     'ref-with-siblings': 'gemini/ref-with-siblings',
     'required-property-undefined': 'gemini/required-property-undefined',
     'root-schema-anyof': 'gemini/root-schema-anyof',
@@ -304,6 +312,7 @@ PATTERNS = {
     'unbounded-null-paths': 'gemini/unbounded-null-paths',
     'unresolvable-ref': 'gemini/unresolvable-ref',
     'unsatisfiable-schema': 'gemini/unsatisfiable-schema',
+    'unsupported-dialect': 'gemini/unsupported-dialect',
     'unsupported-keyword': 'gemini/unsupported-keyword',
     'unsupported-ref-target': 'gemini/unsupported-ref-target',
     'unsupported-string-format': 'gemini/unsupported-string-format',
@@ -317,12 +326,15 @@ CHANGES = {
     'closed-empty-parameters': 'closed-empty-parameters',
     'closed-open-object': 'closed-open-object',
     'converted-const-to-enum': 'converted-const-to-enum',
+    'converted-dialect-keyword': 'converted-dialect-keyword',
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
+    'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-annotation-keyword': 'dropped-annotation-keyword',
+    'dropped-ignored-ref-sibling': 'dropped-ignored-ref-sibling',
     'dropped-nested-definitions': 'dropped-nested-definitions',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
@@ -365,5 +377,10 @@ SOURCES = {
     'G-API-GEN': SourceEntry('googleapis/googleapis — google/ai/generativelanguage/v1beta/generative_service.proto 429-466 (response_json_schema supported keywords)', 'https://github.com/googleapis/googleapis/blob/f8291d2b/google/ai/generativelanguage/v1beta/generative_service.proto', '2025-12-18', 'P'),
     'G-BLOG': SourceEntry('Google\'s expanded JSON Schema support announcement (via typia.io IGeminiSchema docs: "prior to 2025-11-05")', 'https://typia.io/docs/llm/schema/', '2025-11-05', 'T'),
     'G-PY': SourceEntry('googleapis/python-genai v2.19.0 — google/genai/types.py, _transformers.py', 'https://github.com/googleapis/python-genai/blob/66807187/google/genai/types.py', '2026-08-21', 'S'),
+    'J-2020-12': SourceEntry('JSON Schema Core 2020-12 §8.2 (base URI, $id, $anchor, embedded resources) and §8.2.3.1 ($ref)', 'https://json-schema.org/draft/2020-12/json-schema-core#section-8.2', '2022-06-16', 'D'),
+    'J-DRAFT-04': SourceEntry('JSON Schema draft-04 Validation §5.1.2-5.1.3: boolean exclusiveMaximum/exclusiveMinimum modify maximum/minimum', 'https://json-schema.org/draft-04/draft-fge-json-schema-validation-00#rfc.section.5.1.2', '2013-02-01', 'D'),
+    'J-DRAFT-07': SourceEntry('JSON Schema draft-07 Core §8.3: all other properties in a $ref object must be ignored', 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', '2018-03-19', 'D'),
+    'MCP-DIALECT': SourceEntry('MCP specification 2025-11-25 (SEP-1613): 2020-12 is the default dialect; a clear error for an unsupported one', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', '2025-11-25', 'D'),
+    'RFC-8259': SourceEntry('RFC 8259 §6: numeric values that cannot be represented as digits (Infinity, NaN) are not permitted', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', '2017-12-01', 'D'),
 }
 # fmt: on

@@ -22,7 +22,7 @@ DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid')
+ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value')
 POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 ENUM_VALUE_TYPES = ('string', 'number')
@@ -173,6 +173,7 @@ DIAGNOSTICS = {
     'vertex/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: VALIDATED function calling would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'lossy-change-refused'),
     'vertex/missing-tool-description': DiagnosticEntry('info', 'reports', 'The tool has no description; an empty one is sent (the Gemini API requires the field; Vertex does not).', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'missing-tool-description'),
     'vertex/nested-definitions': DiagnosticEntry('info', 'fixes', '`{keyword}` below the root was dropped; toolcast resolves definitions only at the root.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'nested-definitions'),
+    'vertex/non-json-value': DiagnosticEntry('error', 'refuses', 'The schema holds {value}, which JSON cannot carry; the tool cannot be sent in any mode.', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', ('RFC-8259',), 'active', 'non-json-value'),
     'vertex/non-schema-subschema': DiagnosticEntry('error', 'refuses', 'Expected a schema here but found {value}; the input is not a valid JSON Schema.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'non-schema-subschema'),
     'vertex/nullable-instead-of-omitted': DiagnosticEntry('info', 'reports', 'Property {name!r} was made nullable.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'nullable-instead-of-omitted'),
     'vertex/nullable-keyword-converted': DiagnosticEntry('warning', 'fixes', 'OpenAPI `nullable: true` was rewritten as a type union with null.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'nullable-keyword-converted'),
@@ -184,6 +185,7 @@ DIAGNOSTICS = {
     'vertex/property-key-invalid': DiagnosticEntry('error', 'refuses', 'Parameter name {name!r} does not match {pattern}; Vertex AI rejects it.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'property-key-invalid'),
     'vertex/recursive-schema': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers to itself through `$ref`; Gemini unrolls cyclic references only to a limited degree, so toolcast does not send them as enforceable.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'recursive-schema'),
     'vertex/ref-sibling-conflict': DiagnosticEntry('error', 'refuses', '`{keyword}` is given both beside a `$ref` and in its target (or in two `allOf` branches) with different values; they cannot be merged without changing what is accepted.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'ref-sibling-conflict'),
+    'vertex/ref-sibling-ignored': DiagnosticEntry('info', 'fixes', "`{keyword}` beside `$ref` is ignored in {value}, the schema's declared dialect; it was dropped (the original ignores it too).", 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', ('J-DRAFT-07',), 'active', 'ref-sibling-ignored'),
     'vertex/ref-with-siblings': DiagnosticEntry('warning', 'fixes', '`$ref` has sibling keywords ({value}); they were merged into its target with the same meaning.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'ref-with-siblings'),
     'vertex/regex-feature-unconfirmed': DiagnosticEntry('warning', 'reports', '`pattern` {value} uses {feature}, which Vertex AI does not document. The pattern was kept.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', None),
     'vertex/regex-feature-unsupported': DiagnosticEntry('error', 'lossy', '`pattern` {value} uses {feature}, which Vertex AI does not document for parametersJsonSchema; dropping the pattern accepts strings the original rejects.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', None),
@@ -206,6 +208,7 @@ DIAGNOSTICS = {
     'vertex/unlisted-constraint-keyword': DiagnosticEntry('error', 'lossy', '`{keyword}` is not in the documented keyword list for parametersJsonSchema (likely ignored, so not enforced); dropping it accepts values the original rejects.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', None),
     'vertex/unresolvable-ref': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} does not resolve to a definition in this schema.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'unresolvable-ref'),
     'vertex/unsatisfiable-schema': DiagnosticEntry('error', 'refuses', 'No value satisfies this schema ({value}).', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'unsatisfiable-schema'),
+    'vertex/unsupported-dialect': DiagnosticEntry('error', 'refuses', '`$schema` {value} names a JSON Schema dialect toolcast does not read (it reads 2020-12, the default, 2019-09, draft-07, draft-06 and draft-04).', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', ('MCP-DIALECT',), 'active', 'unsupported-dialect'),
     'vertex/unsupported-keyword': DiagnosticEntry('error', 'lossy', '`{keyword}` is not supported in VALIDATED function calling; dropping it accepts values the original rejects.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'unsupported-keyword'),
     'vertex/unsupported-ref-target': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} points inside the schema but not at `#` or a root definition; toolcast resolves only those.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'unsupported-ref-target'),
     'vertex/unsupported-string-format': DiagnosticEntry('error', 'lossy', '`format: {format}` is not one of the formats Vertex AI supports; dropping it accepts any string.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'unsupported-string-format'),
@@ -219,12 +222,15 @@ TRANSFORMATIONS = {
     'closed-empty-parameters': TransformationEntry(False, 'Sent a tool without parameters as an empty closed object.', 'active', 'closed-empty-parameters'),
     'closed-open-object': TransformationEntry(False, 'Replaced `additionalProperties: true` by false.', 'active', 'closed-open-object'),
     'converted-const-to-enum': TransformationEntry(False, 'Rewrote `const` as a one-value `enum`.', 'reserved', 'converted-const-to-enum'),
+    'converted-dialect-keyword': TransformationEntry(False, 'Rewrote a keyword of the declared older dialect as its 2020-12 equal (draft-04 `id` and boolean exclusive bounds, a fragment-only `$id`).', 'active', 'converted-dialect-keyword'),
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
+    'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-annotation-keyword': TransformationEntry(False, 'Dropped an annotation keyword.', 'active', 'dropped-annotation-keyword'),
+    'dropped-ignored-ref-sibling': TransformationEntry(False, "Dropped a keyword beside `$ref` that the schema's declared dialect (before 2019-09) ignores.", 'active', 'dropped-ignored-ref-sibling'),
     'dropped-nested-definitions': TransformationEntry(False, 'Left out definitions below the root.', 'active', 'dropped-nested-definitions'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Gemini does not support.', 'reserved', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
@@ -276,6 +282,7 @@ PATTERNS = {
     'lossy-change-refused': 'vertex/lossy-change-refused',
     'missing-tool-description': 'vertex/missing-tool-description',
     'nested-definitions': 'vertex/nested-definitions',
+    'non-json-value': 'vertex/non-json-value',
     'non-schema-subschema': 'vertex/non-schema-subschema',
     'nullable-instead-of-omitted': 'vertex/nullable-instead-of-omitted',
     'nullable-keyword-converted': 'vertex/nullable-keyword-converted',
@@ -287,6 +294,7 @@ PATTERNS = {
     'property-key-invalid': 'vertex/property-key-invalid',
     'recursive-schema': 'vertex/recursive-schema',
     'ref-sibling-conflict': 'vertex/ref-sibling-conflict',
+    'ref-sibling-ignored': 'vertex/ref-sibling-ignored',
     'ref-with-siblings': 'vertex/ref-with-siblings',
     'required-property-undefined': 'vertex/required-property-undefined',
     'root-schema-anyof': 'vertex/root-schema-anyof',
@@ -305,6 +313,7 @@ PATTERNS = {
     'unbounded-null-paths': 'vertex/unbounded-null-paths',
     'unresolvable-ref': 'vertex/unresolvable-ref',
     'unsatisfiable-schema': 'vertex/unsatisfiable-schema',
+    'unsupported-dialect': 'vertex/unsupported-dialect',
     'unsupported-keyword': 'vertex/unsupported-keyword',
     'unsupported-ref-target': 'vertex/unsupported-ref-target',
     'unsupported-string-format': 'vertex/unsupported-string-format',
@@ -318,12 +327,15 @@ CHANGES = {
     'closed-empty-parameters': 'closed-empty-parameters',
     'closed-open-object': 'closed-open-object',
     'converted-const-to-enum': 'converted-const-to-enum',
+    'converted-dialect-keyword': 'converted-dialect-keyword',
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
+    'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-annotation-keyword': 'dropped-annotation-keyword',
+    'dropped-ignored-ref-sibling': 'dropped-ignored-ref-sibling',
     'dropped-nested-definitions': 'dropped-nested-definitions',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
@@ -365,5 +377,10 @@ SOURCES = {
     'G-BLOG': SourceEntry('Google\'s expanded JSON Schema support announcement (via typia.io IGeminiSchema docs: "prior to 2025-11-05")', 'https://typia.io/docs/llm/schema/', '2025-11-05', 'T'),
     'G-PY': SourceEntry('googleapis/python-genai v2.19.0 — google/genai/types.py (Vertex names up to 128 with colons, 29103464)', 'https://github.com/googleapis/python-genai/blob/66807187/google/genai/types.py', '2026-08-21', 'S'),
     'G-VTX': SourceEntry('googleapis/googleapis — google/cloud/aiplatform/v1/tool.proto (FunctionDeclaration 226-285, name rule, parameter names 241) and v1/content.proto 532 (response_json_schema list)', 'https://github.com/googleapis/googleapis/blob/f8291d2b/google/cloud/aiplatform/v1/tool.proto', '2026-08-04', 'P'),
+    'J-2020-12': SourceEntry('JSON Schema Core 2020-12 §8.2 (base URI, $id, $anchor, embedded resources) and §8.2.3.1 ($ref)', 'https://json-schema.org/draft/2020-12/json-schema-core#section-8.2', '2022-06-16', 'D'),
+    'J-DRAFT-04': SourceEntry('JSON Schema draft-04 Validation §5.1.2-5.1.3: boolean exclusiveMaximum/exclusiveMinimum modify maximum/minimum', 'https://json-schema.org/draft-04/draft-fge-json-schema-validation-00#rfc.section.5.1.2', '2013-02-01', 'D'),
+    'J-DRAFT-07': SourceEntry('JSON Schema draft-07 Core §8.3: all other properties in a $ref object must be ignored', 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', '2018-03-19', 'D'),
+    'MCP-DIALECT': SourceEntry('MCP specification 2025-11-25 (SEP-1613): 2020-12 is the default dialect; a clear error for an unsupported one', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', '2025-11-25', 'D'),
+    'RFC-8259': SourceEntry('RFC 8259 §6: numeric values that cannot be represented as digits (Infinity, NaN) are not permitted', 'https://www.rfc-editor.org/rfc/rfc8259#section-6', '2017-12-01', 'D'),
 }
 # fmt: on

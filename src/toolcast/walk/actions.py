@@ -36,12 +36,16 @@ REPORTS: dict[str, tuple[str, ...]] = {
     "references": ("invalid-keyword-value", "legacy-definitions-keyword", "conflicting-definitions-keywords",
                    "external-ref", "unsupported-ref-target", "unresolvable-ref", "unsatisfiable-schema",
                    "root-schema-not-object", "false-subschema-unrepresentable", "unused-definition"),
+    # the document before the walk: JSON values, its dialect, its resources (walk.document)
+    "document": ("non-json-value", "unsupported-dialect", "ref-sibling-ignored", "unresolvable-ref", "unsupported-ref-target",
+                 "nested-definitions", "annotation-keyword-dropped"),
     # after the walk: finiteness and null paths (walk.nullpaths)
     "after": ("unsatisfiable-schema", "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths"),
     # the tool's name and description, and the strict-mode policy (compile)
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",
-             "strict-disabled", "schema-too-deep", "sent-non-strict", "lossy-change-refused", "duplicate-tool-name"),
+             "strict-disabled", "schema-too-deep", "sent-non-strict", "lossy-change-refused", "duplicate-tool-name",
+             "non-json-value"),
 }
 
 CHANGES: dict[str, tuple[str, ...]] = {
@@ -60,6 +64,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
                     "dropped-redundant-ref-sibling"),
     "references": ("renamed-definitions-to-defs", "rewrote-definitions-reference", "merged-ref-siblings",
                    "dropped-unused-definition"),
+    "document": ("dropped-ignored-ref-sibling", "converted-dialect-keyword", "copied-ref-target-to-defs",
+                 "dropped-nested-definitions", "dropped-annotation-keyword"),
     "after": (),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description"),

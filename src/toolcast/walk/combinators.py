@@ -95,6 +95,9 @@ class Combinators:
         """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
         a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
         ref = part["$ref"]
+        if type(ref) is not str:
+            self.report("invalid-keyword-value", sp + ("$ref",), keyword="$ref", value=describe(ref), expected="a string")
+            return None
         if ref in self._merging:
             # A schema that is defined as itself (plus more) has no meaning to merge.
             self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")

@@ -8,6 +8,7 @@ from typing import Any
 
 from toolcast.model import ITEMS, NullPath
 from toolcast.walk.semantics import _finite, _refs_in
+from toolcast.walk.values import def_ref_name
 
 # Null paths listed at most: `$ref`s multiply the places where null is stripped (a definition with
 # two references to the next, n deep, has 2**n), so a small schema could otherwise take
@@ -37,7 +38,7 @@ class NullPaths:
             seen = {name}
             cur = d
             while len(cur) == 1 and "$ref" in cur and cur["$ref"].startswith("#/$defs/"):
-                nxt = cur["$ref"][len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
+                nxt = def_ref_name(cur["$ref"])  # as _def_ref wrote it
                 if nxt in seen:
                     self.report("unsatisfiable-schema", (self.defs_src.get(name, "$defs"), name),
                               value="a cycle of $refs with no schema in it")

@@ -20,7 +20,9 @@ _DEF_REFS: dict[str, str] = {}
 
 
 def _def_ref(name: str) -> str:
-    ref = "#/$defs/" + name.replace("~", "~0").replace("/", "~1")
+    # A JSON Pointer in a URI fragment: `~` and `/` escaped (RFC 6901), then `%` percent-encoded
+    # so that a reader who percent-decodes the fragment first (as JSON Schema does) gets it back.
+    ref = "#/$defs/" + name.replace("~", "~0").replace("/", "~1").replace("%", "%25")
     if len(_DEF_REFS) >= 4096:
         _DEF_REFS.clear()
     if len(name) <= 128:

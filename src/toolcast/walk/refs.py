@@ -7,7 +7,7 @@ from typing import Any
 from toolcast.model import NullPath
 from toolcast.walk.nullpaths import _Bucket
 from toolcast.walk.plans import _DEF_REFS, _def_ref
-from toolcast.walk.values import MISSING, describe
+from toolcast.walk.values import MISSING, describe, ref_pointer
 
 
 class References:
@@ -58,20 +58,21 @@ class References:
         if not ref.startswith("#"):
             self.report("external-ref", sp, value=ref)
             return None
-        for prefix in ("#/$defs/", "#/definitions/"):
-            if ref.startswith(prefix):
-                name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
-                if "/" in ref[len(prefix):]:
-                    self.report("unsupported-ref-target", sp, value=ref)
-                    return None
-                if name not in self.defs_raw:
-                    self.report("unresolvable-ref", sp, value=ref)
-                    return None
-                note = f"({ref} -> #/$defs/{name})" if prefix == "#/definitions/" else ""
-                if note:
-                    self.change("rewrote-definitions-reference", sp, note)
-                self._ref_name(ref, name, note)
-                return name
+        # A fragment is a URI fragment: percent-decoded, then a JSON Pointer (values.ref_pointer).
+        tokens = ref_pointer(ref)
+        if tokens is not None and len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
+            name = tokens[1]
+            if name not in self.defs_raw:
+                self.report("unresolvable-ref", sp, value=ref)
+                return None
+            note = f"({ref} -> {_def_ref(name)})" if tokens[0] == "definitions" else ""
+            if note:
+                self.change("rewrote-definitions-reference", sp, note)
+            self._ref_name(ref, name, note)
+            return name
+        if tokens == ():
+            self._ref_name(ref, "", "")
+            return ""
         self.report("unsupported-ref-target", sp, value=ref)
         return None
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from toolcast.walk.values import def_ref_name
+
 
 class Walk(Protocol):
     """What these questions read of a walk: its raw root and definitions, and its per-$ref memos."""
@@ -35,7 +37,7 @@ def _refs_in(c: Any) -> set[str]:
         if isinstance(x, dict):
             ref = x.get("$ref")
             if isinstance(ref, str):
-                found.add("" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~"))
+                found.add(def_ref_name(ref) or "")
             stack.extend(x.values())
         elif isinstance(x, list):
             stack.extend(x)
@@ -48,8 +50,7 @@ def _finite(c: Any, finite: dict) -> bool:
         return False
     if "$ref" in c:
         ref = c["$ref"]
-        name = "" if ref == "#" else ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~")
-        return finite.get(name, False)
+        return finite.get(def_ref_name(ref) or "", False)
     if "anyOf" in c:
         return any(_finite(b, finite) for b in c["anyOf"])
     if "enum" in c or "const" in c:
@@ -222,12 +223,9 @@ def _neutral(s: Any, walk: Walk, _depth: int = 0) -> bool:
 
 def _ref_target(ref: str, walk: Walk) -> Any:
     """The raw schema a local $ref names (False when it names none)."""
-    if ref == "#":
+    name = def_ref_name(ref)
+    if name == "":
         return walk.root_raw
-    name = None
-    for prefix in ("#/$defs/", "#/definitions/"):
-        if ref.startswith(prefix):
-            name = ref[len(prefix):].replace("~1", "/").replace("~0", "~")
     return walk.defs_raw.get(name, False) if name is not None else False
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from typing import Any
+from urllib.parse import unquote
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
@@ -43,7 +44,10 @@ def _scalar(v: Any) -> bool:
 
 
 def _is_number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    # An int of any size is a JSON number; math.isfinite would raise OverflowError past a float's range.
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def value_ok(kind: str, v: Any) -> bool:
@@ -66,7 +70,7 @@ def value_ok(kind: str, v: Any) -> bool:
     if kind == "positive-number":
         return _is_number(v) and v > 0
     if kind == "count":
-        return _is_number(v) and v >= 0 and float(v).is_integer()
+        return _ok_count(v)
     if kind in ("schema", "schema-or-list"):
         return isinstance(v, (dict, bool)) or (kind == "schema-or-list" and isinstance(v, list))
     if kind == "schema-map":
@@ -88,7 +92,7 @@ _SCALAR_TYPES = frozenset([str, int, bool, type(None)])
 
 
 def _ok_count(v: Any) -> bool:
-    return _is_number(v) and v >= 0 and float(v).is_integer()
+    return _is_number(v) and v >= 0 and (type(v) is not float or v.is_integer())
 
 
 # value_ok as a table: kind -> check (None: anything goes), so the walk calls one function.
@@ -138,3 +142,172 @@ EXPECTED = {
 def _never(v: Any) -> bool:
     return False  # a value kind the walk does not know: value_ok rejects every value
 
+
+
+def ref_pointer(ref: str) -> tuple[str, ...] | None:
+    """The JSON Pointer tokens a same-document `$ref` ("#...") names, read as JSON Schema reads a
+    URI fragment: percent-decoded first, then split at "/" and each token unescaped (`~1` before
+    `~0`, RFC 6901); None when the fragment is not a pointer (a plain name is an anchor)."""
+    frag = ref[1:]
+    if "%" in frag:
+        frag = unquote(frag)
+    if not frag:
+        return ()
+    if frag[0] != "/":
+        return None
+    tokens = frag[1:].split("/")
+    if "~" in frag:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in tokens]
+    return tuple(tokens)
+
+
+def def_ref_name(ref: Any) -> str | None:
+    """The root definition a same-document `$ref` names ("" for the root itself), or None."""
+    if type(ref) is not str or not ref.startswith("#"):
+        return None
+    tokens = ref_pointer(ref)
+    if tokens == ():
+        return ""
+    if tokens is not None and len(tokens) == 2 and tokens[0] in ("$defs", "definitions"):
+        return tokens[1]
+    return None
+
+
+_JSON_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+# What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
+# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
+HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS = 1, 2, 4
+
+
+def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
+    """((the place, what it is) of the first value in `doc` that JSON cannot carry, or None; the
+    HAS_* flags of what else it holds).
+
+    JSON has objects with string keys, arrays, strings, finite numbers, true, false and null.
+    Tuples count as arrays (json.dumps writes them so, and Python callers use them as lists);
+    a NaN or infinity, a set, bytes, a non-string key or any other object does not. Each
+    container is visited once (a value shared by two places is JSON twice over)."""
+    flags = _plain_flags(doc)
+    return (None, flags) if flags >= 0 else _exact_scan(doc)
+
+
+_PLAIN_OR_CONTAINER = frozenset({str, int, bool, type(None), float, dict, list})
+
+
+def _plain_flags(doc: Any) -> int:
+    """scan's flags for a document of plain dicts, lists, str keys and JSON scalars (the input of
+    nearly every call, checked a container at a time, at C speed where it can be); -1 when
+    something else is in it (then _exact_scan says what, and where)."""
+    flags = 0
+    budget = _PLAIN_BUDGET  # containers checked before shared ones are looked for (a DAG can be
+    seen: set[int] | None = None  # exponential in its depth; JSON text never shares)
+    stack = [doc]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        v = pop()
+        tv = type(v)
+        if tv is dict:
+            if not _ONLY_STR_KEYS.issuperset(map(type, v)):
+                return -1
+            if not _FLAG_KEYS.isdisjoint(v):
+                if "$id" in v or "$anchor" in v or "$dynamicAnchor" in v or type(v.get("id")) is str:
+                    flags |= HAS_IDS
+                if "$ref" in v and def_ref_name(v["$ref"]) is None:
+                    flags |= HAS_OTHER_REFS
+            vals: Any = v.values()
+        elif tv is list:
+            vals = v
+        elif tv in _JSON_SCALARS or (tv is float and math.isfinite(v)):
+            continue
+        else:
+            return -1
+        budget -= 1
+        if budget < 0:
+            if seen is None:
+                seen = set()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+        kinds = set(map(type, vals))
+        if kinds.issubset(_JSON_SCALARS):
+            continue
+        if not kinds.issubset(_PLAIN_OR_CONTAINER):
+            return -1
+        if float in kinds and not all(math.isfinite(x) for x in vals if type(x) is float):
+            return -1
+        if float in kinds or len(kinds) > 2 or not kinds.issubset(_CONTAINER_TYPES):
+            extend([x for x in vals if type(x) is dict or type(x) is list])
+        else:
+            extend(vals)  # containers only
+    return flags
+
+
+_PLAIN_BUDGET = 4096
+_FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
+_CONTAINER_TYPES = frozenset({dict, list})
+_ONLY_STR_KEYS = frozenset([str])
+
+
+def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
+    """scan, value by value with places: for a document _plain_flags does not pass."""
+    seen: set[int] = set()
+    flags = 0
+    stack: list[tuple[Any, tuple]] = [(doc, ())]
+    while stack:
+        value, place = stack.pop()
+        t = type(value)
+        if t in _JSON_SCALARS:
+            continue
+        if t is float or isinstance(value, float):
+            if not math.isfinite(value):
+                return (place, repr(float(value))), flags
+            continue
+        if isinstance(value, (str, int)):
+            continue  # str and int subclasses (enums among them) are written as their value
+        if isinstance(value, (dict, list, tuple)):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, dict):
+                if "$id" in value or "$anchor" in value or "$dynamicAnchor" in value or type(value.get("id")) is str:
+                    flags |= HAS_IDS
+                if "$ref" in value and def_ref_name(value["$ref"]) is None:
+                    flags |= HAS_OTHER_REFS
+                for k, v in value.items():
+                    if not isinstance(k, str):
+                        return (place, f"a key that is not a string ({k!r})"), flags
+                    stack.append((v, place + (k,)))
+            else:
+                if type(value) is not list:
+                    flags |= HAS_TUPLES
+                stack.extend((v, place + (i,)) for i, v in enumerate(value))
+            continue
+        return (place, f"a {t.__name__} value"), flags
+    return None, flags
+
+
+def non_json(doc: Any) -> tuple[tuple, str] | None:
+    """(the place, what it is) of the first value in `doc` that JSON cannot carry (see scan), or None."""
+    return scan(doc)[0]
+
+
+def json_lists(value: Any, _memo: dict | None = None) -> Any:
+    """`value` with every tuple turned into a list (new containers only where one was found)."""
+    if _memo is None:
+        _memo = {}
+    known = _memo.get(id(value))
+    if known is not None:
+        return known[1]
+    if isinstance(value, dict):
+        items = {k: json_lists(v, _memo) for k, v in value.items()}
+        out: Any = value if all(items[k] is v for k, v in value.items()) else items
+    elif isinstance(value, (list, tuple)):
+        elems = [json_lists(v, _memo) for v in value]
+        same = type(value) is not tuple and all(a is b for a, b in zip(elems, value, strict=True))
+        out = value if same else elems
+    else:
+        return value
+    _memo[id(value)] = (value, out)
+    return out

@@ -14,6 +14,7 @@ from toolcast.model import NullPath
 from toolcast.rules import Rules
 from toolcast.walk.combinators import Combinators
 from toolcast.walk.containers import Containers
+from toolcast.walk.document import Document
 from toolcast.walk.keywords import Keywords
 from toolcast.walk.leaves import Leaves
 from toolcast.walk.nullpaths import NullPaths, _Bucket
@@ -64,7 +65,7 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
+class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
     # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs), the
@@ -173,6 +174,9 @@ class Walk(Plans, Keywords, Leaves, References, Combinators, Containers, NullPat
                 gc_enable()
 
     def _compile(self, schema: Any) -> dict:
+        schema = self._document(schema)
+        if schema is MISSING:
+            return {}
         if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
             root = self.root_raw = schema  # the commonest root: nothing to settle before the walk
         else:

@@ -1,0 +1,120 @@
+"""Dialects: the meaning a schema's declared `$schema` gives it, rewritten into its 2020-12 equal before the walk."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
+# `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
+# "schema-or-list". These are JSON Schema's own applicators, not a provider's slots.
+SCHEMA_SLOTS = {
+    "properties": "map", "patternProperties": "map", "$defs": "map", "definitions": "map",
+    "dependentSchemas": "map", "dependencies": "map",
+    "allOf": "list", "anyOf": "list", "oneOf": "list", "prefixItems": "list",
+    "items": "schema-or-list",
+    "additionalProperties": "schema", "additionalItems": "schema", "not": "schema", "if": "schema",
+    "then": "schema", "else": "schema", "propertyNames": "schema", "contains": "schema",
+    "unevaluatedProperties": "schema", "unevaluatedItems": "schema", "contentSchema": "schema",
+}
+
+# The dialects toolcast reads, by their meta-schema URI (scheme, trailing "#" and case of the
+# host ignored: both spellings are in use). 2020-12 is the default (MCP, since 2025-11-25).
+DIALECTS = {
+    "json-schema.org/draft/2020-12/schema": "2020-12",
+    "json-schema.org/draft/2019-09/schema": "2019-09",
+    "json-schema.org/draft-07/schema": "draft-07",
+    "json-schema.org/draft-06/schema": "draft-06",
+    "json-schema.org/draft-04/schema": "draft-04",
+}
+# Before 2019-09, "All other properties in a "$ref" object MUST be ignored" (draft-07 §8.3).
+REF_SIBLINGS_IGNORED = frozenset({"draft-07", "draft-06", "draft-04"})
+# What stays beside an ignored-siblings `$ref`: the document's storage (a pointer can still reach
+# a definition kept there) and the dialect itself.
+_KEPT_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
+
+
+def dialect_of(uri: Any) -> str | None:
+    """The dialect a `$schema` value names, or None when toolcast does not know it."""
+    if not isinstance(uri, str):
+        return None
+    key = uri.strip()
+    for scheme in ("https://", "http://"):
+        if key.lower().startswith(scheme):
+            key = key[len(scheme):]
+            break
+    else:
+        return None
+    key = key.rstrip("#")
+    host, _, rest = key.partition("/")
+    return DIALECTS.get(host.lower() + "/" + rest)
+
+
+class Rewrite:
+    """One document's rewrite into 2020-12 terms: the new document and what was changed where."""
+
+    def __init__(self, dialect: str, annotations: frozenset = frozenset()):
+        self.dialect = dialect
+        # Annotations the provider takes beside `$ref` stay: they constrain nothing either way.
+        self.kept = _KEPT_BESIDE_REF | annotations
+        self.ignored: list[tuple[tuple, str]] = []  # (place, keyword) beside $ref, dropped
+        self.bounds: list[tuple[tuple, str, str]] = []  # (place, keyword, what it became)
+        self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
+
+    def schema(self, s: Any, sp: tuple) -> Any:
+        """`s` in 2020-12 terms (the same object when nothing in it changes)."""
+        if not isinstance(s, dict):
+            return s
+        out = s
+        if "$ref" in s and self.dialect in REF_SIBLINGS_IGNORED:
+            extra = [k for k in s if k not in self.kept]
+            if extra:
+                self.ignored.extend((sp, k) for k in extra)
+                out = {k: v for k, v in s.items() if k in self.kept}
+        if self.dialect == "draft-04":
+            out = self._draft4(out, sp)
+        if self.dialect in REF_SIBLINGS_IGNORED and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):
+            # Before 2019-09 a fragment-only `$id` is how a schema names itself: an anchor now.
+            self.anchors.append((sp, out["$id"]))
+            out = {("$anchor" if k == "$id" else k): (v[1:] if k == "$id" else v) for k, v in out.items()}
+        changed = None
+        for k, v in out.items():
+            kind = SCHEMA_SLOTS.get(k)
+            if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
+                continue
+            new = self._slot(kind, v, sp + (k,))
+            if new is not v:
+                if changed is None:
+                    changed = dict(out)
+                changed[k] = new
+        return changed if changed is not None else out
+
+    def _slot(self, kind: str, v: Any, sp: tuple) -> Any:
+        if kind == "map" and isinstance(v, dict):
+            new = {n: self.schema(x, sp + (n,)) for n, x in v.items()}
+            return v if all(new[n] is x for n, x in v.items()) else new
+        if kind in ("list", "schema-or-list") and isinstance(v, list):
+            items = [self.schema(x, sp + (i,)) for i, x in enumerate(v)]
+            return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+        if kind in ("schema", "schema-or-list"):
+            return self.schema(v, sp)
+        return v
+
+    def _draft4(self, s: dict, sp: tuple) -> dict:
+        """Draft-04's `id`, and its boolean `exclusiveMinimum`/`exclusiveMaximum`, which make
+        `minimum`/`maximum` exclusive: the numeric 2020-12 keywords, exactly."""
+        out = s
+        if isinstance(s.get("id"), str) and "$id" not in s:
+            out = {("$id" if k == "id" else k): v for k, v in s.items()}
+            self.bounds.append((sp, "id", "$id"))
+        for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if type(out.get(flag)) is not bool:
+                continue
+            new = dict(out)
+            if new.pop(flag) and bound in new:
+                new[flag] = new.pop(bound)  # `minimum: m` with the flag set: `exclusiveMinimum: m`
+                self.bounds.append((sp, flag, f"exclusive {bound} {new[flag]!r}"))
+            else:
+                # false, or true with no bound: the flag changes nothing (draft-04 §5.1.2, §5.1.3).
+                self.bounds.append((sp, flag, "dropped (it modifies nothing)"))
+            out = new
+        return out

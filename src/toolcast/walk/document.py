@@ -1,0 +1,68 @@
+"""The document before the walk: refused if it is not JSON, read in its declared dialect, its references resolved to root definitions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.walk.dialect import Rewrite, dialect_of
+from toolcast.walk.resources import bundle
+from toolcast.walk.values import (
+    HAS_IDS,
+    HAS_OTHER_REFS,
+    HAS_TUPLES,
+    MISSING,
+    describe,
+    json_lists,
+    scan,
+)
+
+
+class Document:
+    """The steps a whole document takes before node() sees it (a mixin of Walk)."""
+
+    def _document(self, schema: Any) -> Any:
+        """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING
+        after a refusal."""
+        problem, flags = scan(schema)
+        if problem is not None:
+            place, what = problem
+            return self._refused("non-json-value", place, value=what)
+        if flags & HAS_TUPLES:
+            schema = json_lists(schema)
+        if type(schema) is not dict:
+            return schema
+        dialect = "2020-12"
+        if "$schema" in schema:
+            dialect = dialect_of(schema["$schema"])
+            schema = self._dialect(schema)
+            if schema is MISSING:
+                return MISSING
+        if flags & (HAS_IDS | HAS_OTHER_REFS):
+            schema = bundle(schema, self, dialect)
+            if schema is None:
+                return MISSING
+        return schema
+
+    def _refused(self, pattern: str, place: tuple, **params: Any) -> Any:
+        self.report(pattern, place, **params)
+        return MISSING
+
+    def _dialect(self, schema: dict) -> Any:
+        """`schema` with its declared dialect's meaning in 2020-12 terms; MISSING after a refusal
+        (a dialect toolcast does not know: MCP asks for a clear error, not a guess)."""
+        declared = schema["$schema"]
+        dialect = dialect_of(declared)
+        if dialect is None:
+            return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
+        if dialect in ("2020-12", "2019-09"):
+            return schema
+        rw = Rewrite(dialect, frozenset(self.annotations))
+        out = rw.schema(schema, ())
+        for sp, k in rw.ignored:
+            self.report("ref-sibling-ignored", sp + (k,), keyword=k, value=dialect)
+            self.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")
+        for sp, k, became in rw.bounds:
+            self.change("converted-dialect-keyword", sp + (k,), f"({dialect} `{k}`: {became})")
+        for sp, frag in rw.anchors:
+            self.change("converted-dialect-keyword", sp + ("$id",), f"({dialect} `$id` {frag!r}: an $anchor)")
+        return out

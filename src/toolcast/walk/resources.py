@@ -1,0 +1,191 @@
+"""Embedded resources: every `$ref` resolved as JSON Schema 2020-12 does (`$id` bases, `$anchor`, pointers) and pointed at a root definition."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote, urldefrag, urljoin
+
+from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
+from toolcast.walk.plans import _def_ref
+from toolcast.walk.values import describe, ref_pointer
+
+# The base URI of a document that names none (RFC 3986 §5.1.4: the application's default; the
+# .invalid domain is reserved, RFC 2606); never fetched, only joined with, so that relative `$id`s
+# and `$ref`s resolve against a hierarchical absolute URI as urljoin requires.
+DEFAULT_BASE = "https://toolcast.invalid/schema.json"
+_DEFS = ("$defs", "definitions")
+_join = urljoin
+
+
+class Resources:
+    """The document's resources and references: built by one pass over its schema slots."""
+
+    def __init__(self, doc: dict):
+        self.doc = doc
+        self.bases: dict[str, tuple] = {}  # resource URI -> the place of its root schema
+        self.anchors: dict[tuple[str, str], tuple] = {}  # (resource URI, anchor) -> place
+        self.refs: list[tuple[tuple, str, str]] = []  # (place of the $ref's schema, $ref, base URI)
+        self.schemas: set[tuple] = set()  # the places that hold a schema
+        self.dialects: list[tuple[tuple, Any]] = []  # (place, `$schema`) of embedded resources
+        self._index(doc, (), DEFAULT_BASE)
+
+    def _index(self, s: Any, sp: tuple, base: str) -> None:
+        self.schemas.add(sp)
+        if not isinstance(s, dict):
+            return
+        if isinstance(s.get("$id"), str):
+            base = urldefrag(_join(base, s["$id"]))[0] or base
+            self.bases.setdefault(base, sp)
+            if sp and "$schema" in s:
+                self.dialects.append((sp, s["$schema"]))
+        elif sp == ():
+            self.bases[base] = ()
+        for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
+            if isinstance(s.get(key), str):
+                self.anchors.setdefault((base, s[key]), sp)
+        if isinstance(s.get("$ref"), str):
+            self.refs.append((sp, s["$ref"], base))
+        for k, v in s.items():
+            kind = SCHEMA_SLOTS.get(k)
+            if kind is None:
+                continue
+            if isinstance(v, dict) and kind == "map":
+                for n, x in v.items():
+                    self._index(x, sp + (k, n), base)
+            elif isinstance(v, list) and kind in ("list", "schema-or-list"):
+                for i, x in enumerate(v):
+                    self._index(x, sp + (k, i), base)
+            elif kind in ("schema", "schema-or-list"):
+                self._index(v, sp + (k,), base)
+
+    def target(self, ref: str, base: str) -> tuple | str | None:
+        """The place `ref` (read at `base`) names; "external" for a resource not in the document;
+        None when it names nothing in a resource that is."""
+        uri, frag = urldefrag(_join(base, ref))
+        root = self.bases.get(uri or base)
+        if root is None:
+            return "external"
+        tokens = ref_pointer("#" + frag)
+        if tokens is None:  # a plain-name fragment: an anchor of that resource
+            return self.anchors.get((uri or base, _unquoted(frag)))
+        place, node = root, self.at(root)
+        for t in tokens:
+            if isinstance(node, dict) and t in node:
+                node = node[t]
+            elif isinstance(node, list) and t.isdigit() and int(t) < len(node):
+                t, node = int(t), node[int(t)]
+            else:
+                return None
+            place += (t,)
+        return place
+
+    def at(self, place: tuple) -> Any:
+        node: Any = self.doc
+        for t in place:
+            node = node[t]
+        return node
+
+
+def _unquoted(frag: str) -> str:
+    return unquote(frag) if "%" in frag else frag
+
+
+def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None:
+    """`doc` with every `$ref` it can resolve pointing at `#` or a root definition (a schema that
+    is neither is copied into the root's `$defs` under a new name); None after a refusal.
+
+    `walk` records the findings (report, change); `dialect` is the document's (an embedded
+    resource that declares another is refused). A reference to a resource outside the
+    document is left as it is (the walk refuses it: nothing is ever fetched)."""
+    res = Resources(doc)
+    for sp, declared in res.dialects:
+        if dialect_of(declared) != dialect:
+            # A resource in another dialect than the document's: its meaning is not applied here.
+            walk.report("unsupported-dialect", sp + ("$schema",), value=describe(declared))
+            return None
+    if not res.refs:
+        return doc
+    taken = {n for k in _DEFS if isinstance(doc.get(k), dict) for n in doc[k]}
+    names: dict[tuple, str] = {}  # place -> the `$ref` that now names it
+    hoisted: dict[str, tuple] = {}
+    new_refs: dict[tuple, str] = {}
+    for sp, ref, base in res.refs:
+        place = res.target(ref, base)
+        if place == "external":
+            continue
+        if place is None:
+            walk.report("unresolvable-ref", sp + ("$ref",), value=ref)
+            return None
+        if place not in res.schemas:  # a pointer to a value that is no schema (an enum member, ...)
+            walk.report("unsupported-ref-target", sp + ("$ref",), value=ref)
+            return None
+        if place not in names:
+            names[place] = _ref_for(place, taken, hoisted)
+        if names[place] != ref:
+            new_refs[sp] = names[place]
+    if not new_refs and len(res.bases) < 2 and not res.anchors:
+        return doc
+    dropped: dict[tuple, str] = {}
+    out = _rewritten(doc, (), new_refs, dropped)
+    if hoisted:
+        defs = dict(out.get("$defs")) if isinstance(out.get("$defs"), dict) else {}
+        for name, place in hoisted.items():
+            defs[name] = _rewritten(res.at(place), place, new_refs, dropped)
+            walk.change("copied-ref-target-to-defs", place, f"(as #/$defs/{name})")
+        out["$defs"] = defs
+    for place, k in dropped.items():
+        # Reported as the walk reports these keywords below the root, where it drops them too.
+        if k in _DEFS:
+            walk.report("nested-definitions", place, keyword=k)
+            walk.change("dropped-nested-definitions", place)
+        else:
+            walk.report("annotation-keyword-dropped", place, keyword=k)
+            walk.change("dropped-annotation-keyword", place)
+    return out
+
+
+def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
+    """The same-document `$ref` for the schema at `place`, hoisting it when it is not `#` or a
+    root definition."""
+    if place == ():
+        return "#"
+    if len(place) == 2 and place[0] in _DEFS:
+        return _def_ref(place[1]) if place[0] == "$defs" else "#/definitions/" + _def_ref(place[1])[8:]
+    base = str(place[-1]) if place else "root"
+    name, i = base, 2
+    while name in taken:
+        name, i = f"{base}-{i}", i + 1
+    taken.add(name)
+    hoisted[name] = place
+    return _def_ref(name)
+
+
+# What a resolved document no longer needs below its root: every reference into a nested resource
+# or definition now names a root definition (or a copy of the target there). Left in place, an
+# `$id` beside a `$ref` would count as a sibling to merge.
+_RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor stays: $dynamicRef reads it)
+
+
+def _rewritten(s: Any, sp: tuple, new_refs: dict, dropped: dict) -> Any:
+    """A copy of the schema at `sp` with the `$ref`s of `new_refs` replaced and, below the root,
+    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword)."""
+    if not isinstance(s, dict):
+        return s
+    out = dict(s)
+    if sp in new_refs:
+        out["$ref"] = new_refs[sp]
+    for k, v in s.items():
+        if sp and k in _RESOLVED_AWAY:
+            del out[k]
+            dropped.setdefault(sp + (k,), k)
+            continue
+        kind = SCHEMA_SLOTS.get(k)
+        if kind is None:
+            continue
+        if isinstance(v, dict) and kind == "map":
+            out[k] = {n: _rewritten(x, sp + (k, n), new_refs, dropped) for n, x in v.items()}
+        elif isinstance(v, list) and kind in ("list", "schema-or-list"):
+            out[k] = [_rewritten(x, sp + (k, i), new_refs, dropped) for i, x in enumerate(v)]
+        elif kind in ("schema", "schema-or-list"):
+            out[k] = _rewritten(v, sp + (k,), new_refs, dropped)
+    return out
