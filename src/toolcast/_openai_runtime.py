@@ -116,11 +116,13 @@ def tools(
     strict: Literal["auto", "true", "false"] | bool = "auto",
     rules: str | None = None,
     allow_lossy: bool = False,
+    optional_null: Literal["value", "omit"] = "value",
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into the OpenAI tool list for ``api``.
 
     Each tool is compiled under its exposed name, so the model calls it by that name.
-    Returns the tool dicts in toolset order and a :class:`ToolsReport`.
+    Returns the tool dicts in toolset order and a :class:`ToolsReport`. ``optional_null`` is
+    passed to compile_tool (what an optional property that already accepts null becomes).
     """
     from toolcast import compile_tool  # the compiler core imports lazily: keeps cycles out
 
@@ -139,6 +141,7 @@ def tools(
             rules=rules,
             strict=mode,
             allow_lossy=allow_lossy,
+            optional_null=optional_null,
         )
         results[exposed.name] = result
         if result.status == "refused" or result.tool is None:

@@ -40,6 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"])
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
+        sp.add_argument("--optional-null", default="value", choices=["value", "omit"],
+                        help="an optional property that already accepts null: 'value' (default) sends it required, so "
+                             "the handler receives the model's null; 'omit' strips that null too (lossy: an explicit "
+                             "null can no longer be sent)")
         sp.add_argument("--format", default="text", choices=["text", "json"])
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools")
         sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help=argparse.SUPPRESS)
@@ -106,7 +110,8 @@ def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list
     seen: set[str] = set()
     for item in items:
         try:
-            res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy)
+            res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy,
+                               optional_null=args.optional_null)
         except InvalidToolError as exc:
             errors.append(InputError(item.source, str(exc)))
             continue
@@ -131,6 +136,8 @@ def _meta(args: argparse.Namespace) -> dict:
         "rules": rules.id,
         "strict": args.strict,
         "allow_lossy": bool(args.allow_lossy),
+        # Only when chosen: the default run's document stays byte for byte what it was.
+        **({"optional_null": args.optional_null} if getattr(args, "optional_null", "value") != "value" else {}),
     }
 
 

@@ -25,6 +25,8 @@ from toolcast.walk import Walk, without_cycle_gc
 
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
+OptionalNull = Literal["value", "omit"]
+OPTIONAL_NULL = ("value", "omit")
 
 
 # Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
@@ -113,6 +115,24 @@ def _copy_iterative(value: dict | list) -> Any:
 
 class InvalidToolError(ToolcastError, ValueError):
     """The value is not a tool definition in any shape toolcast reads."""
+
+
+def optional_null_mode(value: Any) -> OptionalNull:
+    """`value` checked as an optional_null choice (see compile_tool)."""
+    if value not in OPTIONAL_NULL or not isinstance(value, str):
+        raise ValueError(f"optional_null must be 'value' or 'omit', not {value!r}")
+    return value
+
+
+def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
+    """A Walk for `r` with the caller's optional_null choice. "omit" strips an optional property's
+    null where null was already a real value: lossy (reported so), but a loss the caller chose, so it
+    does not keep the tool from going strict."""
+    walk = Walk(r)
+    if optional_null == "omit":
+        walk.optional_null = "omit"
+        walk.lossy_codes = walk.lossy_codes - {r.changes["stripped-explicit-null"]}
+    return walk
 
 
 def strict_mode(value: Any) -> StrictMode:
@@ -249,8 +269,15 @@ def compile_tool(
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
+    optional_null: OptionalNull = "value",
 ) -> CompileResult:
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`).
+
+    `optional_null` decides an optional property that already accepts null, where the rules make
+    every property required: "value" (default) sends it required, so the handler receives the
+    model's null where it would have been left out (reported on each such property); "omit" gives
+    it a null path too, so strip_nulls removes that null and an explicit null can no longer reach
+    the handler (reported as a lossy change, which this choice accepts).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
@@ -259,6 +286,8 @@ def compile_tool(
     """
     emitter = _emitter(target, api)
     mode = "auto" if strict == "auto" else strict_mode(strict)
+    if optional_null != "value":
+        optional_null = optional_null_mode(optional_null)
     r = rules if type(rules) is Rules else get_rules(rules)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
@@ -293,7 +322,7 @@ def compile_tool(
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
-            walk = Walk(r)
+            walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
             if not allow_lossy:
                 walk.lossy_blocks = True
@@ -390,18 +419,23 @@ def compile_tools(
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
+    optional_null: OptionalNull = "value",
 ) -> tuple[CompileResult, ...]:
     """Compile the tools of one request; a repeated name is refused after its first use. The
-    cycle collector is paused until the last tool is compiled (see compile_tool)."""
+    cycle collector is paused until the last tool is compiled (see compile_tool, also for
+    `optional_null`)."""
     r = get_rules(rules)
-    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    optional_null = optional_null_mode(optional_null)
+    return without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
+                            optional_null)  # paused once, for all
 
 
 def _compile_all(tools: Iterable[Any], target: str, api: Api, r: Rules, strict: StrictMode | str,
-                 allow_lossy: bool) -> tuple[CompileResult, ...]:
+                 allow_lossy: bool, optional_null: OptionalNull) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()
     for tool in tools:
-        res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy)
+        res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy,
+                           optional_null=optional_null)
         results.append(refuse_repeated_name(res, seen, r))
     return tuple(results)

@@ -9,6 +9,7 @@ from toolcast.walk.semantics import (
     exclusive,
     json_equal,
     json_intersection,
+    nullable_ignored,
     too_deep,
 )
 from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
@@ -124,6 +125,8 @@ class Combinators:
                 else:
                     self.report("non-schema-subschema", sp, value=describe(part))
                 return None
+            if "nullable" in part:
+                part = self._settled_nullable(part, sp)
             if "$ref" in part:
                 part = self._merged_ref(part, sp, depth)
                 if part is None:
@@ -183,14 +186,33 @@ class Combinators:
                     return self._conflict(sp, k)
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
 
+    def _settled_nullable(self, s: dict, sp: tuple) -> dict:
+        """Schema object `s` without an OpenAPI `nullable: true` that has no effect where it stands
+        (semantics.nullable_ignored; reported), read before any merge moves `type` or `$ref` beside
+        it; `s` itself when the rules do not rewrite `nullable` or it takes effect."""
+        if s.get("nullable") is not True or self.r.keywords.get("nullable", (None, None, None))[2] != "openapi-nullable":
+            return s
+        why = nullable_ignored(s)
+        if not why:
+            return s
+        self.report("nullable-without-effect", sp + ("nullable",), value=why)
+        self.change("dropped-ineffective-nullable", sp + ("nullable",))
+        return {k: v for k, v in s.items() if k != "nullable"}
+
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
-        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings,
-        oneOf; None after a refusal."""
+        """Rewrites that reshape a node before its keywords are read: an ineffective `nullable`,
+        allOf, $ref and anyOf siblings, oneOf; None after a refusal."""
         kw = self.r.keywords
+        if "nullable" in s:
+            s = self._settled_nullable(s, sp)
         if "allOf" in s and kw.get("allOf", (None, "drop"))[1] == "rewrite" and isinstance(s.get("allOf"), list):
             s = self._merged_all_of(s, sp)
             if s is None:
                 return None
+            if "nullable" in s:
+                # A part's `nullable` (kept where it took effect) now stands beside the others'
+                # keywords: an `enum` without null from another part still rejects null.
+                s = self._settled_nullable(s, sp)
         if "const" in s and isinstance(s.get("enum"), list):
             # Both apply: the only values left are the enum's members equal to the const.
             const = s["const"]

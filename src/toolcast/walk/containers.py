@@ -59,6 +59,7 @@ class Containers:
         bucket, diags, trans = self.bucket, self.diags, self.trans
         opt_code, null_change = self.object_codes[:2]
         opt_refuses, null_refuses = self.object_flags[:2]
+        omit_null = self.optional_null == "omit"
         for name, sub in props.items():
             psp = sp + ("properties", name)
             optional = name not in req
@@ -74,13 +75,14 @@ class Containers:
                 original_null = known  # a bare $ref: allows_null's answer for its target, remembered
             else:
                 original_null = allows_null(sub, self)
-            if original_null:
+            if original_null and not (optional and omit_null):
                 bucket.legit.append(pip)
             elif optional:
                 bucket.nulls.append(pip)
             if optional:
                 if original_null:
                     diags.append((opt_code, "#", psp, (("name", name),)))
+                    self._optional_null(name, psp, omit_null)
                 else:
                     diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
                     trans.append((null_change, "#", psp, ""))
@@ -99,6 +101,17 @@ class Containers:
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
+
+    def _optional_null(self, name: str, psp: tuple, omit: bool) -> None:
+        """What an optional property that already accepts null records: omission is gone, so either
+        the handler receives the model's null (optional_null "value") or that null is stripped like
+        an omission and an explicit null is lost (optional_null "omit", a lossy change the caller
+        chose)."""
+        if omit:
+            self.report("explicit-null-stripped", psp, name=name)
+            self.change("stripped-explicit-null", psp)
+        else:
+            self.report("optional-null-sent", psp, name=name)
 
     def _false_property(self, name: str, optional: bool, psp: tuple) -> None:
         """What a property whose schema is `false` records (it is left out)."""

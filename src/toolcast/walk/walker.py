@@ -80,6 +80,9 @@ class Walk(Keywords, Leaves, References, Combinators, Containers, NullPaths):
     # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
     # allow_lossy): such a schema's null paths would never be used, like a refused one's.
     lossy_blocks = False
+    # What an optional property that already accepts null becomes (compile_tool's optional_null):
+    # "value", required with null a real value the handler receives, or "omit", null stripped too.
+    optional_null = "value"
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
