@@ -143,3 +143,38 @@ def test_nullable_with_default_says_the_null_reaches_the_handler() -> None:
     # With "omit", the null is stripped, so the handler's own default (5) applies.
     res = _compile({"n": prop}, optional_null="omit")
     assert res.null_paths == (("n",),)
+
+
+# -- 17.14: a non-strict tool's report says what was sent ----------------------------------------
+
+def test_non_strict_report_marks_the_fixes_it_did_not_apply() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "format": "not-a-format"},
+                                               "m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    res = toolcast.compile_tool({"name": "t", "description": "d\u200b", "inputSchema": schema})
+    assert res.status == "non-strict" and res.tool["parameters"] == schema  # the original is what is sent
+    by_code = {d.code: d for d in res.diagnostics}
+    for code in ("openai/object-missing-additional-properties", "openai/strict-optional-property",
+                 "openai/unsupported-string-format"):
+        assert by_code[code].applied is False
+        assert by_code[code].to_dict()["applied"] is False
+    # The tool's own fixes were applied: its description was cleaned in what was sent.
+    assert by_code["openai/description-invisible-characters"].applied is True
+    assert res.tool["description"] == "d"
+    assert "applied" not in by_code["openai/description-invisible-characters"].to_dict()
+    schema_changes = [t for t in res.transformations if t.path.startswith("#/")]
+    assert schema_changes and all(t.applied is False and t.to_dict()["applied"] is False for t in schema_changes)
+    assert all(t.applied for t in res.transformations if t.code == "renamed-input-schema-to-parameters")
+    # Text output says so too, instead of "fixed".
+    from toolcast import render
+
+    out = io.StringIO()
+    render.render_text(out, [("src", res)], [], command="compile")
+    lines = [ln for ln in out.getvalue().splitlines() if "strict-optional-property" in ln]
+    assert lines and all("not applied" in ln and " fixed " not in ln for ln in lines)
+
+
+def test_strict_report_keeps_its_bytes() -> None:
+    res = _compile({"a": {"type": "string"}})
+    assert res.status == "strict"
+    assert all(d.applied and "applied" not in d.to_dict() for d in res.diagnostics)
+    assert all(t.applied and "applied" not in t.to_dict() for t in res.transformations)

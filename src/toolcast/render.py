@@ -60,7 +60,8 @@ def render_text(
         t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {status}  ({r.rules}, {r.api})  {t.c('2', source)}")
         shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= floor]
         for d in shown:
-            handled = HANDLED.get(d.outcome, d.outcome)
+            # A fix that is not in what was sent (a non-strict tool's original schema, a refused tool).
+            handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
             sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
             t.line(f"    {sev} {handled:<6} {d.path}  {d.message}  {t.c('2', '[' + d.code + ']')}")
         lossy = [x for x in r.transformations if x.lossy]
