@@ -128,7 +128,7 @@ def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
     """A Walk for `r` with the caller's optional_null choice. "omit" strips an optional property's
     null where null was already a real value: lossy (reported so), but a loss the caller chose, so it
     does not keep the tool from going strict."""
-    walk = Walk(r)
+    walk = Walk.for_rules(r)()
     if optional_null == "omit":
         walk.optional_null = "omit"
         walk.lossy_codes = walk.lossy_codes - {r.changes["stripped-explicit-null"]}
@@ -313,7 +313,7 @@ def compile_tool(
             # Else: plain text within every cap, kept as it is.
             description = clean_description(description, _Report(r, diags, trans))
         if shape == "mcp" or shape == "anthropic":
-            trans.append((r.changes["renamed-input-schema-to-parameters"], "#", (), ""))
+            trans.append(r.tool_records[0])
         null_paths: tuple = ()
         compiled: Any = None
         schema_diags: list[tuple] = []
@@ -322,8 +322,10 @@ def compile_tool(
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
         else:
-            walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
+            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))() if optional_null == "value" else (
+                chosen_walk(r, optional_null))
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
@@ -335,7 +337,7 @@ def compile_tool(
             null_paths = ()
         tool_out = None
         if status == "strict":
-            trans.append((r.changes["enabled-strict-mode"], "#", (), ""))
+            trans.append(r.tool_records[1])
             tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
             params = _original(schema, r, diags, schema_diags)

@@ -39,6 +39,10 @@ class Rules:
         self.patterns: dict[str, str] = m.PATTERNS
         self.changes: dict[str, str] = m.CHANGES
         self.optional_codes = (m.PATTERNS["strict-optional-property"], m.PATTERNS["nullable-instead-of-omitted"])
+        # The transformation records of a renamed input schema and of a tool sent strict (the same
+        # for every tool: built once).
+        self.tool_records = ((m.CHANGES["renamed-input-schema-to-parameters"], "#", (), ""),
+                             (m.CHANGES["enabled-strict-mode"], "#", (), ""))
         # Structural policy (see spec.schema.json, policy): the rules the walk applies, what may
         # stand beside `$ref`, and the codes that refuse a tool in every mode.
         self.policy: dict[str, str] = m.POLICY

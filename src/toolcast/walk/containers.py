@@ -7,9 +7,9 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
-from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
+from toolcast.walk.plans import _DEF_REFS, _NOT_PLAIN_NULLABLE, _RESHAPING, _def_ref
 from toolcast.walk.semantics import _with_null_own, allows_null
-from toolcast.walk.values import MISSING
+from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -18,6 +18,41 @@ PAUSE_GC_AFTER_PROPERTIES = 256
 
 class Containers:
     """Actions on objects, arrays and anyOf (a mixin of Walk)."""
+
+    def _planned_any_of(self, s: dict, cp: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> dict | None:
+        """node() for an anyOf beside annotations only (see _container_plan); None, with nothing
+        recorded, when a value needs node()'s full treatment."""
+        branches = s["anyOf"]
+        if type(branches) is not list or not branches:
+            return None
+        out = cp[2](s, {})
+        if out is None:
+            return None
+        if cp[1]:
+            self._record_steps(s, cp[1], sp)
+        any_of = self._any_of(branches, sp + ("anyOf",), ip, depth, nest)
+        if not any_of:
+            self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
+        out["anyOf"] = any_of
+        return out
+
+    def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
+                   root: bool) -> dict | None:
+        """node() for an object or array schema of a planned shape (see _container_plan); None, with
+        nothing recorded, when a value needs node()'s full treatment."""
+        # The plan's copy checks the structural keywords' values as node() checks them.
+        out = (cp[2] if t == "object" else cp[3])(s, {"type": t})
+        if out is None:
+            return None
+        if cp[1]:
+            self._record_steps(s, cp[1], sp)
+        if depth > self.deepest[0]:
+            self.deepest = (depth, sp)
+        if t == "object":
+            self._object(s, out, sp, ip, depth, nest, root)
+        else:
+            self._array(s, out, sp, ip, depth, nest)
+        return out
 
     def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
         """Generic descent for a kept schema-valued keyword that has no structural rule."""
@@ -38,12 +73,20 @@ class Containers:
                 self.report("boolean-subschema", sp + (i,), value="false")
                 self.change("removed-false-subschema", sp + (i,))
                 continue
-            out.append(self.node(b, sp + (i,), ip, depth, nest + 1))
+            bsp = sp + (i,)
+            if type(b) is dict and nest < NEST_GUARD and self.fast:
+                lp = self.leaf_plans.get(keys := tuple(b))
+                if lp is None:
+                    lp = self._leaf_plan(keys)
+                if lp and (leaf := self._leaf(b, lp, bsp)) is not None:
+                    out.append(leaf)
+                    continue
+            out.append(self.node(b, bsp, ip, depth, nest + 1))
         return out
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
-        """The object closed and every property required, an optional one made nullable (with its
-        null path); each property's own findings come before its schema's."""
+        """The object closed, every property required (an optional one made nullable, with its null
+        path) and walked; the commonest property, a planned scalar leaf, in one pass here."""
         props = s.get("properties")
         if not isinstance(props, dict):
             props = {}
@@ -56,48 +99,58 @@ class Containers:
         if req is None:
             return
         out_props: dict = {}
-        bucket, diags, trans = self.bucket, self.diags, self.trans
-        opt_code, null_change = self.object_codes[:2]
+        bucket = self.bucket
+        diags, trans = self.diags, self.trans
+        # The per-property findings, recorded inline (their outcomes read once per rules).
+        null_change = self.object_codes[1]
         opt_refuses, null_refuses = self.object_flags[:2]
-        omit_null = self.optional_null == "omit"
+        leaf_plans = self.leaf_plans
+        leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
+        # Once the walk has refused something, a caller that clears builds_refused will not use the
+        # strict form: its properties are walked as before, but only their names are kept (`lean`:
+        # for the counts below), and a planned leaf's values are checked into a scratch dict
+        # (`sink`) instead of a new one.
+        discard = not self.builds_refused
+        lean = False
+        sink: Any = None
         for name, sub in props.items():
-            psp = sp + ("properties", name)
-            optional = name not in req
-            if sub is False:
-                self._false_property(name, optional, psp)
-                continue
-            pip = ip + (name,)
-            # Decide before descending, so findings and null paths come parent first.
-            if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
-                original_null = False  # allows_null's first test, inline: one plain type
-            elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
-                  and (known := self.ref_nulls.get(ref)) is not None):
-                original_null = known  # a bare $ref: allows_null's answer for its target, remembered
-            else:
-                original_null = allows_null(sub, self)
-            if original_null and not (optional and omit_null):
-                bucket.legit.append(pip)
-            elif optional:
-                bucket.nulls.append(pip)
-            if optional:
-                if original_null:
-                    diags.append((opt_code, "#", psp, (("name", name),)))
-                    self._optional_null(name, psp, omit_null)
-                else:
-                    diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
-                    trans.append((null_change, "#", psp, ""))
-                if opt_refuses or (null_refuses and not original_null):
-                    self.refusals += opt_refuses + (null_refuses and not original_null)
-            child = self.node(sub, psp, pip, depth + 1, nest + 1)
-            if optional and not original_null:
-                t = child.get("type")
-                if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
-                    child["type"] = [t, "null"]  # _with_null_own's common case, inline
-                else:
-                    child = _with_null_own(child, self.annotations)
-            out_props[name] = child
+            if discard and not lean and self.refusals:
+                lean, sink = True, {}
+            lp = None
+            if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
+                # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
+                # findings after the property's, as node() would have them.
+                lp = leaf_plans.get(keys := tuple(sub))
+                if lp is None:
+                    lp = self._leaf_plan(keys)
+                child = None
+                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
+                    child = lp[3](sub, sink if lean else {"type": t})
+                if child is not None:
+                    # The property's place is built only when something is reported there.
+                    if name not in req:  # optional: nullable instead (null is new here)
+                        psp = sp + ("properties", name)
+                        bucket.nulls.append(ip + (name,))
+                        diags.append((OPTIONAL_PAIR, "#", psp, ()))  # its two diagnostics, in one record
+                        trans.append((null_change, "#", psp, ""))
+                        if opt_refuses or null_refuses:
+                            self.refusals += opt_refuses + null_refuses
+                        if not lean:  # (a form not kept needs no null)
+                            if lp[2]:
+                                child = _with_null_own(child, self.annotations)  # an enum or const takes null its own way
+                            else:
+                                child["type"] = [t, "null"]
+                    if lp[1]:
+                        self._record_steps(sub, lp[1], sp + ("properties", name))
+                    out_props[name] = None if lean else child
+                    continue
+            child = self._property(name, sub, name not in req, sp, ip, depth, nest, lp, leaf_ok, lean)
+            if child is not MISSING:
+                out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
+        if lean:
+            return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = list(out_props)
         out["additionalProperties"] = False
@@ -112,14 +165,6 @@ class Containers:
             self.change("stripped-explicit-null", psp)
         else:
             self.report("optional-null-sent", psp, name=name)
-
-    def _false_property(self, name: str, optional: bool, psp: tuple) -> None:
-        """What a property whose schema is `false` records (it is left out)."""
-        self.report("boolean-subschema", psp, value="false")
-        if not optional:
-            self.report("unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
-        else:
-            self.change("removed-false-subschema", psp)
 
     def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         """What closing the object records (by its `additionalProperties`), and `required` names it
@@ -166,6 +211,81 @@ class Containers:
                     self.report("required-property-undefined", sp + ("required",), name=name)
         return req
 
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
+                  lp: Any, leaf_ok: bool, lean: bool) -> Any:
+        """The compiled property `name` of the object at `sp` (None when its form is not kept, see
+        `lean` in _object; MISSING when it is left out), after its own findings and null path."""
+        bucket, diags, trans = self.bucket, self.diags, self.trans
+        opt_code, null_change, _, _, repointed = self.object_codes
+        opt_refuses, null_refuses, ref_plain, _ = self.object_flags
+        psp = sp + ("properties", name)
+        if sub is False:
+            self.report("boolean-subschema", psp, value="false")
+            if not optional:
+                self.report("unsatisfiable-schema", psp, value=f"property {name!r} is required but its schema is false")
+            else:
+                self.change("removed-false-subschema", psp)
+            return MISSING
+        pip = ip + (name,)
+        # Decide before descending, so findings and null paths come parent first.
+        if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
+            original_null = False  # allows_null's first test, inline: one plain type
+        elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
+              and (known := self.ref_nulls.get(ref)) is not None):
+            original_null = known  # a bare $ref: allows_null's answer for its target, remembered
+        else:
+            original_null = allows_null(sub, self)
+        omit_null = optional and original_null and self.optional_null == "omit"
+        if original_null and not omit_null:
+            bucket.legit.append(pip)
+        elif optional:
+            bucket.nulls.append(pip)
+        if optional:
+            if original_null:
+                diags.append((opt_code, "#", psp, (("name", name),)))
+                self._optional_null(name, psp, omit_null)
+            else:
+                diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
+                trans.append((null_change, "#", psp, ""))
+            if opt_refuses or (null_refuses and not original_null):
+                self.refusals += opt_refuses + (null_refuses and not original_null)
+        child = None
+        if leaf_ok and type(sub) is dict:
+            if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
+                # A bare reference: what node() makes of it, without the general path.
+                if (known := self.ref_names.get(ref)) is not None and (target := known[0]) and target in self.defs_out:
+                    # Resolved and queued before (_target's and _ref's common case, inline; the
+                    # root, named "", keeps to _ref).
+                    if known[1]:
+                        trans.append((repointed, "#", psp + ("$ref",), known[1]))
+                    bucket.refs.append((pip, target))
+                    if lean:
+                        return None
+                    child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
+                    # with_null's answer for a bare $ref (see _with_null_own)
+                    return {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
+                child = self._ref(ref, {}, psp, pip)
+            elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
+                child = self._leaf(sub, lp, psp)
+            elif ((ct := sub.get("type")) == "object" or ct == "array") and _RESHAPING.isdisjoint(sub):
+                # A nested object or array: node()'s own first step, without its checks.
+                cp = self.container_plans.get(keys := tuple(sub))
+                if cp is None:
+                    cp = self._container_plan(keys)
+                if cp:
+                    child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
+        if child is None:
+            child = self.node(sub, psp, pip, depth + 1, nest + 1)
+        if lean:
+            return None
+        if optional and not original_null:
+            t = child.get("type")
+            if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
+                child["type"] = [t, "null"]  # _with_null_own's common case, inline
+            else:
+                child = _with_null_own(child, self.annotations)
+        return child
+
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)
         if items is MISSING:
@@ -177,4 +297,12 @@ class Containers:
         if items is False:
             self.report("false-subschema-unrepresentable", sp + ("items",))
             return
-        out["items"] = self.node(items, sp + ("items",), ip + (ITEMS,), depth + 1, nest + 1)
+        isp = sp + ("items",)
+        if type(items) is dict and nest < NEST_GUARD and self.fast:
+            lp = self.leaf_plans.get(keys := tuple(items))
+            if lp is None:
+                lp = self._leaf_plan(keys)
+            if lp and (leaf := self._leaf(items, lp, isp)) is not None:
+                out["items"] = leaf
+                return
+        out["items"] = self.node(items, isp, ip + (ITEMS,), depth + 1, nest + 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT
 from toolcast.walk.regex import _pattern_verdict
 from toolcast.walk.values import describe
 
@@ -15,6 +16,33 @@ class Leaves:
             self.refusals += 1
         self.diags.append((dcode, "#", ksp, (("keyword", k),)))
         self.trans.append((tcode, "#", ksp, ""))
+
+    def _record_steps(self, s: dict, steps: tuple, sp: tuple) -> None:
+        """What compiling the planned node `s` records, after its values were accepted (see _shape)."""
+        for mode, k, dcode, tcode, refuses in steps:
+            # The keyword's place is built where something is recorded there.
+            if mode == _DROP:
+                self._dropped(k, sp + (k,), dcode, tcode, refuses)
+            elif mode == _ENUM:
+                self._count_enum(s[k], sp, k)
+            elif mode == _CONST:
+                if type(v := s[k]) is str:
+                    self.n_chars += len(v)
+            elif mode == _FORMAT:
+                if (v := s[k]) not in self.r.formats:
+                    ksp = sp + (k,)
+                    self.report("unsupported-string-format", ksp, format=v)
+                    self.change("dropped-unsupported-format", ksp, f"({v})")
+            else:
+                self._pattern(s[k], sp + (k,))
+
+    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
+        """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
+        needs node()'s full treatment."""
+        out = self._leaf_values(s, lp)
+        if out is not None and lp[1]:
+            self._record_steps(s, lp[1], sp)
+        return out
 
     def _pattern(self, pattern: str, sp: tuple) -> bool:
         """Check a `pattern` against the rule version's regex features; False drops it."""

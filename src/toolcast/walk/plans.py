@@ -1,9 +1,16 @@
-"""The keyword plan of a rule version: what the walk does with each keyword, and the tables a walk reads."""
+"""Plans per rule version and key shape: what the walk does with each keyword, and the copy of a planned node."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolcast.rules import Rules
+from toolcast.walk.regex import _pattern_kept
 from toolcast.walk.values import (
+    _CONTAINER_KEYS,
+    _LEAF_TYPES,
+    _ONLY_STR,
+    _SCALAR_TYPES,
     EXACT,
     VALUE_CHECKS,
     _never,
@@ -21,16 +28,30 @@ def _def_ref(name: str) -> str:
     return ref
 
 
+def _plannable(keys: tuple) -> bool:
+    """Whether a key shape is small enough to plan and cache (real schemas' nodes are)."""
+    return len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
+
+
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
 _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
 
 
+
 # What the walk does with a keyword once its value is valid (decided once per rule version).
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
  OP_CONST) = range(10)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
+# The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
+_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
+_LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
+# A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
+_LEAF_RESHAPING = _RESHAPING - {"const"}
+_PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects, arrays and anyOf copy plain keywords only
+_TYPE_KEY = frozenset({"type"})
+_ANY_OF_KEY = frozenset({"anyOf"})
 
 
 def keyword_plan(r: Rules) -> dict:
@@ -71,6 +92,8 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_rank"] = _Rank(r.order_index)
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
+    r.__dict__["_leaf_plans"] = {}
+    r.__dict__["_container_plans"] = {}
     refusing = r.__dict__["_refusing_codes"]
     # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural,
     #  an object's missing additionalProperties refuses)
@@ -99,7 +122,7 @@ def _walk_tables(r: Rules) -> dict:
         d = r.__dict__
         tables = d["_walk_tables"] = {
             "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
-            "rank": d["_rank"],
+            "rank": d["_rank"], "leaf_plans": d["_leaf_plans"], "container_plans": d["_container_plans"],
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
             "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
@@ -112,3 +135,163 @@ class _Rank(dict):
 
     def __missing__(self, key: str) -> int:
         return 1000
+
+
+def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple = ("",)) -> tuple:
+    """One copy(s, out) per entry of `containers`: `out` with the planned `values` of `s` copied in
+    (see Plans._shape), or None when a value needs node()'s full treatment; records nothing.
+
+    A value that fails its keyword's check, an enum that is empty or holds a non-scalar and a const
+    that is not a scalar hand back; an unsupported format and a pattern the rules drop are left out
+    (their findings are recorded by Leaves._record_steps). For an "object" or "array" entry, the
+    structural keywords' values in `keys` are checked first, as node() checks them for that type (a
+    value it would report hands back). One loop over the plan, closed over once per key shape (no
+    source is written out and executed)."""
+    return tuple(_looping_copier(values, r, keys, container) for container in containers)
+
+
+def _never_copies(s: dict, out: dict) -> None:
+    return None  # object keywords on an array: node() reports them
+
+
+def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Callable[[dict, dict], dict | None]:
+    """_values_copiers' copy for one container (see there)."""
+    if container == "array" and not {"properties", "required", "additionalProperties"}.isdisjoint(keys):
+        return _never_copies
+    items = bool(container) and "items" in keys
+    obj = container == "object"
+    props = obj and "properties" in keys
+    required = obj and "required" in keys
+    additional = obj and "additionalProperties" in keys
+    formats = r.formats
+
+    def copy(s: dict, out: dict) -> dict | None:
+        if items:
+            v = s["items"]
+            if type(v) is not dict and type(v) is not bool and type(v) is not list:
+                return None
+        if props and type(s["properties"]) is not dict:
+            return None
+        if required:
+            v = s["required"]
+            if type(v) is not list or not _ONLY_STR.issuperset(map(type, v)):
+                return None
+        if additional:
+            v = s["additionalProperties"]
+            if type(v) is not dict and type(v) is not bool:
+                return None
+        for k, exact, check, mode in values:
+            v = s[k]
+            if check is not None and type(v) is not exact and not check(v):
+                return None
+            if mode == _PLAIN:
+                out[k] = v
+            elif mode == _ENUM:
+                if not (v and _SCALAR_TYPES.issuperset(map(type, v))):
+                    return None
+                out[k] = v
+            elif mode == _CONST:
+                if type(v) not in _SCALAR_TYPES:
+                    return None
+                out[k] = v
+            elif mode == _FORMAT:
+                if v in formats:
+                    out[k] = v
+            elif _pattern_kept(r, v):
+                out[k] = v
+        return out
+
+    return copy
+
+
+class Plans:
+    """The walk's plans of key shapes (a mixin of Walk)."""
+
+    # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
+    def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
+        """(values, steps) for the keywords in `keys` that are not `own` (read by the caller), or None
+        when one of them needs node()'s handling.
+
+        `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
+        `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
+        are (mode or _DROP, keyword, diagnostic, transformation, refuses) in key order: what is
+        recorded (see _record_steps). Derived from the keyword plan, never from the values."""
+        values, steps = [], []
+        plan, refusing = self.plan, self.refusing
+        for k in keys:
+            if k in own:
+                continue
+            p = plan.get(k)
+            if p is None:
+                action, dcode, tcode = self.r.unknown_keyword
+                if action == "drop":
+                    steps.append((_DROP, k, dcode, tcode, dcode in refusing))
+                continue  # an unknown keyword that is not dropped is left out, as node() does
+            op, exact, check, _vkind, _handler, dcode, tcode, slot = p
+            mode = modes.get(op) if slot is None else None
+            if mode is not None:
+                values.append((k, exact, check, mode))
+                if mode != _PLAIN:
+                    steps.append((mode, k, None, None, False))
+            elif op == OP_DROP and check is None:
+                steps.append((_DROP, k, dcode, tcode, dcode in refusing))
+            else:
+                return None
+        rank = self.rank
+        values.sort(key=lambda o: rank[o[0]])
+        return tuple(values), tuple(steps)
+
+    def _leaf_plan(self, keys: tuple) -> tuple | bool:
+        """For a schema with exactly these keys, in this order: (values, steps, takes null its own
+        way, copy) when it is a scalar leaf that _leaf_values and _record_steps compile, else False
+        (see _shape; copy from _values_copiers). Cached per rule version."""
+        if not _plannable(keys):
+            return False  # not cached: node() takes it (the cache never holds large keys alive)
+        plans = self.leaf_plans
+        if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
+            plans.clear()
+        found: tuple | bool = False
+        if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys):
+            shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
+            if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
+                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), *_values_copiers(shape[0], self.r))
+        plans[keys] = found
+        return found
+
+    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
+        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
+        treatment; records nothing."""
+        t = s["type"]
+        if type(t) is not str or t not in _LEAF_TYPES:
+            return None
+        return lp[3](s, {"type": t})
+
+    def _container_plan(self, keys: tuple) -> tuple | bool:
+        """For an object or array schema with exactly these keys, or an anyOf beside annotations
+        only: (plain values, drop steps) as _shape gives them and their copy (_values_copiers; for
+        an object or array, one copy for each), when _container or _planned_any_of can compile it,
+        else False. Cached per rule version, like _leaf_plan."""
+        if not _plannable(keys):
+            return False
+        plans = self.container_plans
+        if len(plans) >= 4096:
+            plans.clear()
+        found: tuple | bool = False
+        plan = self.plan
+        rank = self.rank
+        if "type" in keys and _RESHAPING.isdisjoint(keys) and all(
+            plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS
+        ):
+            shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
+            first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
+            if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
+                found = (*shape, *_values_copiers(shape[0], self.r, keys, ("object", "array")))
+        elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
+            plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
+        ):
+            # Siblings that constrain are pushed into the branches (_normalize): annotations only.
+            shape = self._shape(keys, _ANY_OF_KEY, _PLAIN_MODE)
+            if shape is not None and all(o[0] in self.annotations and rank[o[0]] < rank["anyOf"] for o in shape[0]):
+                found = (*shape, *_values_copiers(shape[0], self.r))
+        plans[keys] = found
+        return found
