@@ -349,7 +349,11 @@ def compile_tool(
                 tool_out = emitter.emit(name, description, params, False, api)
         # What was not sent: a non-strict tool's compiled schema (its original went out), all of a
         # refused tool. Its fixes are reported as not applied.
-        unsent = None if status == "strict" else (0, 0) if status == "refused" else (len(diags), len(trans))
+        unsent: tuple | None = None
+        if status == "refused":
+            unsent = (0, 0)
+        elif status != "strict":
+            unsent = (len(diags), len(trans))
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
                                            diags + schema_diags, trans + schema_trans, r, api, unsent)
     finally:
