@@ -178,3 +178,18 @@ def test_strict_report_keeps_its_bytes() -> None:
     assert res.status == "strict"
     assert all(d.applied and "applied" not in d.to_dict() for d in res.diagnostics)
     assert all(t.applied and "applied" not in t.to_dict() for t in res.transformations)
+
+
+def test_nullable_in_one_all_of_part_does_not_outvote_a_part_that_rejects_null() -> None:
+    # allOf needs every part: null fails {"type": "string"}, so the merged schema must reject it,
+    # and an optional property of that shape gets a null path that agrees.
+    x = {"allOf": [{"type": "string", "nullable": True}, {"type": "string", "maxLength": 3}]}
+    res = _compile({"x": x}, ["x"])
+    assert res.status == "strict" and not res.lossy
+    assert not _accepts(res, {"x": None})
+    assert "openai/nullable-without-effect" in _codes(res)
+    res = _compile({"x": x})
+    assert res.null_paths == (("x",),)
+    both = {"allOf": [{"type": "string", "nullable": True}, {"type": "string", "nullable": True, "maxLength": 3}]}
+    res = _compile({"x": both}, ["x"])
+    assert _accepts(res, {"x": None}) and "openai/nullable-without-effect" not in _codes(res)

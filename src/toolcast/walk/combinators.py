@@ -25,6 +25,10 @@ APPLIES_TO = {
 _NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})
 
 
+def _admits_null(t: Any) -> bool:
+    return t == "null" or (isinstance(t, list) and "null" in t)
+
+
 class Combinators:
     """Merges and combinator rewrites (a mixin of Walk)."""
 
@@ -116,6 +120,9 @@ class Combinators:
         # grow in place: copying them for every part would be quadratic in the number of parts.
         own_props = own_req = False
         req_names: set = set()
+        # Whether some part has a `type` that rejects null: then null fails that part, and a
+        # `nullable: true` another part brings has no effect on the whole (allOf needs both).
+        null_rejected = False
         for part in parts:
             if part is True:
                 continue
@@ -138,6 +145,8 @@ class Combinators:
                 part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
                 if part is None:
                     return None
+            if "type" in part and part.get("nullable") is not True and not _admits_null(part["type"]):
+                null_rejected = True
             ap = part.get("additionalProperties", MISSING)
             if ap is False:
                 props = part.get("properties")
@@ -184,6 +193,10 @@ class Combinators:
                     out[k] = min(out[k], v)
                 else:
                     return self._conflict(sp, k)
+        if null_rejected and out.get("nullable") is True:
+            self.report("nullable-without-effect", sp + ("nullable",), value="another allOf part rejects null")
+            self.change("dropped-ineffective-nullable", sp + ("nullable",))
+            del out["nullable"]
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
 
     def _settled_nullable(self, s: dict, sp: tuple) -> dict:
