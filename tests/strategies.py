@@ -197,9 +197,13 @@ def _array(draw: Any, kids: st.SearchStrategy) -> dict:
 
 @st.composite
 def _combinator(draw: Any, kids: st.SearchStrategy) -> dict:
-    kind = draw(st.sampled_from(["anyOf", "anyOf", "nullable", "oneOf", "allOf"]))
+    kind = draw(st.sampled_from(["anyOf", "anyOf", "nullable", "oneOf", "allOf", "objects"]))
     if kind == "nullable":
         return {"anyOf": [draw(kids), {"type": "null"}]}
+    if kind == "objects":
+        # Object branches that declare different properties: null paths name properties, not
+        # branches, so fill_nulls must fill each branch's own (issue 21 item 5).
+        return {"anyOf": draw(st.lists(_object(kids), min_size=2, max_size=3))}
     if kind == "oneOf":
         # Mostly branches of different types, which toolcast can prove exclusive.
         branches = draw(st.lists(st.one_of(_string(), _number(), st.just({"type": "boolean"}), kids), min_size=1, max_size=3))

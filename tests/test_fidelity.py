@@ -10,6 +10,9 @@ For every generated schema (tests/strategies.py) that compiles ``strict`` and no
 (b) every instance the compiled schema accepts is, after ``strip_nulls``, accepted by the
     original. No exception: a narrowing only ever removes instances.
 
+For (a), ``fill_nulls(x, null_paths, schema=compiled)`` itself must be accepted (it fills, at an
+anyOf, only the properties of the branch the value fits), and ``strip_nulls`` must give ``x`` back.
+
 Notes on the brief: narrowing can only break (a) (the compiled schema accepts *less*), so
 the narrowing exception is applied to (a); (b) holds without exceptions. ``format`` is an
 annotation on both sides (no format checker), as in draft 2020-12 by default. OpenAPI's
@@ -64,6 +67,14 @@ def check_preserved(schema, result, xs, ys):
         forms = model_forms(x2, result.null_paths)
         for y in forms:
             assert toolcast.strip_nulls(y, result.null_paths) == x2, "fill_nulls/strip_nulls do not round-trip"
+        # What a strict model sends, as fill_nulls given the compiled schema builds it: valid, and
+        # strip_nulls gives x2 back (anyOf branches with different properties included).
+        filled = toolcast.fill_nulls(x2, result.null_paths, schema=compiled)
+        assert toolcast.strip_nulls(filled, result.null_paths) == x2, "fill_nulls(schema=)/strip_nulls do not round-trip"
+        assert comp.valid(filled), (
+            f"(a) the original accepts {x2!r} but the compiled schema rejects fill_nulls' {filled!r}"
+            f"\ncompiled={compiled!r}\nnull_paths={result.null_paths!r}"
+        )
         assert any(comp.valid(y) for y in forms), (
             f"(a) the original accepts {x2!r} (no reported narrowing excludes it) but the compiled "
             f"schema rejects every form the model could send, e.g. {forms[0]!r}"
@@ -176,7 +187,24 @@ FEATURES = {
     and sum(d.code == "openai/strict-optional-property" for d in r.diagnostics)
     > sum(d.code == "openai/nullable-instead-of-omitted" for d in r.diagnostics),
     "a reported narrowing": lambda r: any(narrowing_of(r)),
+    "null paths into anyOf object branches": lambda r: _null_path_into_object_branches(r),
 }
+
+
+def _null_path_into_object_branches(r) -> bool:
+    """Whether an anyOf of two or more object branches declares a property at a null path."""
+    names = {p[-1] for p in r.null_paths if p and isinstance(p[-1], str)}
+    stack = [r.tool["parameters"]]
+    while stack:
+        s = stack.pop()
+        if isinstance(s, dict):
+            objs = [b for b in s.get("anyOf", ()) if isinstance(b, dict) and isinstance(b.get("properties"), dict)]
+            if len(objs) >= 2 and any(names & b["properties"].keys() for b in objs):
+                return True
+            stack.extend(s.values())
+        elif isinstance(s, list):
+            stack.extend(s)
+    return False
 
 
 def test_generator_reaches_the_interesting_shapes():

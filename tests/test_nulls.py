@@ -61,3 +61,45 @@ def test_fill_then_strip_round_trips(args: dict) -> None:
     filled = fill_nulls(args, paths)
     assert "limit" in filled and "tags" in filled
     assert strip_nulls(filled, paths) == args
+
+
+def _anyof_objects_tool() -> dict:
+    # Issue 21 item 5: null paths name properties, not branches.
+    return {"type": "object", "required": ["x"], "properties": {"x": {"anyOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "object", "properties": {"b": {"type": "integer"}, "c": {"$ref": "#/$defs/C"}}}]}},
+        "$defs": {"C": {"type": "object", "properties": {"d": {"type": "boolean"}}}}}
+
+
+@pytest.mark.parametrize("args", [{"x": {}}, {"x": {"b": 3}}, {"x": {"a": "s"}}, {"x": {"c": {}}}])
+def test_fill_nulls_with_the_compiled_schema_fills_the_branch_the_value_fits(args: dict) -> None:
+    import jsonschema
+
+    import toolcast
+
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": _anyof_objects_tool()})
+    compiled = res.tool["parameters"]
+    assert res.status == "strict" and ("x", "a") in res.null_paths and ("x", "b") in res.null_paths
+    filled = fill_nulls(args, res.null_paths, schema=compiled)
+    assert jsonschema.Draft202012Validator(compiled).is_valid(filled), filled
+    assert strip_nulls(filled, res.null_paths) == args
+    if args == {"x": {}}:
+        assert filled == {"x": {"a": None}}
+        # Without the schema every omitted property at a null path is filled: neither branch fits.
+        assert not jsonschema.Draft202012Validator(compiled).is_valid(fill_nulls(args, res.null_paths))
+
+
+def test_fill_nulls_with_a_schema_keeps_json_equality_and_items() -> None:
+    schema = {"type": "object", "properties": {"k": {"anyOf": [
+        {"type": "object", "properties": {"v": {"enum": [1]}, "p": {"type": ["string", "null"]}},
+         "required": ["v", "p"], "additionalProperties": False},
+        {"type": "object", "properties": {"v": {"enum": [True]}, "q": {"type": ["string", "null"]}},
+         "required": ["v", "q"], "additionalProperties": False}]}},
+        "required": ["k"], "additionalProperties": False}
+    paths = [("k", "p"), ("k", "q")]
+    assert fill_nulls({"k": {"v": True}}, paths, schema=schema) == {"k": {"v": True, "q": None}}
+    assert fill_nulls({"k": {"v": 1.0}}, paths, schema=schema) == {"k": {"v": 1.0, "p": None}}
+    listed = {"type": "array", "items": schema["properties"]["k"]}
+    wrap = {"type": "object", "properties": {"l": listed}, "required": ["l"], "additionalProperties": False}
+    assert fill_nulls({"l": [{"v": 1}, {"v": True}]}, [("l", ITEMS, "p"), ("l", ITEMS, "q")], schema=wrap) == {
+        "l": [{"v": 1, "p": None}, {"v": True, "q": None}]}

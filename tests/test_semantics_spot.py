@@ -35,18 +35,22 @@ def _golden_tools():
 
 
 def openapi_nullable(schema):
-    """The original as its author meant it: OpenAPI `nullable: true` admits null."""
+    """The original as OpenAPI 3.0.3 defines it: `nullable: true` admits null only beside an
+    explicit `type` (not beside `$ref`), and an `enum` or `const` without null still rejects it."""
     if isinstance(schema, list):
         return [openapi_nullable(x) for x in schema]
     if not isinstance(schema, dict):
         return schema
     out = {k: openapi_nullable(v) for k, v in schema.items()}
-    if out.pop("nullable", None) is True:
+    if out.pop("nullable", None) is True and "$ref" not in out:
         t = out.get("type")
-        if isinstance(t, str):
-            out["type"] = [t, "null"]
-        if isinstance(out.get("enum"), list) and None not in out["enum"]:
-            out["enum"] = out["enum"] + [None]
+        enum_rejects = isinstance(out.get("enum"), list) and None not in out["enum"]
+        const_rejects = "const" in out and out["const"] is not None
+        if not (enum_rejects or const_rejects):
+            if isinstance(t, str):
+                out["type"] = [t, "null"]
+            elif isinstance(t, list) and "null" not in t:
+                out["type"] = [*t, "null"]
     return out
 
 

@@ -68,14 +68,17 @@ def tools(
     strict: Literal["auto", "true", "false"] | bool = "auto",
     rules: str | None = None,
     allow_lossy: bool = False,
+    optional_null: Literal["value", "omit"] = "value",
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into the OpenAI tool list for ``api``.
 
     Each tool is compiled under its exposed name, so the model calls it by that name.
-    Returns the tool dicts in toolset order and a :class:`ToolsReport`.
+    Returns the tool dicts in toolset order and a :class:`ToolsReport`. ``optional_null`` is
+    passed to compile_tool (what an optional property that already accepts null becomes).
     """
     return provider_tools(
-        "openai", toolset, api=_check_api(api), strict=strict, rules=rules, allow_lossy=allow_lossy
+        "openai", toolset, api=_check_api(api), strict=strict, rules=rules, allow_lossy=allow_lossy,
+        optional_null=optional_null,
     )
 
 

@@ -83,6 +83,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--rules", default=None, metavar="VERSION", help="rule version: VERSION, openai@VERSION or latest (default: the reviewed default)")
         sp.add_argument("--strict", default="auto", choices=["auto", "true", "false"], help=STRICT_HELP)
         sp.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
+        sp.add_argument("--optional-null", default="value", choices=["value", "omit"],
+                        help="an optional property that already accepts null: 'value' sends it required, so "
+                             "the handler receives the model's null; 'omit' strips that null too (lossy: an explicit "
+                             "null can no longer be sent)")
         sp.add_argument("--format", default="text", choices=["text", "json", "sarif", "github"],
                         help="text for people, json (one document), sarif (SARIF 2.1.0 for code scanning) or github (Actions annotations)")
         sp.add_argument("--quiet", action="store_true", help="list only findings that block strict mode or are lossy, and the summary (default: every finding)")
@@ -242,7 +246,8 @@ def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[Inp
     while items:
         item = items.pop()
         try:
-            res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy)
+            res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy,
+                               optional_null=args.optional_null)
         except InvalidToolError as exc:
             errors.append(InputError(item.source, str(exc)))
             continue
@@ -269,6 +274,8 @@ def _meta(args: argparse.Namespace) -> dict:
         "rules": rules.id,
         "strict": args.strict,
         "allow_lossy": bool(args.allow_lossy),
+        # Only when chosen: the default run's document stays byte for byte what it was.
+        **({"optional_null": args.optional_null} if getattr(args, "optional_null", "value") != "value" else {}),
     }
 
 

@@ -27,6 +27,8 @@ from toolcast.walk.values import non_json
 
 _first = itemgetter(0)
 StrictMode = Literal["auto", True, False]
+OptionalNull = Literal["value", "omit"]
+OPTIONAL_NULL = ("value", "omit")
 
 
 # Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
@@ -115,6 +117,24 @@ def _copy_iterative(value: dict | list) -> Any:
 
 class InvalidToolError(ToolcastError, ValueError):
     """The value is not a tool definition in any shape toolcast reads."""
+
+
+def optional_null_mode(value: Any) -> OptionalNull:
+    """`value` checked as an optional_null choice (see compile_tool)."""
+    if value not in OPTIONAL_NULL or not isinstance(value, str):
+        raise ValueError(f"optional_null must be 'value' or 'omit', not {value!r}")
+    return value
+
+
+def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
+    """A Walk for `r` with the caller's optional_null choice. "omit" strips an optional property's
+    null where null was already a real value: lossy (reported so), but a loss the caller chose, so it
+    does not keep the tool from going strict."""
+    walk = Walk.for_rules(r)()
+    if optional_null == "omit":
+        walk.optional_null = "omit"
+        walk.lossy_codes = walk.lossy_codes - {r.changes["stripped-explicit-null"]}
+    return walk
 
 
 def strict_mode(value: Any) -> StrictMode:
@@ -253,11 +273,18 @@ def compile_tool(
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
+    optional_null: OptionalNull = "value",
 ) -> CompileResult:
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
     `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
     OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `json-schema`, i.e.
     parametersJsonSchema), under `rules` of the target's provider (None: its default).
+
+    `optional_null` decides an optional property that already accepts null, where the rules make
+    every property required: "value" (default) sends it required, so the handler receives the
+    model's null where it would have been left out (reported on each such property); "omit" gives
+    it a null path too, so strip_nulls removes that null and an explicit null can no longer reach
+    the handler (reported as a lossy change, which this choice accepts).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
@@ -267,6 +294,8 @@ def compile_tool(
     resolved = _TARGETS.get((target, api, rules)) if type(rules) is not Rules else None
     emitter, api, r = resolved if resolved is not None else resolve_target(target, api, rules)
     mode = "auto" if strict == "auto" else strict_mode(strict)
+    if optional_null != "value":
+        optional_null = optional_null_mode(optional_null)
     if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
@@ -304,7 +333,8 @@ def compile_tool(
                 diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
                 status = "refused"
         else:
-            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))()
+            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))() if optional_null == "value" else (
+                chosen_walk(r, optional_null))
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
             walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
@@ -328,8 +358,15 @@ def compile_tool(
                 schema_diags = [d for d in schema_diags if d[0] != sent]
             else:
                 tool_out = emitter.emit(name, description, params, False, api)
+        # What was not sent: a non-strict tool's compiled schema (its original went out), all of a
+        # refused tool. Its fixes are reported as not applied.
+        unsent: tuple | None = None
+        if status == "refused":
+            unsent = (0, 0)
+        elif status != "strict":
+            unsent = (len(diags), len(trans))
         return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                           diags + schema_diags, trans + schema_trans, r, api)
+                                           diags + schema_diags, trans + schema_trans, r, api, unsent)
     finally:
         if paused or (walk is not None and walk.gc_paused):
             gc_enable()
@@ -423,12 +460,14 @@ def compile_tools(
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
+    optional_null: OptionalNull = "value",
 ) -> tuple[CompileResult, ...]:
     """Compile the tools of one request; a repeated name is refused after its first use, and the
     provider's request budgets are applied in input order (see toolcast.budgets). The cycle
-    collector is paused until the last tool is compiled (see compile_tool)."""
+    collector is paused until the last tool is compiled (see compile_tool, also for
+    `optional_null`)."""
     return compile_request(tools, target=target, api=api, rules=rules, strict=strict,
-                           allow_lossy=allow_lossy).results
+                           allow_lossy=allow_lossy, optional_null=optional_null).results
 
 
 def compile_request(
@@ -439,12 +478,15 @@ def compile_request(
     rules: str | Rules | None = None,
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
+    optional_null: OptionalNull = "value",
 ) -> Request:
     """compile_tools, with what the request used of each budget per tool and the request's
     `tools` value (Request)."""
     emitter, api, r = resolve_target(target, api, rules)
     tools = list(tools)
-    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy)  # paused once, for all
+    optional_null = optional_null_mode(optional_null)
+    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
+                               optional_null)  # paused once, for all
     results, usage = _budgeted(tools, results, target, api, r, strict, emitter)
     return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
 
@@ -480,10 +522,11 @@ def _non_strict_compiler(target: str, api: str, r: Rules) -> Any:
 
 
 def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
-                 allow_lossy: bool) -> tuple[CompileResult, ...]:
+                 allow_lossy: bool, optional_null: OptionalNull) -> tuple[CompileResult, ...]:
     results = []
     seen: set[str] = set()
     for tool in tools:
-        res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy)
+        res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy,
+                           optional_null=optional_null)
         results.append(refuse_repeated_name(res, seen, r))
     return tuple(results)

@@ -76,12 +76,15 @@ class Diagnostic(_Finding):
     formatted on first read: most compiles never print them.
     """
 
-    __slots__ = ("_message", "_params")
+    __slots__ = ("_message", "_params", "_unsent")
 
-    def __init__(self, code: str, base: str, tokens: tuple, params: tuple[tuple[str, Any], ...], entry: tuple):
-        # entry: (severity, outcome, template, docs, cites, status) from the rule tables
+    def __init__(self, code: str, base: str, tokens: tuple, params: tuple[tuple[str, Any], ...], entry: tuple,
+                 unsent: bool = False):
+        # entry: (severity, outcome, template, docs, cites, status) from the rule tables; `unsent`:
+        # the finding is about a form of the schema that was not sent (see CompileResult)
         self._code, self._base, self._tokens, self._params, self._entry = code, base, tokens, params, entry
         self._path = self._message = None
+        self._unsent = unsent
 
     params = property(attrgetter("_params"), doc="The message's parameters, as (name, value) pairs.")
 
@@ -98,6 +101,12 @@ class Diagnostic(_Finding):
         return self._entry[3]
 
     @property
+    def applied(self) -> bool:
+        """False for a change (a fix, lossy or not) that is not in what was sent: a non-strict tool
+        sends its original schema, a refused one nothing. True for every other finding."""
+        return not (self._unsent and self._entry[1] in _CHANGING)
+
+    @property
     def message(self) -> str:
         if self._message is None:
             self._message = self._entry[2].format_map(_Params(self._params))
@@ -111,7 +120,7 @@ class Diagnostic(_Finding):
     __hash__ = _Finding.__hash__
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "code": self._code,
             "severity": self._entry[0],
             "outcome": self._entry[1],
@@ -119,6 +128,13 @@ class Diagnostic(_Finding):
             "message": self.message,
             "docs_url": self._entry[3],
         }
+        if not self.applied:
+            d["applied"] = False  # only then: the findings of what was sent keep their bytes
+        return d
+
+
+# The outcomes of findings that say the schema was changed.
+_CHANGING = frozenset({"fixes", "lossy"})
 
 
 class _Params(dict):
@@ -132,12 +148,16 @@ class _Params(dict):
 class Transformation(_Finding):
     """One change made to the schema: a stable code at a place; lossy when it widens. Read-only."""
 
-    __slots__ = ("_note",)
+    __slots__ = ("_note", "_unsent")
 
-    def __init__(self, code: str, base: str, tokens: tuple, note: str, entry: tuple):
-        # entry: (lossy, detail, status) from the rule tables
+    def __init__(self, code: str, base: str, tokens: tuple, note: str, entry: tuple, unsent: bool = False):
+        # entry: (lossy, detail, status) from the rule tables; `unsent`: made to a form of the
+        # schema that was not sent (see CompileResult)
         self._code, self._base, self._tokens, self._note, self._entry = code, base, tokens, note, entry
         self._path = None
+        self._unsent = unsent
+
+    applied = property(lambda self: not self._unsent, doc="Whether the change is in what was sent.")
 
     note = property(attrgetter("_note"), doc="What this occurrence adds to the catalogue's detail ('' if nothing).")
 
@@ -157,7 +177,10 @@ class Transformation(_Finding):
     __hash__ = _Finding.__hash__
 
     def to_dict(self) -> dict:
-        return {"code": self._code, "path": self.path, "detail": self.detail, "lossy": self._entry[0]}
+        d = {"code": self._code, "path": self.path, "detail": self.detail, "lossy": self._entry[0]}
+        if self._unsent:
+            d["applied"] = False
+        return d
 
 
 def null_path_to_json(path: NullPath) -> list:
@@ -176,7 +199,7 @@ class CompileResult:
     """
 
     __slots__ = ("_api", "_diagnostics", "_name", "_null_paths", "_records", "_rules", "_status", "_tool",
-                 "_transformations")
+                 "_transformations", "_unsent")
 
     def __init__(
         self,
@@ -191,17 +214,19 @@ class CompileResult:
     ) -> None:
         self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
         self._diagnostics, self._transformations = tuple(diagnostics), tuple(transformations)
-        self._rules, self._api, self._records = rules, api, None
+        self._rules, self._api, self._records, self._unsent = rules, api, None, None
 
     @classmethod
     def _from_records(cls, name: str, status: Status, tool: dict | None, null_paths: tuple, diags: list,
-                      trans: list, rules: Any, api: str) -> CompileResult:
+                      trans: list, rules: Any, api: str, unsent: tuple[int, int] | None = None) -> CompileResult:
         """The compiler's constructor: `diags` holds (code, base, tokens, params), `trans` (code, base,
-        tokens, note) records, in report order, repeats included (the first of each is kept)."""
+        tokens, note) records, in report order, repeats included (the first of each is kept). With
+        `unsent` (n_diags, n_trans), the records from those indexes on are about a form of the
+        schema that was not sent (a non-strict tool's compiled schema; everything of a refused one)."""
         self = object.__new__(cls)
         self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
         self._diagnostics = self._transformations = None
-        self._rules, self._api, self._records = rules.id, api, (rules, diags, trans)
+        self._rules, self._api, self._records, self._unsent = rules.id, api, (rules, diags, trans), unsent
         return self
 
     # Read-only views of the fields (a property without a setter refuses assignment).
@@ -218,7 +243,14 @@ class CompileResult:
             rules, diags, trans = self._records
             entries = rules.diagnostics
             records, exact = _unique_records(_resolved(diags, trans, rules.optional_codes))
-            found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
+            if self._unsent is None:
+                found = [Diagnostic(c, b, t, p, entries[c]) for c, b, t, p in records]
+            else:
+                # The records before the cut are the tool's own (name, description: no pair to
+                # expand, so the cut holds after expansion) and come first, so repeats removed
+                # after them leave it in place.
+                cut = self._unsent[0]
+                found = [Diagnostic(c, b, t, p, entries[c], i >= cut) for i, (c, b, t, p) in enumerate(records)]
             self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
 
@@ -228,7 +260,8 @@ class CompileResult:
             rules, _, trans = self._records
             entries = rules.transformations
             records, exact = _unique_records(trans)
-            found = [Transformation(c, b, t, n, entries[c]) for c, b, t, n in records]
+            cut = len(records) if self._unsent is None else self._unsent[1]
+            found = [Transformation(c, b, t, n, entries[c], i >= cut) for i, (c, b, t, n) in enumerate(records)]
             self._transformations = tuple(found) if exact else _unique(found)
         return self._transformations
 

@@ -103,10 +103,21 @@ def _fill(value: Any, trie: dict) -> Any:
     return value
 
 
-def fill_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
+def fill_nulls(args: Any, null_paths: Iterable[NullPath], schema: Any = None) -> Any:
     """The inverse of strip_nulls: put `None` where a property at a null path was omitted.
 
     This is what a strict-mode model sends for arguments the original schema accepted; tests
-    and simulators use it.
+    and simulators use it. Null paths name properties, not places: without `schema`, every
+    omitted property at a null path is filled, which is what the compiled schema accepts unless an
+    `anyOf` there has object branches that declare different properties (`{"a": null, "b": null}`
+    fits neither of `{a}` and `{b}`). Given the compiled schema (the emitted `parameters`), the fill
+    follows it: at an `anyOf`, the first branch that the filled value fits (see
+    toolcast.fitting), and in an object only the properties it declares.
     """
-    return _fill(args, _trie(null_paths))
+    trie = _trie(null_paths)
+    if schema is None:
+        return _fill(args, trie)
+    # Imported only for this use: strip_nulls and compiles never load it.
+    from toolcast.fitting import Fitting
+
+    return Fitting(schema).fill(args, trie, schema)

@@ -4,30 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.compile import chosen_walk, optional_null_mode
 from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
 from toolcast.providers.openai import APIS, emit
 from toolcast.rules import Rules, get_rules
-from toolcast.walk import Walk, without_cycle_gc
+from toolcast.walk import without_cycle_gc
 
 __all__ = ["APIS", "StrictSchemaError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 
 
-def strict_schema(schema: Any, rules: str | Rules | None = None) -> tuple[dict, tuple[NullPath, ...]]:
-    """The strict form of a parameters schema and its null paths.
+def strict_schema(schema: Any, rules: str | Rules | None = None,
+                  optional_null: str = "value") -> tuple[dict, tuple[NullPath, ...]]:
+    """The strict form of a parameters schema and its null paths (`optional_null` as for
+    compile_tool: with "omit", the null it strips is a loss this call accepts).
 
     Raises StrictSchemaError (path, keyword_or_limit, code) when the schema cannot be made
     strict without a refusal or a lossy change; its `diagnostics` lists every finding. The walk
     runs with Python's cycle collector paused, as compile_tool's does for a large schema.
     """
     r = get_rules(rules)
-    walk = Walk.for_rules(r)()
+    walk = chosen_walk(r, optional_null_mode(optional_null))
     walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
     diags = expanded(walk.diags, r.optional_codes)
-    blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy")]
-    lossy = [t for t in walk.trans if r.transformations[t[0]][0]]
+    chosen = {r.patterns["explicit-null-stripped"]} if walk.optional_null == "omit" else set()
+    blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy") and d[0] not in chosen]
+    lossy = [t for t in walk.trans if t[0] in walk.lossy_codes]
     if blocking or lossy:
         code, base, tokens, params = blocking[0] if blocking else (lossy[0][0], lossy[0][1], lossy[0][2], ())
         p = dict(params)

@@ -129,7 +129,8 @@ class TextStream:
         status = r.status if self.command == "compile" else _check_verdict(r)
         t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {status}  ({r.rules}, {r.api})  {t.c('2', source)}")
         for d in shown:
-            handled = HANDLED.get(d.outcome, d.outcome)
+            # A fix that is not in what was sent (a non-strict tool's original schema, a refused tool).
+            handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
             sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
             at = place_text(source, r, where, d) if self.positions else ""
             t.line(f"    {sev} {handled:<6} {at + '  ' if at else ''}{d.path}  {d.message}  {t.c('2', '[' + d.code + ']')}")

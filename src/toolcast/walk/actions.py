@@ -18,14 +18,14 @@ REPORTS: dict[str, tuple[str, ...]] = {
     "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid", "unsupported-keyword"),
     # rewrites named by a keyword's handler (walk.keywords)
     "rewrites": ("const-converted-to-enum", "unsupported-keyword", "nullable-keyword-converted",
-                 "annotation-keyword-dropped", "nested-definitions"),
+                 "nullable-without-effect", "annotation-keyword-dropped", "nested-definitions"),
     # types (walk.keywords)
     "types": ("type-inferred", "schema-missing-type"),
     # objects (walk.containers)
     "objects": ("empty-parameters", "open-map", "free-form-object", "object-missing-additional-properties",
                 "additional-properties-true", "extra-properties-no-longer-accepted", "additional-properties-schema",
                 "required-property-undefined", "boolean-subschema", "unsatisfiable-schema", "strict-optional-property",
-                "nullable-instead-of-omitted"),
+                "nullable-instead-of-omitted", "optional-null-sent", "explicit-null-stripped"),
     # arrays and anyOf branches (walk.containers)
     "arrays": ("array-missing-items", "tuple-items", "false-subschema-unrepresentable", "boolean-subschema",
                "unsatisfiable-schema"),
@@ -53,11 +53,11 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "values": ("normalized-true-subschema",),
     "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
-                 "dropped-annotation-keyword", "dropped-nested-definitions"),
+                 "dropped-ineffective-nullable", "dropped-annotation-keyword", "dropped-nested-definitions"),
     "types": ("inferred-type",),
     "objects": ("closed-empty-parameters", "added-empty-properties", "added-additional-properties-false",
                 "closed-open-object", "dropped-additional-properties-schema", "removed-false-subschema",
-                "converted-optional-property-to-nullable"),
+                "converted-optional-property-to-nullable", "stripped-explicit-null"),
     "arrays": ("removed-false-subschema",),
     "combinators": ("merged-all-of", "converted-exclusive-one-of-to-any-of", "converted-one-of-to-any-of",
                     "wrapped-ref-with-siblings", "merged-ref-siblings", "dropped-vacuous-ref-sibling",

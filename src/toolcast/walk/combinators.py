@@ -9,6 +9,7 @@ from toolcast.walk.semantics import (
     exclusive,
     json_equal,
     json_intersection,
+    nullable_ignored,
     too_deep,
 )
 from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
@@ -156,6 +157,8 @@ class Combinators:
                 else:
                     self.report("non-schema-subschema", sp, value=describe(part))
                 return None
+            if "nullable" in part:
+                part = self._settled_nullable(part, sp)
             if "$ref" in part:
                 part = self._merged_ref(part, sp, depth)
                 if part is None:
@@ -246,7 +249,10 @@ class Combinators:
         nullable = out.get("nullable") is True
         admits = all(typed_nulls)
         if nullable and not admits:
-            del out["nullable"]  # some part rejects null: another part's `nullable` cannot widen it
+            # Some part rejects null: another part's `nullable` cannot widen it (allOf needs both).
+            self.report("nullable-without-effect", sp + ("nullable",), value="another allOf part rejects null")
+            self.change("dropped-ineffective-nullable", sp + ("nullable",))
+            del out["nullable"]
             nullable = False
         t = out.get("type")
         if not _ok_type(t):
@@ -262,14 +268,33 @@ class Combinators:
             out["type"] = kept[0] if len(kept) == 1 else kept
         return True
 
+    def _settled_nullable(self, s: dict, sp: tuple) -> dict:
+        """Schema object `s` without an OpenAPI `nullable: true` that has no effect where it stands
+        (semantics.nullable_ignored; reported), read before any merge moves `type` or `$ref` beside
+        it; `s` itself when the rules do not rewrite `nullable` or it takes effect."""
+        if s.get("nullable") is not True or self.r.keywords.get("nullable", (None, None, None))[2] != "openapi-nullable":
+            return s
+        why = nullable_ignored(s)
+        if not why:
+            return s
+        self.report("nullable-without-effect", sp + ("nullable",), value=why)
+        self.change("dropped-ineffective-nullable", sp + ("nullable",))
+        return {k: v for k, v in s.items() if k != "nullable"}
+
     def _normalize(self, s: dict, sp: tuple, root: bool) -> dict | None:
-        """Rewrites that reshape a node before its keywords are read: allOf, $ref and anyOf siblings,
-        oneOf; None after a refusal."""
+        """Rewrites that reshape a node before its keywords are read: an ineffective `nullable`,
+        allOf, $ref and anyOf siblings, oneOf; None after a refusal."""
         kw = self.r.keywords
+        if "nullable" in s:
+            s = self._settled_nullable(s, sp)
         if "allOf" in s and kw.get("allOf", (None, "drop"))[1] == "rewrite" and isinstance(s.get("allOf"), list):
             s = self._merged_all_of(s, sp)
             if s is None:
                 return None
+            if "nullable" in s:
+                # A part's `nullable` (kept where it took effect) now stands beside the others'
+                # keywords: an `enum` without null from another part still rejects null.
+                s = self._settled_nullable(s, sp)
         if "$ref" in s:
             kept = [k for k in s if k != "$ref" and not self.r.dropped(k)]
             if kept:

@@ -171,6 +171,17 @@ class Containers:
                 self.diag(self.codes["property-key-invalid"], sp + ("properties", name), name=name,
                           pattern=self.r.property_key_pattern)
 
+    def _optional_null(self, name: str, psp: tuple, omit: bool) -> None:
+        """What an optional property that already accepts null records: omission is gone, so either
+        the handler receives the model's null (optional_null "value") or that null is stripped like
+        an omission and an explicit null is lost (optional_null "omit", a lossy change the caller
+        chose)."""
+        if omit:
+            self.report("explicit-null-stripped", psp, name=name)
+            self.change("stripped-explicit-null", psp)
+        else:
+            self.report("optional-null-sent", psp, name=name)
+
     def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         """What closing the object records (by its `additionalProperties`), and `required` names it
         does not declare; the names it requires, or None when it cannot be closed (an open map or a
@@ -240,13 +251,15 @@ class Containers:
             original_null = known  # a bare $ref: allows_null's answer for its target, remembered
         else:
             original_null = allows_null(sub, self)
-        if original_null:
+        omit_null = optional and original_null and self.optional_null == "omit"
+        if original_null and not omit_null:
             bucket.legit.append(pip)
         elif optional:
             bucket.nulls.append(pip)
         if optional:
             if original_null:
                 diags.append((opt_code, "#", psp, (("name", name),)))
+                self._optional_null(name, psp, omit_null)
             else:
                 diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
                 trans.append((null_change, "#", psp, ""))

@@ -38,7 +38,7 @@ def _plannable(keys: tuple) -> bool:
 # A compiled node with one of these takes null some other way than a type union (see with_null).
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
-_RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf"})
+_RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
 
 
 

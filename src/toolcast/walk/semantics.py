@@ -116,6 +116,27 @@ def _with_null_own(c: dict, annotations: frozenset) -> dict:
     return c
 
 
+def nullable_ignored(s: dict) -> str:
+    """Why OpenAPI `nullable: true` in schema object `s` has no effect ('' when it takes effect).
+
+    OpenAPI 3.0.3, Schema Object: "This keyword only takes effect if `type` is explicitly defined
+    within the same Schema Object", and the other constraints "may disallow the use of null";
+    Reference Object: what stands beside `$ref` "SHALL be ignored". The walk (which drops such a
+    `nullable`) and allows_null read it through this one test, so the compiled schema and the
+    null paths agree on whether null is a real value.
+    """
+    if "$ref" in s:
+        return "it stands beside `$ref`, whose siblings OpenAPI 3.0 ignores"
+    if "type" not in s:
+        return "the schema object has no `type` of its own"
+    enum = s.get("enum")
+    if isinstance(enum, list) and None not in enum:
+        return "its `enum` does not list null"
+    if "const" in s and s["const"] is not None:
+        return "its `const` is not null"
+    return ""
+
+
 def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset(), _depth: int = 0) -> bool:
     """Whether the *original* schema already accepts null (so null is a real value there).
 
@@ -129,7 +150,8 @@ def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset
     if not isinstance(s, dict):
         return False
     t = s.get("type")
-    if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t) or s.get("nullable") is True):
+    if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t)
+                              or (s.get("nullable") is True and not nullable_ignored(s))):
         return False
     if _NULL_DECIDERS.isdisjoint(s):
         # Nothing below can say otherwise: a type that admits null, or typeless (the walk infers a

@@ -89,6 +89,9 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     # strict_schema): once something is refused, an object's properties are still walked for their
     # findings, null paths and counts, but their compiled forms are not kept (see _object).
     builds_refused = True
+    # What an optional property that already accepts null becomes (compile_tool's optional_null):
+    # "value", required with null a real value the handler receives, or "omit", null stripped too.
+    optional_null = "value"
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
