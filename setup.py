@@ -36,6 +36,9 @@ COMPILED: dict[str, dict] = {
     "toolcast/walk/nullpaths.py": {},
     "toolcast/walk/semantics.py": {},
     "toolcast/walk/values.py": {},
+    "toolcast/walk/document.py": {},
+    "toolcast/walk/dialect.py": {},
+    "toolcast/walk/resources.py": {},
 }
 DIRECTIVES = {
     "language_level": 3,

@@ -61,7 +61,10 @@ class Resources:
     def target(self, ref: str, base: str) -> tuple | str | None:
         """The place `ref` (read at `base`) names; "external" for a resource not in the document;
         None when it names nothing in a resource that is."""
-        uri, frag = urldefrag(_join(base, ref))
+        if ref[:1] == "#":  # same resource: what urljoin and urldefrag give, without them
+            uri, frag = "", ref[1:]
+        else:
+            uri, frag = urldefrag(_join(base, ref))
         root = self.bases.get(uri or base)
         if root is None:
             return "external"

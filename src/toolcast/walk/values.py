@@ -212,7 +212,7 @@ def _plain_flags(doc: Any) -> int:
             if not _ONLY_STR_KEYS.issuperset(map(type, v)):
                 return -1
             if not _FLAG_KEYS.isdisjoint(v):
-                if "$id" in v or "$anchor" in v or "$dynamicAnchor" in v or type(v.get("id")) is str:
+                if _names_a_resource(v, v is doc):
                     flags |= HAS_IDS
                 if "$ref" in v and def_ref_name(v["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
@@ -250,6 +250,15 @@ _CONTAINER_TYPES = frozenset({dict, list})
 _ONLY_STR_KEYS = frozenset([str])
 
 
+def _names_a_resource(v: dict, root: bool) -> bool:
+    """Whether schema object `v` names a resource or an anchor that references can reach other
+    than as the root's own definitions. The root's `$id` (or draft-04 `id`) alone moves nothing: a
+    same-document `$ref` still means the root's definitions, so such a document is not bundled."""
+    if "$anchor" in v or "$dynamicAnchor" in v:
+        return True
+    return not root and ("$id" in v or type(v.get("id")) is str)
+
+
 def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
     """scan, value by value with places: for a document _plain_flags does not pass."""
     seen: set[int] = set()
@@ -271,7 +280,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                 continue
             seen.add(id(value))
             if isinstance(value, dict):
-                if "$id" in value or "$anchor" in value or "$dynamicAnchor" in value or type(value.get("id")) is str:
+                if _names_a_resource(value, value is doc):
                     flags |= HAS_IDS
                 if "$ref" in value and def_ref_name(value["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
