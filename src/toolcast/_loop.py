@@ -492,6 +492,17 @@ def list_field(obj: Any, name: str, path: str) -> list[Any]:
     return list(value)
 
 
+@dataclass(frozen=True)
+class RawCall:
+    """A tool call as a response holds it, before the toolset is asked about it (Claude's
+    ``tool_use`` block, Gemini's ``function_call``): its id ("" when it has none), the name the
+    model called and the arguments as given."""
+
+    call_id: str
+    name: str
+    arguments: Any
+
+
 def provider_tools(
     target: str,
     toolset: ToolSet,

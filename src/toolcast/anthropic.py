@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
+    RawCall,
     ResponseShapeError,
     StructuredMode,
     ToolsReport,
@@ -49,14 +50,7 @@ class ToolCall:
         return tool_output(self, result, error_prefix=error_prefix, structured=structured)
 
 
-@dataclass(frozen=True)
-class _RawCall:
-    call_id: str
-    name: str
-    arguments: Any
-
-
-def _raw_from_block(block: Any, path: str) -> _RawCall | None:
+def _raw_from_block(block: Any, path: str) -> RawCall | None:
     if not _is_object(block):
         raise ResponseShapeError(path, "an object (a content block)", block)
     kind = _field(block, "type")
@@ -64,12 +58,12 @@ def _raw_from_block(block: Any, path: str) -> _RawCall | None:
         raise ResponseShapeError(f"{path}.type", "a string", kind)
     if kind != "tool_use":
         return None  # text, thinking, server tools' blocks: not ours
-    return _RawCall(
+    return RawCall(
         string_field(block, "id", path), string_field(block, "name", path), _field(block, "input")
     )
 
 
-def _extract(response: Any) -> list[_RawCall]:
+def _extract(response: Any) -> list[RawCall]:
     path = "response"
     if response is None:
         return []
@@ -104,10 +98,10 @@ def tool_calls(
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
     """
 
-    def make_call(raw: _RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+    def make_call(raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
         return ToolCall(raw.call_id, exposed.name, exposed.server, exposed.tool, arguments)
 
-    def reject(raw: _RawCall, message: str) -> dict[str, Any]:
+    def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return tool_output(raw.call_id, _ErrorText(message), error_prefix=error_prefix)
 
     return read_calls(_extract(response), toolset, null_paths, make_call, reject)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
+    RawCall,
     ResponseShapeError,
     StructuredMode,
     ToolsReport,
@@ -50,14 +51,7 @@ class ToolCall:
         return tool_output(self, result, error_prefix=error_prefix, structured=structured)
 
 
-@dataclass(frozen=True)
-class _RawCall:
-    call_id: str
-    name: str
-    arguments: Any
-
-
-def _raw_from_part(part: Any, path: str) -> _RawCall | None:
+def _raw_from_part(part: Any, path: str) -> RawCall | None:
     if not _is_object(part):
         raise ResponseShapeError(path, "an object (a part)", part)
     call = _field(part, "function_call", "functionCall")
@@ -70,7 +64,7 @@ def _raw_from_part(part: Any, path: str) -> _RawCall | None:
         path = f"{path}.function_call"
     if not _is_object(call):
         raise ResponseShapeError(path, "an object", call)
-    return _RawCall(string_field(call, "id", path), string_field(call, "name", path), _field(call, "args"))
+    return RawCall(string_field(call, "id", path), string_field(call, "name", path), _field(call, "args"))
 
 
 def _parts_of(response: Any) -> tuple[list[Any], str] | None:
@@ -98,7 +92,7 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[_RawCall]:
+def _extract(response: Any) -> list[RawCall]:
     found = _parts_of(response)
     if found is None:
         raw = _raw_from_part(response, "response")
@@ -127,10 +121,10 @@ def tool_calls(
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
     """
 
-    def make_call(raw: _RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+    def make_call(raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
         return ToolCall(raw.call_id, exposed.name, exposed.server, exposed.tool, arguments)
 
-    def reject(raw: _RawCall, message: str) -> dict[str, Any]:
+    def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return _response_part(raw.name, raw.call_id, _ErrorText(message), error_prefix, "auto")
 
     return read_calls(_extract(response), toolset, null_paths, make_call, reject)
