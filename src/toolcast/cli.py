@@ -221,17 +221,6 @@ def _rules(args: argparse.Namespace) -> Any:
     return rules
 
 
-def _compile_items(items: Sequence[Item], args: argparse.Namespace, errors: list[InputError],
-                   places: list | None = None) -> list[tuple[str, CompileResult]]:
-    """Compile each item; `places` gets each result's Item.where, in the results' order."""
-    results: list[tuple[str, CompileResult]] = []
-    for source, res, where in _iter_compiled(list(items), args, errors):
-        results.append((source, res))
-        if places is not None:
-            places.append(where)
-    return results
-
-
 def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[InputError]) -> Iterator[tuple[str, CompileResult, Any]]:
     """Compile each item in turn, appending input errors to `errors`; yields (source, result,
     the item's place in its file).

@@ -491,15 +491,6 @@ def compile_request(
     return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
 
 
-def budget_request(tools: Sequence[Any], results: Sequence[CompileResult], *, target: str = "openai",
-                   api: str | None = None, rules: str | Rules | None = None,
-                   strict: StrictMode | str = "auto") -> tuple[CompileResult, ...]:
-    """`results` (compile_tool's, one per tool of `tools`, in request order) with the request
-    budgets of the rules applied (see toolcast.budgets); what compile_tools does after compiling."""
-    emitter, api, r = resolve_target(target, api, rules)
-    return _budgeted(tools, results, target, api, r, strict, emitter)[0]
-
-
 def request_budget(*, target: str = "openai", api: str | None = None, rules: str | Rules | None = None,
                    strict: StrictMode | str = "auto") -> Budget:
     """The request budgets of the rules, to apply to results one at a time in request order
