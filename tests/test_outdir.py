@@ -73,7 +73,7 @@ elif step == "staged":  # the staging directory made, not locked yet
         return real_lock(path, given)
     outdir._lock = lock
 elif step == "between-renames":  # a system without an atomic exchange, stopped half-way
-    outdir._exchange = lambda a, b: False
+    outdir.exchange = lambda a, b: False
     real_rename = os.rename
     def rename(a, b):
         real_rename(a, b)
@@ -330,7 +330,7 @@ def test_a_dir_the_system_will_not_switch_is_named_and_left_alone(tmp_path: Path
     def busy(a: Path, b: Path) -> bool:
         raise OSError(16, "Device or resource busy", str(b))  # what a mount point answers
 
-    monkeypatch.setattr(outdir, "_exchange", busy)
+    monkeypatch.setattr(outdir, "exchange", busy)
     code, stdout, _ = run("compile", *GOOD, "--out", str(out))
     assert code == 2 and f"{out}: cannot be replaced: it is a mount point" in stdout
     assert snapshot(out) == before and leftovers(out) == []

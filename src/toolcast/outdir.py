@@ -4,30 +4,45 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import secrets
 import shutil
 import stat
-import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from toolcast._jsonout import Lazy, batched, chunks, object_chunks
+from toolcast._fsops import (
+    carry,
+    create,
+    entries,
+    exchange,
+    fsync_dir,
+    is_dir,
+    keep_mode,
+    libc_function,
+    same_file,
+    sync_batch,
+    try_chown,
+    why,
+)
+from toolcast._jsonout import Lazy, batched, object_chunks
+from toolcast._outfiles import (
+    MANIFEST,
+    TMP_PREFIX,
+    TMP_SUFFIX,
+    dumps,
+    file_names,
+    file_pieces,
+    is_temp,
+    not_ours,
+    previous_files,
+)
 from toolcast.model import CompileResult, null_path_to_json
 
-MANIFEST = "manifest.json"
-# Temporary files of this and earlier versions (earlier ones wrote them inside DIR itself).
-TMP_PREFIX, TMP_SUFFIX = ".toolcast-", ".tmp"
-# Names some file systems reserve, and our own manifest's stem.
-_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul", "manifest"]
-    + [f"com{i}" for i in range(10)]
-    + [f"lpt{i}" for i in range(10)]
-)
-_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+__all__ = ["MANIFEST", "Batch", "OutDirError", "dumps", "file_names", "target_problem", "write"]
+
 _LOCK_ATTEMPTS = 20
 
 
@@ -37,33 +52,6 @@ class OutDirError(Exception):
     def __init__(self, path: str, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path, self.reason = path, reason
-
-
-def dumps(value: Any) -> str:
-    """The one serialisation toolcast writes: 2-space indent, key order kept, newline at the end."""
-    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-
-
-def file_names(names: Sequence[str]) -> list[str]:
-    """A safe, distinct file name for each tool name, deterministic for a given set of names.
-
-    A name that is plain (letters, digits, `_`, `-`), not reserved, and does not collide with
-    another name when case is ignored (as on macOS and Windows) is used as it is; any other
-    name gets a cleaned prefix plus a hash of the full name.
-    """
-    folded: dict[str, int] = {}
-    for name in names:
-        folded[name.lower()] = folded.get(name.lower(), 0) + 1
-    out = []
-    for name in names:
-        plain = bool(name) and set(name) <= _SAFE and len(name) <= 64 and not name.startswith("-")
-        if plain and name.lower() not in _RESERVED and folded[name.lower()] == 1:
-            out.append(name + ".json")
-            continue
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        cleaned = "".join(c if c in _SAFE else "_" for c in name)[:40].lstrip("-") or "tool"
-        out.append(f"{cleaned}-{digest}.json")
-    return out
 
 
 def target_problem(out: str | os.PathLike) -> str | None:
@@ -149,7 +137,7 @@ class Batch:
         self._keep_old = False
         # One syncfs for the whole batch where there is one (Linux), else an fsync per file: the
         # files must be on disk before the switch, and 3,000 fsyncs can take many seconds.
-        self._sync_each = _libc_function("syncfs") is None
+        self._sync_each = libc_function("syncfs") is None
         try:
             self._open()
         except BaseException:
@@ -186,7 +174,7 @@ class Batch:
             self._stage = stage
             self._locks.append(_lock(stage, str(stage)))
         except OSError as exc:
-            raise OutDirError(self.given, f"cannot prepare the output: {_why(exc)}") from None
+            raise OutDirError(self.given, f"cannot prepare the output: {why(exc)}") from None
 
     def __enter__(self) -> Batch:
         return self
@@ -202,10 +190,10 @@ class Batch:
         assert self._stage is not None and not self._done
         temp = f"{TMP_PREFIX}{len(self._records)}{TMP_SUFFIX}"
         try:
-            digest = _create(self._stage / temp, _file_pieces(result.tool), sync=self._sync_each)
+            digest = create(self._stage / temp, file_pieces(result.tool), sync=self._sync_each)
         except OSError as exc:
             self.abort()
-            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         rest = [  # the entry after "name" and "file", which are known only at commit
             ("sha256", digest),
             ("status", result.status),
@@ -228,7 +216,7 @@ class Batch:
             size = self._spool.tell() - at
         except OSError as exc:
             self.abort()
-            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         self._records.append((result.name, source, temp, (at, size)))
 
     def commit(self) -> list[str]:
@@ -239,7 +227,7 @@ class Batch:
             old = self._switch()
         except OSError as exc:
             self.abort()
-            raise OutDirError(self.given, f"cannot write output: {_why(exc)}; left as it was") from None
+            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         except BaseException:
             self.abort()
             raise
@@ -258,24 +246,24 @@ class Batch:
         assert stage is not None
         records = sorted(self._records, key=lambda r: (r[0], r[1]))
         names = file_names([r[0] for r in records])
-        old = _entries(self.dir)
+        old = entries(self.dir)
         for (_, _, temp, _), fname in zip(records, names, strict=True):
             os.replace(stage / temp, stage / fname)
-            _keep_mode(stage / fname, old.get(fname), self.dir / fname)
+            keep_mode(stage / fname, old.get(fname), self.dir / fname)
         self._write_manifest(stage / MANIFEST, records, names)
-        _keep_mode(stage / MANIFEST, old.get(MANIFEST), self.dir / MANIFEST)
+        keep_mode(stage / MANIFEST, old.get(MANIFEST), self.dir / MANIFEST)
         ours = set(names) | {MANIFEST}
         dropped = self._stale(old, ours)
         carried = set()
         for name, st in sorted(old.items()):
-            if name in ours or name in dropped or _is_temp(name):
+            if name in ours or name in dropped or is_temp(name):
                 continue
-            _carry(self.dir / name, stage / name, st)
+            carry(self.dir / name, stage / name, st)
             carried.add(name)
-        _sync_batch(stage, each=self._sync_each)
+        sync_batch(stage, each=self._sync_each)
         dir_stat = os.stat(self.dir)
         os.chmod(stage, stat.S_IMODE(dir_stat.st_mode))
-        _try_chown(stage, dir_stat)
+        try_chown(stage, dir_stat)
         return names, carried, set(old)
 
     def _write_manifest(self, path: Path, records: list, names: list[str]) -> None:
@@ -307,10 +295,10 @@ class Batch:
     def _stale(self, old: dict[str, os.stat_result], ours: set[str]) -> set[str]:
         """The files the previous manifest proves toolcast wrote and that are unchanged since."""
         dropped = set()
-        for fname, digest in _previous_files(self.dir / MANIFEST, old.get(MANIFEST)):
+        for fname, digest in previous_files(self.dir / MANIFEST, old.get(MANIFEST)):
             if fname in ours:
                 continue
-            why = _not_ours(self.dir, fname, digest, old.get(fname))
+            why = not_ours(self.dir, fname, digest, old.get(fname))
             if why is None:
                 dropped.add(fname)
             elif why:
@@ -322,7 +310,7 @@ class Batch:
         stage = self._stage
         assert stage is not None
         try:
-            exchanged = _exchange(stage, self.dir)
+            exchanged = exchange(stage, self.dir)
         except OSError as exc:
             if exc.errno in (errno.EBUSY, errno.EXDEV):
                 raise OutDirError(self.given, "cannot be replaced: it is a mount point or in use by the system; "
@@ -340,7 +328,7 @@ class Batch:
                 raise
         self._stage = old
         self._done = True
-        _fsync_dir(self.dir.parent)
+        fsync_dir(self.dir.parent)
         return old
 
     def _rescue(self, old: Path, carried: set[str], listed: set[str]) -> None:
@@ -350,15 +338,15 @@ class Batch:
             src, dst = old / name, self.dir / name
             try:
                 if name in carried:
-                    if _is_dir(src) and _is_dir(dst):
-                        _exchange(src, dst)  # the original directory, with any change made meanwhile
-                    elif not _same_file(src, dst) and not _is_dir(src) and not _is_dir(dst):
+                    if is_dir(src) and is_dir(dst):
+                        exchange(src, dst)  # the original directory, with any change made meanwhile
+                    elif not same_file(src, dst) and not is_dir(src) and not is_dir(dst):
                         os.replace(src, dst)  # the original file (it was copied, or replaced meanwhile)
                 elif name not in listed and not os.path.lexists(dst):
                     os.rename(src, dst)
             except OSError as exc:
                 self._keep_old = True
-                self.kept.append((name, f"could not be moved back from {old}: {_why(exc)}; it is still there"))
+                self.kept.append((name, f"could not be moved back from {old}: {why(exc)}; it is still there"))
 
     def abort(self) -> None:
         """Remove the staging (or, after the switch, the old) directory and release the locks."""
@@ -380,205 +368,6 @@ class Batch:
             fd = self._locks.pop()
             if fd >= 0:
                 os.close(fd)
-
-
-def _why(exc: OSError) -> str:
-    what = exc.strerror or str(exc)
-    return f"{what} ({exc.filename})" if exc.filename else what
-
-
-def _is_temp(name: str) -> bool:
-    return name.startswith(TMP_PREFIX) and name.endswith(TMP_SUFFIX)
-
-
-def _is_dir(path: Path) -> bool:
-    try:
-        return stat.S_ISDIR(path.lstat().st_mode)
-    except OSError:
-        return False
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        sa, sb = a.lstat(), b.lstat()
-    except OSError:
-        return False
-    return (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino)
-
-
-def _file_pieces(value: Any) -> Iterator[bytes]:
-    """`dumps(value)` as UTF-8, in pieces (one, for any tool of ordinary size)."""
-    last = None
-    for piece in chunks(value):
-        if last is not None:
-            yield last.encode("utf-8")
-        last = piece
-    yield ((last or "") + "\n").encode("utf-8")
-
-
-def _create(path: Path, pieces: Iterable[bytes], *, sync: bool = True) -> str:
-    """A new file holding the pieces (flushed to disk with `sync`); returns its SHA-256.
-
-    Its mode is what the umask gives, as for any new file (mkstemp would make it 0600).
-    """
-    digest = hashlib.sha256()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        for piece in pieces:
-            digest.update(piece)
-            view = memoryview(piece)
-            while view:
-                view = view[os.write(fd, view):]
-        if sync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    return digest.hexdigest()
-
-
-def _keep_mode(new: Path, old: os.stat_result | None, where: Path) -> None:
-    """A replaced file keeps its mode (and owner, where allowed); a directory in the way is an error."""
-    if old is None:
-        return
-    if stat.S_ISDIR(old.st_mode):
-        raise OSError(errno.EISDIR, "a directory is where toolcast writes a file; move it away", str(where))
-    if stat.S_ISREG(old.st_mode):
-        os.chmod(new, stat.S_IMODE(old.st_mode))
-        _try_chown(new, old)
-
-
-def _try_chown(path: Path, like: os.stat_result) -> None:
-    if hasattr(os, "chown") and (path.lstat().st_uid, path.lstat().st_gid) != (like.st_uid, like.st_gid):
-        with contextlib.suppress(OSError):  # only root may give a file away; the mode is what matters
-            os.chown(path, like.st_uid, like.st_gid)
-
-
-def _entries(directory: Path) -> dict[str, os.stat_result]:
-    """Each entry of `directory` with its own (not its link target's) status."""
-    out = {}
-    with os.scandir(directory) as it:
-        for e in it:
-            with contextlib.suppress(FileNotFoundError):  # removed by someone meanwhile: not there
-                out[e.name] = e.stat(follow_symlinks=False)
-    return out
-
-
-def _libc_function(name: str) -> Any:
-    """A function of the C library (Linux only), or None where there is no such function."""
-    if not sys.platform.startswith("linux"):
-        return None
-    import ctypes
-
-    try:
-        return getattr(ctypes.CDLL(None, use_errno=True), name)
-    except (OSError, AttributeError):
-        return None
-
-
-def _sync_batch(stage: Path, *, each: bool) -> None:
-    """Make the staging directory and everything in it durable before it is switched in."""
-    if each:
-        _fsync_dir(stage)  # its files were flushed one by one
-        return
-    import ctypes
-
-    fd = os.open(stage, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        syncfs = _libc_function("syncfs")
-        syncfs.argtypes = [ctypes.c_int]
-        if syncfs(fd) != 0:
-            err = ctypes.get_errno()
-            raise OSError(err, os.strerror(err), str(stage))
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return  # not every platform opens directories (Windows); the renames are still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _carry(src: Path, dst: Path, st: os.stat_result) -> None:
-    """Put an entry toolcast did not write into the new DIR: hard links where possible, else copies."""
-    if stat.S_ISDIR(st.st_mode):
-        shutil.copytree(src, dst, symlinks=True, copy_function=_link_or_copy)
-    else:
-        _link_or_copy(src, dst)
-
-
-def _link_or_copy(src: str | Path, dst: str | Path) -> None:
-    try:
-        os.link(src, dst, follow_symlinks=False)
-    except OSError:
-        if os.path.islink(src):
-            os.symlink(os.readlink(src), dst)
-        elif stat.S_ISREG(os.lstat(src).st_mode):
-            shutil.copy2(src, dst, follow_symlinks=False)
-        else:
-            raise
-
-
-def _previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str, str | None]]:
-    """(file, sha256 or None) for each tool the manifest in DIR lists; nothing if it is not ours."""
-    if st is None or not stat.S_ISREG(st.st_mode):
-        return []
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        tools = data.get("tools", []) if isinstance(data, dict) else []
-    except (OSError, ValueError):
-        return []
-    out: dict[str, str | None] = {}
-    for t in tools if isinstance(tools, list) else []:
-        if isinstance(t, dict) and isinstance(t.get("file"), str):
-            digest = t.get("sha256")
-            out.setdefault(t["file"], digest if isinstance(digest, str) else None)
-    return list(out.items())
-
-
-def _not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result | None) -> str | None:
-    """None when the file is provably toolcast's, unchanged; else why it stays ("" = nothing to say)."""
-    if _is_temp(fname):
-        return ""  # removed anyway, as what an interrupted run left
-    if (not fname or fname in (".", "..", MANIFEST) or "/" in fname or "\\" in fname or "\0" in fname
-            or os.path.isabs(fname)):
-        return "listed in manifest.json, but not a file name inside the directory; ignored"
-    if st is None:
-        return ""  # already gone
-    if not (fname.endswith(".json") and fname[:-5] and set(fname[:-5]) <= _SAFE):
-        return "listed in manifest.json, but not a name toolcast gives its files; kept"
-    if stat.S_ISLNK(st.st_mode):
-        return "listed in manifest.json, but a symbolic link, which toolcast never writes; kept"
-    if not stat.S_ISREG(st.st_mode):
-        return "listed in manifest.json, but not a regular file; kept"
-    if digest is None:
-        return "listed in manifest.json without a content hash, so not provably toolcast's; kept"
-    try:
-        content = (directory / fname).read_bytes()
-    except OSError as exc:
-        return f"listed in manifest.json, but unreadable ({_why(exc)}); kept"
-    if hashlib.sha256(content).hexdigest() != digest:
-        return "listed in manifest.json, but its content is not what toolcast wrote; kept"
-    if not _is_tool_file(content):
-        # A hash any manifest can state; only a tool in toolcast's own layout is taken as ours.
-        return "listed in manifest.json with its hash, but not a tool file as toolcast writes them; kept"
-    return None
-
-
-def _is_tool_file(content: bytes) -> bool:
-    """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
-    try:
-        value = json.loads(content)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and value.get("type") == "function" and dumps(value).encode("utf-8") == content
 
 
 def _try_lock(directory: Path) -> int | None:
@@ -625,7 +414,7 @@ def _leftovers(directory: Path, kind: str) -> list[Path]:
     """The staging ("new") or moved-aside ("old") directories of runs on `directory`."""
     prefix = f".{directory.name}.toolcast-{kind}-"
     return [directory.parent / n for n in sorted(os.listdir(directory.parent)) if n.startswith(prefix)
-            and _is_dir(directory.parent / n)]
+            and is_dir(directory.parent / n)]
 
 
 def _restore(directory: Path, given: str) -> None:
@@ -668,20 +457,3 @@ def _recover(directory: Path) -> None:
                 os.close(fd)
 
 
-def _exchange(a: Path, b: Path) -> bool:
-    """Swap two paths in one atomic rename where the system can (Linux); False where it cannot."""
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-
-    fn = _libc_function("renameat2")
-    if fn is None:
-        return False  # a C library without renameat2 (glibc before 2.28, some musl builds)
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    at_fdcwd, rename_exchange = -100, 2
-    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
-        return False  # a file system without the exchange flag: fall back to two renames
-    raise OSError(err, os.strerror(err), str(b))

@@ -1,0 +1,121 @@
+"""Which file each tool gets, the bytes written for it, and which files a manifest proves toolcast wrote."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolcast._fsops import why
+from toolcast._jsonout import chunks
+
+MANIFEST = "manifest.json"
+# Temporary files of this and earlier versions (earlier ones wrote them inside DIR itself).
+TMP_PREFIX, TMP_SUFFIX = ".toolcast-", ".tmp"
+# Names some file systems reserve, and our own manifest's stem.
+_RESERVED = frozenset(
+    ["con", "prn", "aux", "nul", "manifest"]
+    + [f"com{i}" for i in range(10)]
+    + [f"lpt{i}" for i in range(10)]
+)
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def dumps(value: Any) -> str:
+    """The one serialisation toolcast writes: 2-space indent, key order kept, newline at the end."""
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+
+
+def file_names(names: Sequence[str]) -> list[str]:
+    """A safe, distinct file name for each tool name, deterministic for a given set of names.
+
+    A name that is plain (letters, digits, `_`, `-`), not reserved, and does not collide with
+    another name when case is ignored (as on macOS and Windows) is used as it is; any other
+    name gets a cleaned prefix plus a hash of the full name.
+    """
+    folded: dict[str, int] = {}
+    for name in names:
+        folded[name.lower()] = folded.get(name.lower(), 0) + 1
+    out = []
+    for name in names:
+        plain = bool(name) and set(name) <= _SAFE and len(name) <= 64 and not name.startswith("-")
+        if plain and name.lower() not in _RESERVED and folded[name.lower()] == 1:
+            out.append(name + ".json")
+            continue
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        cleaned = "".join(c if c in _SAFE else "_" for c in name)[:40].lstrip("-") or "tool"
+        out.append(f"{cleaned}-{digest}.json")
+    return out
+
+
+def is_temp(name: str) -> bool:
+    return name.startswith(TMP_PREFIX) and name.endswith(TMP_SUFFIX)
+
+
+def file_pieces(value: Any) -> Iterator[bytes]:
+    """`dumps(value)` as UTF-8, in pieces (one, for any tool of ordinary size)."""
+    last = None
+    for piece in chunks(value):
+        if last is not None:
+            yield last.encode("utf-8")
+        last = piece
+    yield ((last or "") + "\n").encode("utf-8")
+
+
+def previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str, str | None]]:
+    """(file, sha256 or None) for each tool the manifest in DIR lists; nothing if it is not ours."""
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return []
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        tools = data.get("tools", []) if isinstance(data, dict) else []
+    except (OSError, ValueError):
+        return []
+    out: dict[str, str | None] = {}
+    for t in tools if isinstance(tools, list) else []:
+        if isinstance(t, dict) and isinstance(t.get("file"), str):
+            digest = t.get("sha256")
+            out.setdefault(t["file"], digest if isinstance(digest, str) else None)
+    return list(out.items())
+
+
+def not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result | None) -> str | None:
+    """None when the file is provably toolcast's, unchanged; else why it stays ("" = nothing to say)."""
+    if is_temp(fname):
+        return ""  # removed anyway, as what an interrupted run left
+    if (not fname or fname in (".", "..", MANIFEST) or "/" in fname or "\\" in fname or "\0" in fname
+            or os.path.isabs(fname)):
+        return "listed in manifest.json, but not a file name inside the directory; ignored"
+    if st is None:
+        return ""  # already gone
+    if not (fname.endswith(".json") and fname[:-5] and set(fname[:-5]) <= _SAFE):
+        return "listed in manifest.json, but not a name toolcast gives its files; kept"
+    if stat.S_ISLNK(st.st_mode):
+        return "listed in manifest.json, but a symbolic link, which toolcast never writes; kept"
+    if not stat.S_ISREG(st.st_mode):
+        return "listed in manifest.json, but not a regular file; kept"
+    if digest is None:
+        return "listed in manifest.json without a content hash, so not provably toolcast's; kept"
+    try:
+        content = (directory / fname).read_bytes()
+    except OSError as exc:
+        return f"listed in manifest.json, but unreadable ({why(exc)}); kept"
+    if hashlib.sha256(content).hexdigest() != digest:
+        return "listed in manifest.json, but its content is not what toolcast wrote; kept"
+    if not is_tool_file(content):
+        # A hash any manifest can state; only a tool in toolcast's own layout is taken as ours.
+        return "listed in manifest.json with its hash, but not a tool file as toolcast writes them; kept"
+    return None
+
+
+def is_tool_file(content: bytes) -> bool:
+    """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and value.get("type") == "function" and dumps(value).encode("utf-8") == content
