@@ -2,17 +2,58 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
-from toolcast._regex._unicode_props import (
-    BINARY_PROPERTIES,
-    GENERAL_CATEGORY_VALUES,
-    NON_BINARY_PROPERTIES,
-    SCRIPT_VALUES,
+from toolcast._regex._errors import (
+    BRACE_QUANTIFIER,
+    Fail,
+    RegexSyntaxError,
+    RegexTooComplexError,
+    from_lark_error,
+)
+from toolcast._regex._features import (
+    ALTERNATION,
+    ANCHOR_END,
+    ANCHOR_START,
+    ANNEX_B,
+    BACKREF,
+    BIT,
+    BOUNDED,
+    CAPTURING,
+    CLASS,
+    CLASS_ESCAPE,
+    CONTROL_ESCAPE,
+    DEFAULT_LARGE_QUANTIFIER_THRESHOLD,
+    DOT,
+    DUP_NAME,
+    FEATURES,
+    HEX_ESCAPE,
+    IDENTITY_ESCAPE,
+    LARGE_BOUNDED,
+    LAZY,
+    LOOKAHEAD,
+    LOOKBEHIND,
+    MODIFIERS,
+    NAMED_BACKREF,
+    NAMED_GROUP,
+    NEG_CLASS,
+    NEG_LOOKAHEAD,
+    NEG_LOOKBEHIND,
+    NONCAP,
+    PROPERTY,
+    SIMPLE_ESCAPE,
+    UNICODE_ESCAPE,
+    WORD_BOUNDARY,
+)
+from toolcast._regex._lexical import (
+    check_property,
+    decode_group_name,
+    is_id_continue,
+    legacy_octal,
+    utf16_units,
 )
 
 __all__ = [
@@ -23,141 +64,11 @@ __all__ = [
     "analyze",
 ]
 
-# --------------------------------------------------------------------------------------------
-# Feature table.  The names are a stable, public vocabulary: rule versions (YAML) refer to them.
-# A subtype feature always comes with its base feature, so a rule that forbids the base also
-# catches the subtype: negative-lookahead => lookahead, negative-lookbehind => lookbehind,
-# named-group => capturing-group, named-backreference => backreference,
-# negated-character-class => character-class, large-bounded-quantifier => bounded-quantifier,
-# modifiers => non-capturing-group.
-# --------------------------------------------------------------------------------------------
-FEATURES: Final[dict[str, tuple[str, str]]] = {
-    # name: (what it means, minimal example)
-    "lookahead": ("lookahead assertion, positive or negative", "a(?=b)"),
-    "negative-lookahead": ("negative lookahead assertion", "a(?!b)"),
-    "lookbehind": ("lookbehind assertion, positive or negative", "(?<=a)b"),
-    "negative-lookbehind": ("negative lookbehind assertion", "(?<!a)b"),
-    "backreference": ("backreference to a group, by number or by name", r"(a)\1"),
-    "named-group": ("named capturing group", "(?<year>[0-9]{4})"),
-    "named-backreference": ("backreference by group name", r"(?<q>['\x22]).*\k<q>"),
-    "duplicate-named-group": (
-        "one group name used in several alternatives (ES2025)",
-        "(?<y>a)|(?<y>b)",
-    ),
-    "non-capturing-group": ("non-capturing group (also any modifiers group)", "(?:ab)+"),
-    "capturing-group": ("capturing group, numbered or named", "(ab)+"),
-    "modifiers": ("inline modifiers group (?ims-ims:...) (ES2025)", "(?i:abc)"),
-    "word-boundary": (r"word boundary assertion \b or \B (outside a class)", r"\bword\b"),
-    "anchor-start": ("^ assertion", "^a"),
-    "anchor-end": ("$ assertion", "a$"),
-    "alternation": ("| alternatives at any level", "a|b"),
-    "dot": (". (any character but line terminators)", "a.b"),
-    "character-class": ("[...] character class, negated or not", "[a-z]"),
-    "negated-character-class": ("[^...] negated character class", "[^a-z]"),
-    "class-escape": (r"character class escape \d \D \w \W \s \S", r"\d+"),
-    "unicode-property-escape": (r"\p{...} or \P{...} (unicode mode only)", r"\p{Lu}"),
-    "lazy-quantifier": ("non-greedy quantifier *? +? ?? {n,m}?", "a+?"),
-    "bounded-quantifier": ("{n}, {n,} or {n,m} quantifier", "a{2,5}"),
-    "large-bounded-quantifier": (
-        "bounded quantifier with a bound above the threshold (default 1000)",
-        "a{1,5000}",
-    ),
-    "unicode-escape": (r"\uXXXX or \u{X...} escape (braces in unicode mode only)", r"\u00e9"),
-    "hex-escape": (r"\xHH escape", r"\x41"),
-    "control-escape": (r"\cX control-letter escape", r"\cJ"),
-    "simple-escape": (r"\t \n \v \f \r \0, and \b inside a class (backspace)", r"a\tb"),
-    "identity-escape": (r"backslash before a character that stands for itself", r"a\.b"),
-    "class-set-operations": (
-        (
-            "v-mode class set syntax ([A--B], [A&&B], \\q{...}); never reported: the v flag is "
-            "not supported, and in u mode these read as plain class contents"
-        ),
-        "[\\p{L}--[a-z]]",
-    ),
-    "annex-b": (
-        (
-            "syntax valid only through ECMA-262 Annex B web compatibility (unicode=False only): "
-            "lone { } ], octal and \\8 \\9 escapes, identity escapes of identifier characters, "
-            "incomplete \\x \\u \\c escapes, quantified lookahead, class escapes in ranges, "
-            "\\k without named groups"
-        ),
-        "a{,5}",
-    ),
-}
-
-_BIT: Final[dict[str, int]] = {name: 1 << i for i, name in enumerate(FEATURES)}
-LOOKAHEAD: Final = _BIT["lookahead"]
-NEG_LOOKAHEAD: Final = _BIT["negative-lookahead"] | LOOKAHEAD
-LOOKBEHIND: Final = _BIT["lookbehind"]
-NEG_LOOKBEHIND: Final = _BIT["negative-lookbehind"] | LOOKBEHIND
-BACKREF: Final = _BIT["backreference"]
-NAMED_BACKREF: Final = _BIT["named-backreference"] | BACKREF
-DUP_NAME: Final = _BIT["duplicate-named-group"]
-CAPTURING: Final = _BIT["capturing-group"]
-NAMED_GROUP: Final = _BIT["named-group"] | CAPTURING
-NONCAP: Final = _BIT["non-capturing-group"]
-MODIFIERS: Final = _BIT["modifiers"] | NONCAP
-WORD_BOUNDARY: Final = _BIT["word-boundary"]
-ANCHOR_START: Final = _BIT["anchor-start"]
-ANCHOR_END: Final = _BIT["anchor-end"]
-ALTERNATION: Final = _BIT["alternation"]
-DOT: Final = _BIT["dot"]
-CLASS: Final = _BIT["character-class"]
-NEG_CLASS: Final = _BIT["negated-character-class"] | CLASS
-CLASS_ESCAPE: Final = _BIT["class-escape"]
-PROPERTY: Final = _BIT["unicode-property-escape"]
-LAZY: Final = _BIT["lazy-quantifier"]
-BOUNDED: Final = _BIT["bounded-quantifier"]
-LARGE_BOUNDED: Final = _BIT["large-bounded-quantifier"] | BOUNDED
-UNICODE_ESCAPE: Final = _BIT["unicode-escape"]
-HEX_ESCAPE: Final = _BIT["hex-escape"]
-CONTROL_ESCAPE: Final = _BIT["control-escape"]
-SIMPLE_ESCAPE: Final = _BIT["simple-escape"]
-IDENTITY_ESCAPE: Final = _BIT["identity-escape"]
-ANNEX_B: Final = _BIT["annex-b"]
-
-DEFAULT_LARGE_QUANTIFIER_THRESHOLD: Final = 1000
 _CACHE_SIZE: Final = 1024
 
 _SYNTAX_CHARACTERS: Final = frozenset("^$\\.*+?()[]{}|")
 _SIMPLE_VALUES: Final = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
-_BRACE_QUANTIFIER: Final = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
-_NAME_ESCAPE: Final = re.compile(
-    r"\\u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})"
-    r"|\\u([0-9a-fA-F]{4})|\\u\{([0-9a-fA-F]+)\}|\\"
-)
 _SET: Final = -1  # class-atom value of \d, \p{..}, ...: a set, not a single character
-
-
-class RegexSyntaxError(ValueError):
-    """The pattern is not a valid ECMA-262 regular expression under the requested mode."""
-
-    def __init__(self, pattern: str, position: int, message: str) -> None:
-        super().__init__(pattern, position, message)
-        self.pattern = pattern
-        self.position = position  # 0-based index into pattern
-        self.message = message
-
-    @property
-    def column(self) -> int:
-        """1-based column, as an editor shows it."""
-        return self.position + 1
-
-    def __str__(self) -> str:
-        return f"{self.message} at column {self.column}"
-
-
-class RegexTooComplexError(RegexSyntaxError):
-    """The pattern may be valid but is beyond what the analyzer agrees to handle."""
-
-
-class _Fail(Exception):
-    """Raised inside parser callbacks, which do not see the pattern; converted by analyze()."""
-
-    def __init__(self, position: int, message: str) -> None:
-        super().__init__(position, message)
-        self.position = position
-        self.message = message
 
 
 class _Info:
@@ -199,86 +110,11 @@ def _merge(parts: list[_Info], *, alternatives: bool) -> _Info:
                 for name, pos in part.names.items():
                     if name in out.names:
                         if not alternatives:
-                            raise _Fail(pos, f"duplicate capture group name {name!r}")
+                            raise Fail(pos, f"duplicate capture group name {name!r}")
                         out.mask |= DUP_NAME
                     else:
                         out.names[name] = pos
     return out
-
-
-def _utf16_units(text: str) -> list[int]:
-    """Code units as legacy (non-u) mode sees them: astral characters are surrogate pairs."""
-    units: list[int] = []
-    for ch in text:
-        cp = ord(ch)
-        if cp > 0xFFFF:
-            cp -= 0x10000
-            units.append(0xD800 + (cp >> 10))
-            units.append(0xDC00 + (cp & 0x3FF))
-        else:
-            units.append(cp)
-    return units
-
-
-def _legacy_octal(digits: str) -> tuple[int, int]:
-    """Annex B LegacyOctalEscapeSequence (or \\8 \\9 identity): (value, digits consumed)."""
-    if digits[0] in "89":
-        return ord(digits[0]), 1
-    n = 1
-    while n < len(digits) and n < (3 if digits[0] in "0123" else 2) and digits[n] in "01234567":
-        n += 1
-    return int(digits[:n], 8), n
-
-
-def _is_id_start(ch: str) -> bool:
-    # str.isidentifier uses XID_Start/XID_Continue, which differ from ID_* only for a handful
-    # of compatibility characters; close enough for group names.
-    return ch in "$_" or ch.isidentifier()
-
-
-def _is_id_continue(ch: str) -> bool:
-    return ch in "$\u200c\u200d" or ("a" + ch).isidentifier()
-
-
-def _decode_group_name(raw: str) -> str | None:
-    """Return the StringValue of a RegExpIdentifierName (escapes resolved), or None if invalid."""
-    out: list[str] = []
-    pos = 0
-    for m in _NAME_ESCAPE.finditer(raw):
-        out.append(raw[pos : m.start()])
-        pos = m.end()
-        if m.group(1):
-            hi, lo = int(m.group(1), 16), int(m.group(2), 16)
-            out.append(chr(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)))
-        elif m.group(3):
-            out.append(chr(int(m.group(3), 16)))
-        elif m.group(4):
-            value = int(m.group(4), 16)
-            if value > 0x10FFFF:
-                return None
-            out.append(chr(value))
-        else:
-            return None  # any other backslash
-    out.append(raw[pos:])
-    name = "".join(out)
-    if not name or not _is_id_start(name[0]):
-        return None
-    if not all(_is_id_continue(ch) for ch in name[1:]):
-        return None
-    return name
-
-
-def _check_property(body: str, pos: int) -> None:
-    """Validate UnicodePropertyValueExpression (exact names, as the spec demands)."""
-    if "=" in body:
-        name, _, value = body.partition("=")
-        if name not in NON_BINARY_PROPERTIES:
-            raise _Fail(pos, f"invalid property name {name!r}")
-        allowed = GENERAL_CATEGORY_VALUES if name in ("General_Category", "gc") else SCRIPT_VALUES
-        if value not in allowed:
-            raise _Fail(pos, f"invalid property value {value!r} for {name}")
-    elif body not in GENERAL_CATEGORY_VALUES and body not in BINARY_PROPERTIES:
-        raise _Fail(pos, f"invalid property name {body!r}")
 
 
 _Atom = tuple[int, int, bool]  # (code point or _SET, position, is a literal '-')
@@ -330,7 +166,7 @@ class _Reducer:
             return info
         qmask, qbound, qpos = quant
         if behind or self.unicode:
-            raise _Fail(qpos, "nothing to repeat: a lookaround is not quantifiable")
+            raise Fail(qpos, "nothing to repeat: a lookaround is not quantifiable")
         return _Info(
             info.mask | qmask | ANNEX_B, info.ncap, info.names, info.refs, max(info.maxq, qbound)
         )
@@ -347,7 +183,7 @@ class _Reducer:
             if high_text:
                 high = int(high_text)
                 if high < low:
-                    raise _Fail(tok.start_pos, "numbers out of order in {} quantifier")
+                    raise Fail(tok.start_pos, "numbers out of order in {} quantifier")
                 bound = high
             mask |= BOUNDED
         return mask, bound, tok.start_pos
@@ -372,9 +208,9 @@ class _Reducer:
             out.ncap += 1
             return out
         if tok.type == "NAMED_OPEN":
-            name = _decode_group_name(tok[3:-1])
+            name = decode_group_name(tok[3:-1])
             if name is None:
-                raise _Fail(tok.start_pos, "invalid capture group name")
+                raise Fail(tok.start_pos, "invalid capture group name")
             # The group's own name goes first so a clash is reported at the inner, later name.
             return _merge([_Info(NAMED_GROUP, 1, {name: tok.start_pos}), body], alternatives=False)
         flags = str(tok[2:-1])
@@ -387,7 +223,7 @@ class _Reducer:
             or len(set(letters)) != len(letters)
             or not letters
         ):
-            raise _Fail(tok.start_pos, "invalid regular expression modifiers")
+            raise Fail(tok.start_pos, "invalid regular expression modifiers")
         return _merge([body, self._const(MODIFIERS)], alternatives=False)
 
     # -- atoms ---------------------------------------------------------------------------------
@@ -402,7 +238,7 @@ class _Reducer:
             return self._const(DOT)
         if kind in ("LBRACE", "RBRACE", "RBRACK"):
             if self.unicode:
-                raise _Fail(item.start_pos, f"lone {str(item)!r} must be escaped in unicode mode")
+                raise Fail(item.start_pos, f"lone {str(item)!r} must be escaped in unicode mode")
             if kind == "LBRACE":
                 # `{2}` with nothing before it is Annex B InvalidBracedQuantifier, an error; the
                 # lexer only offers BRACE_QUANT after an atom, so look at the text at the end.
@@ -420,7 +256,7 @@ class _Reducer:
         for tok in children[1:-1]:
             kind = tok.type
             if kind == "CLASS_CHARS":
-                units = _utf16_units(tok) if not self.unicode else [ord(c) for c in tok]
+                units = utf16_units(tok) if not self.unicode else [ord(c) for c in tok]
                 # Only the ends of a run can be range endpoints; the middle is one placeholder.
                 atoms.append((units[0], tok.start_pos, False))
                 if len(units) > 2:
@@ -448,10 +284,10 @@ class _Reducer:
                 high = atoms[i + 2][0]
                 if low == _SET or high == _SET:
                     if self.unicode:
-                        raise _Fail(low_pos, "invalid character class range (class escape)")
+                        raise Fail(low_pos, "invalid character class range (class escape)")
                     mask |= ANNEX_B  # B.1.2: the range reads as a union with a literal '-'
                 elif low > high:
-                    raise _Fail(low_pos, "range out of order in character class")
+                    raise Fail(low_pos, "range out of order in character class")
                 i += 3
             else:
                 i += 1
@@ -470,19 +306,19 @@ class _Reducer:
             return [(value, pos, False)]
 
         def literal_atoms(chars: str) -> list[_Atom]:
-            values = [ord(c) for c in chars] if u else _utf16_units(chars)
+            values = [ord(c) for c in chars] if u else utf16_units(chars)
             return [(v, pos, False) for v in values]
 
         if kind == "ESC_BOUNDARY":  # only reaches here inside a class
             if text[1] == "b":
                 return SIMPLE_ESCAPE, one(0x08), None  # [\b] is backspace
             if u:
-                raise _Fail(pos, r"invalid escape '\B' in character class")
+                raise Fail(pos, r"invalid escape '\B' in character class")
             return ANNEX_B | IDENTITY_ESCAPE, one(ord("B")), None
         if kind == "ESC_CLASS":
             return CLASS_ESCAPE, one(_SET), None
         if kind == "ESC_PROP":  # the legacy parser never produces this token
-            _check_property(text[3:-1], pos)
+            check_property(text[3:-1], pos)
             return PROPERTY, one(_SET), None
         if kind == "ESC_UNICODE_PAIR":
             hi, lo = int(text[2:6], 16), int(text[8:12], 16)
@@ -494,7 +330,7 @@ class _Reducer:
         if kind == "ESC_UNICODE_BRACE":  # the legacy parser never produces this token
             value = int(text[3:-1], 16)
             if value > 0x10FFFF:
-                raise _Fail(pos, "invalid Unicode escape (above U+10FFFF)")
+                raise Fail(pos, "invalid Unicode escape (above U+10FFFF)")
             return UNICODE_ESCAPE, one(value), None
         if kind == "ESC_HEX":
             return HEX_ESCAPE, one(int(text[2:4], 16)), None
@@ -503,7 +339,7 @@ class _Reducer:
             if letter.isalpha():
                 return CONTROL_ESCAPE, one(ord(letter) % 32), None
             if u:
-                raise _Fail(pos, "invalid control escape (\\c needs a letter)")
+                raise Fail(pos, "invalid control escape (\\c needs a letter)")
             if in_class:  # B.1.2 ClassControlLetter: digits and _ allowed inside a class
                 return CONTROL_ESCAPE | ANNEX_B, one(ord(letter) % 32), None
             return ANNEX_B, literal_atoms(text), None  # a literal backslash, then "c" and letter
@@ -513,23 +349,23 @@ class _Reducer:
             if len(text) == 2:
                 return SIMPLE_ESCAPE, one(0), None
             if u:
-                raise _Fail(pos, "invalid decimal escape (\\0 followed by a digit)")
+                raise Fail(pos, "invalid decimal escape (\\0 followed by a digit)")
             return ANNEX_B, self._octal_atoms(text[1:], pos), None
         if kind == "ESC_DECIMAL":
             if not in_class:
                 return 0, [], ("number", int(text[1:]), pos)
             if u:
-                raise _Fail(pos, "invalid class escape (backreference inside a class)")
+                raise Fail(pos, "invalid class escape (backreference inside a class)")
             return ANNEX_B, self._octal_atoms(text[1:], pos), None
         if kind == "ESC_KNAMED":
             if in_class:
                 if u:
-                    raise _Fail(pos, "invalid escape '\\k' in character class")
+                    raise Fail(pos, "invalid escape '\\k' in character class")
                 return ANNEX_B | IDENTITY_ESCAPE, literal_atoms(text[1:]), ("bare-k", None, pos)
-            name = _decode_group_name(text[3:-1])
+            name = decode_group_name(text[3:-1])
             if name is None:
                 if u:
-                    raise _Fail(pos, "invalid capture group name in \\k<...>")
+                    raise Fail(pos, "invalid capture group name in \\k<...>")
                 return ANNEX_B | IDENTITY_ESCAPE, [], ("bare-k", None, pos)
             return 0, [], ("name", name, pos)
         # ESC_IDENTITY: a backslash and any one character.
@@ -537,19 +373,19 @@ class _Reducer:
         if u:
             if ch in _SYNTAX_CHARACTERS or ch == "/" or (in_class and ch == "-"):
                 return IDENTITY_ESCAPE, one(ord(ch)), None
-            raise _Fail(pos, self._bad_escape_message(ch))
+            raise Fail(pos, self._bad_escape_message(ch))
         if ch == "c":  # B.1.2: `\` not followed by a control letter is a literal backslash
             return ANNEX_B, literal_atoms("\\c"), None
         if ch == "k":
             return ANNEX_B | IDENTITY_ESCAPE, one(ord("k")), ("bare-k", None, pos)
         mask = IDENTITY_ESCAPE
-        if _is_id_continue(ch) and ch not in "$\u200c\u200d":
+        if is_id_continue(ch) and ch not in "$\u200c\u200d":
             mask |= ANNEX_B  # the main grammar excludes UnicodeIDContinue identity escapes
         return mask, literal_atoms(ch), None
 
     @staticmethod
     def _octal_atoms(digits: str, pos: int) -> list[_Atom]:
-        value, used = _legacy_octal(digits)
+        value, used = legacy_octal(digits)
         return [(value, pos, False)] + [(ord(d), pos, False) for d in digits[used:]]
 
     @staticmethod
@@ -603,65 +439,6 @@ def _parser(unicode: bool) -> Any:
     return parser
 
 
-# --------------------------------------------------------------------------------------------
-# Error reporting for what the grammar itself rejects.
-# --------------------------------------------------------------------------------------------
-_STRUCTURE: Final = re.compile(
-    r"(?P<esc>\\[\s\S]?)|(?P<cls>\[(?:\\[\s\S]?|[^\]\\])*(?P<close>\])?)|(?P<paren>[()])"
-)
-
-
-def _unterminated(pattern: str) -> tuple[int, str] | None:
-    """Find an unclosed class or group by a cheap scan (only used on the error path)."""
-    stack: list[int] = []
-    for m in _STRUCTURE.finditer(pattern):
-        if m.group("paren") == "(":
-            stack.append(m.start())
-        elif m.group("paren") == ")":
-            if stack:
-                stack.pop()
-        elif m.group("cls") is not None and m.group("close") is None:
-            if m.group("cls").endswith("\\") and m.end() == len(pattern):
-                return m.end() - 1, "\\ at end of pattern"
-            return m.start(), "unterminated character class"
-        elif m.group("esc") == "\\":
-            return m.start(), "\\ at end of pattern"
-    if stack:
-        return stack[-1], "unterminated group"
-    return None
-
-
-def _from_lark_error(pattern: str, exc: Exception) -> RegexSyntaxError:
-    token = getattr(exc, "token", None)
-    if (token is not None and token.type == "$END") or type(exc).__name__ == "UnexpectedEOF":
-        found = _unterminated(pattern)
-        if found is not None:
-            return RegexSyntaxError(pattern, found[0], found[1])
-        return RegexSyntaxError(pattern, len(pattern), "unexpected end of pattern")
-    pos = getattr(exc, "pos_in_stream", None)
-    if token is not None:
-        pos = token.start_pos
-    if pos is None or pos >= len(pattern):
-        return RegexSyntaxError(pattern, len(pattern), "unexpected end of pattern")
-    ch = pattern[pos]
-    if ch == "?" and pos > 0 and pattern[pos - 1] == "(":
-        if pattern.startswith("(?<", pos - 1):
-            return RegexSyntaxError(pattern, pos - 1, "invalid capture group name")
-        return RegexSyntaxError(pattern, pos - 1, "invalid group")
-    if ch in "*+?" or (ch == "{" and _BRACE_QUANTIFIER.match(pattern, pos)):
-        return RegexSyntaxError(pattern, pos, "nothing to repeat")
-    if ch == ")":
-        return RegexSyntaxError(pattern, pos, "unmatched ')'")
-    if ch == "\\":
-        if pos == len(pattern) - 1:
-            return RegexSyntaxError(pattern, pos, "\\ at end of pattern")
-        return RegexSyntaxError(pattern, pos, "invalid escape")
-    found = _unterminated(pattern)
-    if found is not None:
-        return RegexSyntaxError(pattern, found[0], found[1])
-    return RegexSyntaxError(pattern, pos, f"unexpected {ch!r}")
-
-
 def _finish(pattern: str, info: _Info, unicode: bool) -> int:
     """Checks that need the whole pattern: group counts and names, legacy brace quantifiers."""
     mask = info.mask
@@ -684,7 +461,7 @@ def _finish(pattern: str, info: _Info, unicode: bool) -> int:
         elif kind == "bare-k":
             if names:
                 raise RegexSyntaxError(pattern, pos, "invalid named reference")
-        elif kind == "lbrace" and _BRACE_QUANTIFIER.match(pattern, pos):
+        elif kind == "lbrace" and BRACE_QUANTIFIER.match(pattern, pos):
             raise RegexSyntaxError(pattern, pos, "nothing to repeat")
     return mask
 
@@ -697,12 +474,12 @@ def _analyze_cached(pattern: str, unicode: bool) -> tuple[int, int] | tuple[int,
     try:
         info = _parser(unicode).parse(pattern)
         return _finish(pattern, info, unicode), info.maxq
-    except _Fail as exc:
+    except Fail as exc:
         return -1 - exc.position, exc.message
     except RegexSyntaxError as exc:
         return -1 - exc.position, exc.message
     except lark.exceptions.UnexpectedInput as exc:
-        err = _from_lark_error(pattern, exc)
+        err = from_lark_error(pattern, exc)
         return -1 - err.position, err.message
     except RecursionError:
         # Not expected (LALR and the callbacks are iterative); kept so a pathological pattern can
@@ -712,7 +489,7 @@ def _analyze_cached(pattern: str, unicode: bool) -> tuple[int, int] | tuple[int,
 
 @lru_cache(maxsize=256)
 def _names(mask: int) -> frozenset[str]:
-    return frozenset(name for name, bit in _BIT.items() if mask & bit)
+    return frozenset(name for name, bit in BIT.items() if mask & bit)
 
 
 def analyze(
