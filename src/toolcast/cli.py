@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -11,6 +10,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
+from toolcast.cli_outputs import (
+    add_out,
+    finish_out,
+    open_out,
+    report_sink,
+    snapshot,
+    write_baseline,
+)
 from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name, request_budget
 from toolcast.compile import resolve_target as compile_target
 from toolcast.loader import InputError, Item, load
@@ -281,9 +288,9 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     meta = _meta(args)
     out_dir = args.out if args.command == "compile" else None
     failed_early = bool(errors)  # then DIR is not even locked; a bad DIR is an error of its own
-    before = _snapshot(Path(out_dir)) if watch else None
-    batch = _open_out(out_dir, meta, errors) if out_dir else None
-    sink = _sink(args, out, meta, known)
+    before = snapshot(Path(out_dir)) if watch else None
+    batch = open_out(out_dir, meta, errors) if out_dir else None
+    sink = report_sink(args, out, meta, known)
     # SARIF, annotations and a baseline to write need every result at the end; text and JSON do not.
     kept: list | None = [] if args.format in ("sarif", "github") or getattr(args, "write_baseline", None) else None
     refused = hit = False
@@ -295,13 +302,13 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
             if kept is not None:
                 kept.append((source, res, where))
             if batch is not None:
-                batch = _add_out(batch, source, res, errors)
+                batch = add_out(batch, source, res, errors)
             refused = refused or res.status == "refused"
             hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor and counted(res, d) for d in res.diagnostics)
         say = failed_early or batch is not None
-        written = _finish_out(batch, out_dir, errors, err, say) if out_dir else None
-        changed = watch and _snapshot(Path(out_dir)) != before
-        baseline_written = _write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
+        written = finish_out(batch, out_dir, errors, err, say) if out_dir else None
+        changed = watch and snapshot(Path(out_dir)) != before
+        baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
         sink.finish(errors, written)
         if baseline_written is not None and args.format == "text":
             out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
@@ -324,62 +331,6 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     return EXIT_FINDINGS if hit else EXIT_OK
 
 
-class _Sink:
-    """A report that needs every result before it writes anything (SARIF, GitHub annotations)."""
-
-    def __init__(self, args: argparse.Namespace, out: IO[str], known: set | None) -> None:
-        self.args, self.out, self.known = args, out, known
-        self.results: list[tuple[str, CompileResult]] = []
-        self.places: list = []
-
-    def add(self, source: str, r: CompileResult, where: Any) -> None:
-        self.results.append((source, r))
-        self.places.append(where)
-
-    def finish(self, errors: list[InputError], written: dict | None) -> None:
-        from toolcast import render
-
-        args, out = self.args, self.out
-        if args.format == "sarif":
-            from toolcast import sarif
-
-            out.write(json.dumps(sarif.log(self.results, self.places, errors, known=self.known), indent=2, ensure_ascii=False) + "\n")
-            return
-        from toolcast import github
-
-        github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known))
-        files = written["files"] if written else None
-        out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None)) + "\n")
-
-
-class _Streamed:
-    """Text or the JSON document, written as results come (render.TextStream / JsonStream)."""
-
-    def __init__(self, args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> None:
-        from toolcast import render
-
-        self.args, self.out = args, out
-        positions = not args.summary
-        if args.format == "json":
-            self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=positions, known=known)
-        else:
-            self.stream = render.TextStream(out, command=args.command, positions=positions, quiet=args.quiet,
-                                            summary=args.summary, known=known)
-
-    def add(self, source: str, r: CompileResult, where: Any) -> None:
-        self.stream.add(source, r, where)
-
-    def finish(self, errors: list[InputError], written: dict | None) -> None:
-        if self.args.format == "json":
-            self.stream.finish(self.out, errors, extra={"out": written} if written is not None else None)
-        else:
-            self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None))
-
-
-def _sink(args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> Any:
-    return _Sink(args, out, known) if args.format in ("sarif", "github") else _Streamed(args, out, meta, known)
-
-
 def _read_baseline(args: argparse.Namespace) -> set | None:
     if args.command != "check" or args.baseline is None:
         return None
@@ -389,88 +340,6 @@ def _read_baseline(args: argparse.Namespace) -> set | None:
         return read(args.baseline)
     except BaselineError as exc:
         raise UsageError(f"toolcast check: {exc.error}") from None
-
-
-def _write_baseline(args: argparse.Namespace, results: list, errors: list) -> int | None:
-    """Write --write-baseline's file, unless an input could not be read (its findings would be
-    missing from the baseline); the number of findings written, else None."""
-    if args.command != "check" or args.write_baseline is None:
-        return None
-    from toolcast import baseline
-
-    if errors:
-        errors.append(InputError(args.write_baseline, "not written: the baseline would miss the findings of the inputs above"))
-        return None
-    try:
-        return baseline.write(Path(args.write_baseline), results)
-    except OSError as exc:
-        errors.append(InputError(args.write_baseline, f"cannot write the baseline: {exc.strerror or exc}"))
-        return None
-
-
-def _snapshot(out: Path) -> dict[str, str] | None:
-    """The files directly in an --out directory and a digest of each (None when it is missing)."""
-    import hashlib
-
-    if not out.is_dir():
-        return None
-    snap = {}
-    for p in sorted(out.iterdir()):
-        if p.is_file() and not p.name.startswith("."):
-            try:
-                snap[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
-            except OSError:
-                snap[p.name] = ""
-    return snap
-
-
-def _open_out(out_dir: str, meta: dict, errors: list[InputError]) -> Any:
-    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one."""
-    from toolcast import outdir
-
-    if errors:
-        return None  # an input error already means DIR is left alone: do not even lock it
-    try:
-        return outdir.Batch(out_dir, meta)
-    except outdir.OutDirError as exc:
-        errors.append(InputError(exc.path, exc.reason))
-        return None
-
-
-def _add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError]) -> Any:
-    from toolcast import outdir
-
-    try:
-        batch.add(source, res)
-    except outdir.OutDirError as exc:
-        errors.append(InputError(exc.path, exc.reason))
-        return None
-    return batch
-
-
-def _finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
-    """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
-    (`say` is False when the only error is DIR's own, which says it already)."""
-    from toolcast import outdir
-
-    if batch is None or errors:
-        if batch is not None:
-            batch.abort()
-        if say:
-            err.write(f"toolcast: {out_dir}: left unchanged, because of the {len(errors)} error(s) reported\n")
-        return None
-    try:
-        files = batch.commit()
-    except outdir.OutDirError as exc:
-        errors.append(InputError(exc.path, exc.reason))
-        err.write(f"toolcast: {out_dir}: left unchanged, because of the error reported\n")
-        return None
-    written: dict = {"dir": out_dir, "files": files}
-    if batch.kept:
-        written["kept"] = [{"file": f, "reason": why} for f, why in batch.kept]
-        for f, why in batch.kept:
-            err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
-    return written
 
 
 def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:

@@ -1,0 +1,151 @@
+"""Where a compile or check run's results go: the report (text, JSON, SARIF, annotations), the baseline file
+and the --out batch."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from toolcast.loader import InputError
+from toolcast.model import CompileResult
+
+
+class Collected:
+    """A report that needs every result before it writes anything (SARIF, GitHub annotations)."""
+
+    def __init__(self, args: argparse.Namespace, out: IO[str], known: set | None) -> None:
+        self.args, self.out, self.known = args, out, known
+        self.results: list[tuple[str, CompileResult]] = []
+        self.places: list = []
+
+    def add(self, source: str, r: CompileResult, where: Any) -> None:
+        self.results.append((source, r))
+        self.places.append(where)
+
+    def finish(self, errors: list[InputError], written: dict | None) -> None:
+        from toolcast import render
+
+        args, out = self.args, self.out
+        if args.format == "sarif":
+            from toolcast import sarif
+
+            out.write(json.dumps(sarif.log(self.results, self.places, errors, known=self.known), indent=2, ensure_ascii=False) + "\n")
+            return
+        from toolcast import github
+
+        github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known))
+        files = written["files"] if written else None
+        out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None)) + "\n")
+
+
+class Streamed:
+    """Text or the JSON document, written as results come (render.TextStream / JsonStream)."""
+
+    def __init__(self, args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> None:
+        from toolcast import render
+
+        self.args, self.out = args, out
+        positions = not args.summary
+        if args.format == "json":
+            self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=positions, known=known)
+        else:
+            self.stream = render.TextStream(out, command=args.command, positions=positions, quiet=args.quiet,
+                                            summary=args.summary, known=known)
+
+    def add(self, source: str, r: CompileResult, where: Any) -> None:
+        self.stream.add(source, r, where)
+
+    def finish(self, errors: list[InputError], written: dict | None) -> None:
+        if self.args.format == "json":
+            self.stream.finish(self.out, errors, extra={"out": written} if written is not None else None)
+        else:
+            self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None))
+
+
+def report_sink(args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> Any:
+    return Collected(args, out, known) if args.format in ("sarif", "github") else Streamed(args, out, meta, known)
+
+
+def write_baseline(args: argparse.Namespace, results: list, errors: list) -> int | None:
+    """Write --write-baseline's file, unless an input could not be read (its findings would be
+    missing from the baseline); the number of findings written, else None."""
+    if args.command != "check" or args.write_baseline is None:
+        return None
+    from toolcast import baseline
+
+    if errors:
+        errors.append(InputError(args.write_baseline, "not written: the baseline would miss the findings of the inputs above"))
+        return None
+    try:
+        return baseline.write(Path(args.write_baseline), results)
+    except OSError as exc:
+        errors.append(InputError(args.write_baseline, f"cannot write the baseline: {exc.strerror or exc}"))
+        return None
+
+
+def snapshot(out: Path) -> dict[str, str] | None:
+    """The files directly in an --out directory and a digest of each (None when it is missing)."""
+    import hashlib
+
+    if not out.is_dir():
+        return None
+    snap = {}
+    for p in sorted(out.iterdir()):
+        if p.is_file() and not p.name.startswith("."):
+            try:
+                snap[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
+            except OSError:
+                snap[p.name] = ""
+    return snap
+
+
+def open_out(out_dir: str, meta: dict, errors: list[InputError]) -> Any:
+    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one."""
+    from toolcast import outdir
+
+    if errors:
+        return None  # an input error already means DIR is left alone: do not even lock it
+    try:
+        return outdir.Batch(out_dir, meta)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+
+
+def add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError]) -> Any:
+    from toolcast import outdir
+
+    try:
+        batch.add(source, res)
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        return None
+    return batch
+
+
+def finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
+    """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
+    (`say` is False when the only error is DIR's own, which says it already)."""
+    from toolcast import outdir
+
+    if batch is None or errors:
+        if batch is not None:
+            batch.abort()
+        if say:
+            err.write(f"toolcast: {out_dir}: left unchanged, because of the {len(errors)} error(s) reported\n")
+        return None
+    try:
+        files = batch.commit()
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        err.write(f"toolcast: {out_dir}: left unchanged, because of the error reported\n")
+        return None
+    written: dict = {"dir": out_dir, "files": files}
+    if batch.kept:
+        written["kept"] = [{"file": f, "reason": why} for f, why in batch.kept]
+        for f, why in batch.kept:
+            err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
+    return written
