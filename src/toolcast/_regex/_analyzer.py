@@ -305,10 +305,6 @@ class _Reducer:
         def one(value: int) -> list[_Atom]:
             return [(value, pos, False)]
 
-        def literal_atoms(chars: str) -> list[_Atom]:
-            values = [ord(c) for c in chars] if u else utf16_units(chars)
-            return [(v, pos, False) for v in values]
-
         if kind == "ESC_BOUNDARY":  # only reaches here inside a class
             if text[1] == "b":
                 return SIMPLE_ESCAPE, one(0x08), None  # [\b] is backspace
@@ -342,12 +338,25 @@ class _Reducer:
                 raise Fail(pos, "invalid control escape (\\c needs a letter)")
             if in_class:  # B.1.2 ClassControlLetter: digits and _ allowed inside a class
                 return CONTROL_ESCAPE | ANNEX_B, one(ord(letter) % 32), None
-            return ANNEX_B, literal_atoms(text), None  # a literal backslash, then "c" and letter
+            return ANNEX_B, self._literal_atoms(text, pos), None  # a literal backslash, then "c" and letter
         if kind == "ESC_SIMPLE":
             return SIMPLE_ESCAPE, one(_SIMPLE_VALUES[text[1]]), None
+        if kind in ("ESC_ZERO", "ESC_DECIMAL", "ESC_KNAMED"):
+            return self._digits_or_name(kind, text, pos, in_class)
+        return self._identity(text[1], pos, in_class)  # ESC_IDENTITY: a backslash and any one character
+
+    def _literal_atoms(self, chars: str, pos: int) -> list[_Atom]:
+        values = [ord(c) for c in chars] if self.unicode else utf16_units(chars)
+        return [(v, pos, False) for v in values]
+
+    def _digits_or_name(
+        self, kind: str, text: str, pos: int, in_class: bool
+    ) -> tuple[int, list[_Atom], tuple[str, Any, int] | None]:
+        """\\0, \\N... and \\k<name>: a null, a backreference, a named reference, or (Annex B) an octal escape."""
+        u = self.unicode
         if kind == "ESC_ZERO":
             if len(text) == 2:
-                return SIMPLE_ESCAPE, one(0), None
+                return SIMPLE_ESCAPE, [(0, pos, False)], None
             if u:
                 raise Fail(pos, "invalid decimal escape (\\0 followed by a digit)")
             return ANNEX_B, self._octal_atoms(text[1:], pos), None
@@ -357,31 +366,31 @@ class _Reducer:
             if u:
                 raise Fail(pos, "invalid class escape (backreference inside a class)")
             return ANNEX_B, self._octal_atoms(text[1:], pos), None
-        if kind == "ESC_KNAMED":
-            if in_class:
-                if u:
-                    raise Fail(pos, "invalid escape '\\k' in character class")
-                return ANNEX_B | IDENTITY_ESCAPE, literal_atoms(text[1:]), ("bare-k", None, pos)
-            name = decode_group_name(text[3:-1])
-            if name is None:
-                if u:
-                    raise Fail(pos, "invalid capture group name in \\k<...>")
-                return ANNEX_B | IDENTITY_ESCAPE, [], ("bare-k", None, pos)
-            return 0, [], ("name", name, pos)
-        # ESC_IDENTITY: a backslash and any one character.
-        ch = text[1]
-        if u:
+        if in_class:  # ESC_KNAMED
+            if u:
+                raise Fail(pos, "invalid escape '\\k' in character class")
+            return ANNEX_B | IDENTITY_ESCAPE, self._literal_atoms(text[1:], pos), ("bare-k", None, pos)
+        name = decode_group_name(text[3:-1])
+        if name is None:
+            if u:
+                raise Fail(pos, "invalid capture group name in \\k<...>")
+            return ANNEX_B | IDENTITY_ESCAPE, [], ("bare-k", None, pos)
+        return 0, [], ("name", name, pos)
+
+    def _identity(self, ch: str, pos: int, in_class: bool) -> tuple[int, list[_Atom], tuple[str, Any, int] | None]:
+        """A backslash before one character: the character itself where the mode allows it."""
+        if self.unicode:
             if ch in _SYNTAX_CHARACTERS or ch == "/" or (in_class and ch == "-"):
-                return IDENTITY_ESCAPE, one(ord(ch)), None
+                return IDENTITY_ESCAPE, [(ord(ch), pos, False)], None
             raise Fail(pos, self._bad_escape_message(ch))
         if ch == "c":  # B.1.2: `\` not followed by a control letter is a literal backslash
-            return ANNEX_B, literal_atoms("\\c"), None
+            return ANNEX_B, self._literal_atoms("\\c", pos), None
         if ch == "k":
-            return ANNEX_B | IDENTITY_ESCAPE, one(ord("k")), ("bare-k", None, pos)
+            return ANNEX_B | IDENTITY_ESCAPE, [(ord("k"), pos, False)], ("bare-k", None, pos)
         mask = IDENTITY_ESCAPE
         if is_id_continue(ch) and ch not in "$\u200c\u200d":
             mask |= ANNEX_B  # the main grammar excludes UnicodeIDContinue identity escapes
-        return mask, literal_atoms(ch), None
+        return mask, self._literal_atoms(ch, pos), None
 
     @staticmethod
     def _octal_atoms(digits: str, pos: int) -> list[_Atom]:
