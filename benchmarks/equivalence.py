@@ -1,8 +1,8 @@
 """Before/after check for optimisations: every compile result over the corpus must stay byte-identical.
 
 `record` compiles the corpus (bfcl, mcp, agent_tools, large, the JSON-Schema-Test-Suite schemas and
-the benchmark's synthetic and inflated schemas) under every rule version and several policies, and
-stores each CompileResult.to_dict() (and each openai.strict_schema outcome) as JSON text, key order
+the benchmark's synthetic and inflated schemas) under every rule version of every target, each of the
+target's APIs and several policies, and stores each CompileResult.to_dict() (and each openai.strict_schema outcome) as JSON text, key order
 included; `check` compiles again and reports every difference.
 
 Usage: python benchmarks/equivalence.py record [FILE]
@@ -25,6 +25,8 @@ import common
 DEFAULT = common.HERE / ".equivalence" / "snapshot.jsonl.gz"
 # (strict, api, allow_lossy)
 POLICIES = (("auto", "responses", False), (True, "chat", False), (True, "responses", True), (False, "responses", False))
+# The other targets' runs are keyed "target@version|...", so OpenAI's keys (and old snapshots) stay as they were.
+OTHER_POLICIES = (("auto", False), (True, False), (True, True), (False, False))
 FULL_TEXT_LIMIT = 200_000  # longer results are stored as a digest only
 
 
@@ -65,34 +67,15 @@ def inputs() -> dict[str, list]:
 
 
 def results() -> dict[str, str]:
-    import toolcast
     from toolcast import rules as rules_mod
     from toolcast.openai import strict_schema
+    from toolcast.providers import EMITTERS, PROVIDER_OF
 
     out: dict[str, str] = {}
     sets = inputs()
-    versions = rules_mod.available("openai")
-    for version in versions:
+    for version in rules_mod.available("openai"):
         for strict, api, lossy in POLICIES:
-            for set_name, tools in sets.items():
-                if strict is False and set_name in ("inflated", "synthetic"):
-                    continue
-                key = f"{version}|{strict}/{api}/{lossy}|{set_name}"
-                if set_name == "golden":  # some are not tools at all: one by one
-                    for i, t in enumerate(tools):
-                        try:
-                            r = toolcast.compile_tool(t, api=api, rules=version, strict=strict, allow_lossy=lossy)
-                            out[f"{key}|{i}"] = json.dumps(r.to_dict(), ensure_ascii=False, default=repr)
-                        except Exception as exc:  # recorded as an outcome
-                            out[f"{key}|{i}"] = f"raised {type(exc).__name__}: {exc}"
-                    continue
-                try:
-                    res = toolcast.compile_tools(tools, api=api, rules=version, strict=strict, allow_lossy=lossy)
-                except Exception as exc:  # recorded as an outcome
-                    out[key + "|raised"] = f"{type(exc).__name__}: {exc}"
-                    continue
-                for i, r in enumerate(res):
-                    out[f"{key}|{i}"] = json.dumps(r.to_dict(), ensure_ascii=False, default=repr)
+            _compile_sets(out, sets, f"{version}|{strict}/{api}/{lossy}", "openai", api, version, strict, lossy)
         for set_name, tools in sets.items():
             for i, t in enumerate(tools):
                 if not isinstance(t, dict) or "inputSchema" not in t:
@@ -105,7 +88,43 @@ def results() -> dict[str, str]:
                                        getattr(exc, "code", None)])
                 out[f"{version}|strict_schema|{set_name}|{i}"] = text
         print(f"equivalence: {version} done ({len(out)} results)", file=sys.stderr, flush=True)
+    for target, emitter in EMITTERS.items():
+        if target == "openai":
+            continue
+        for version in rules_mod.available(PROVIDER_OF[target]):
+            rules = f"{PROVIDER_OF[target]}@{version}"
+            for api in emitter.APIS:
+                for strict, lossy in OTHER_POLICIES:
+                    key = f"{target}@{version}|{strict}/{api}/{lossy}"
+                    _compile_sets(out, sets, key, target, api, rules, strict, lossy)
+            print(f"equivalence: {target}@{version} done ({len(out)} results)", file=sys.stderr, flush=True)
     return out
+
+
+def _compile_sets(out: dict[str, str], sets: dict[str, list], prefix: str, target: str, api: str, rules: str,
+                  strict: object, lossy: bool) -> None:
+    """Every set compiled under one (target, api, rules, policy), each result stored under `prefix|set|i`."""
+    import toolcast
+
+    for set_name, tools in sets.items():
+        if strict is False and set_name in ("inflated", "synthetic"):
+            continue
+        key = f"{prefix}|{set_name}"
+        if set_name == "golden":  # some are not tools at all: one by one
+            for i, t in enumerate(tools):
+                try:
+                    r = toolcast.compile_tool(t, target=target, api=api, rules=rules, strict=strict, allow_lossy=lossy)
+                    out[f"{key}|{i}"] = json.dumps(r.to_dict(), ensure_ascii=False, default=repr)
+                except Exception as exc:  # recorded as an outcome
+                    out[f"{key}|{i}"] = f"raised {type(exc).__name__}: {exc}"
+            continue
+        try:
+            res = toolcast.compile_tools(tools, target=target, api=api, rules=rules, strict=strict, allow_lossy=lossy)
+        except Exception as exc:  # recorded as an outcome
+            out[key + "|raised"] = f"{type(exc).__name__}: {exc}"
+            continue
+        for i, r in enumerate(res):
+            out[f"{key}|{i}"] = json.dumps(r.to_dict(), ensure_ascii=False, default=repr)
 
 
 def _stored(text: str) -> str:
