@@ -132,6 +132,9 @@ def _walk_tables(r: Rules) -> dict:
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
             # policy: optional properties left optional, the property-name rule
             "optional_allowed": r.optional_allowed, "key_re": r.property_key_re, "enum_types": r.enum_types,
+            "objects_unlisted": r.policy["objects"] == "unlisted",
+            # whether the walk's result is written in the OpenAPI subset afterwards (policy schema_form)
+            "subset_form": r.policy.get("schema_form") == "openapi-subset",
         }
     return tables
 
