@@ -5,6 +5,8 @@ from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEn
                               RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'gemini'
+TARGET = 'gemini'
+API = 'json-schema'
 VERSION = '2025-11-05'
 REVIEWED = '2026-12-01'
 EXTENDS = None

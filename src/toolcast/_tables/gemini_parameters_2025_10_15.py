@@ -228,7 +228,7 @@ DIAGNOSTICS = {
 # code: TransformationEntry(lossy, detail, status, change pattern)
 TRANSFORMATIONS = {
     'added-additional-properties-false': TransformationEntry(False, 'Added `additionalProperties: false`.', 'reserved', 'added-additional-properties-false'),
-    'added-empty-properties': TransformationEntry(False, 'Added `properties: {}` to an object that declares none.', 'active', 'added-empty-properties'),
+    'added-empty-properties': TransformationEntry(False, 'Added `properties: {}` to an object that declares none.', 'reserved', 'added-empty-properties'),
     'added-property-ordering': TransformationEntry(False, "Added `propertyOrdering` with the author's property order.", 'active', 'added-property-ordering'),
     'closed-empty-parameters': TransformationEntry(False, 'Sent a tool without parameters as an empty closed object.', 'active', 'closed-empty-parameters'),
     'closed-open-object': TransformationEntry(False, 'Replaced `additionalProperties: true` by false.', 'reserved', 'closed-open-object'),
@@ -263,7 +263,7 @@ TRANSFORMATIONS = {
     'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'active', 'inlined-reference'),
     'merged-all-of': TransformationEntry(False, 'Merged the `allOf` branches into one schema.', 'active', 'merged-all-of'),
     'merged-ref-siblings': TransformationEntry(False, 'Inlined the `$ref` target and merged its sibling keywords (both apply).', 'active', 'merged-ref-siblings'),
-    'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'active', 'moved-any-of-siblings-into-branches'),
+    'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'reserved', 'moved-any-of-siblings-into-branches'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),

@@ -24,6 +24,10 @@ _TYPED = frozenset(k for ks in _TYPE_KEYWORDS.values() for k in ks)
 _ANNOTATIONS = ("title", "description", "default")
 
 
+# The JSON type of an enum value, as the Schema names types (a bool is not an integer here).
+_KIND = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+
+
 class _TooLarge(Exception):
     pass
 
@@ -140,6 +144,14 @@ class _Form:
             values = [v for v in values if v is not None]
             out = {**out, "enum": values, "nullable": True}
             self.walk.change("converted-type-list-to-nullable", sp + ("enum",))
+        if "type" not in out and values:
+            # The Schema needs a type: the one every value has (an enum accepts nothing else).
+            kinds = {_KIND.get(type(v)) for v in values}
+            if len(kinds) != 1 or None in kinds:
+                self.walk.report("type-union-unrepresentable", sp + ("enum",), value=f"enum {_listing(values)} without a type")
+                return out
+            out = {"type": kinds.pop(), **out}
+            self.walk.change("inferred-type", sp, "(from the enum's values)")
         if all(type(v) is str for v in values):
             return out
         numeric = all(type(v) in (int, float) for v in values) and out.get("type") in ("integer", "number")
@@ -153,10 +165,9 @@ class _Form:
     def _any_of(self, out: dict, sp: tuple) -> dict:
         """anyOf alone in its node (annotations moved into its branches), a null branch as nullable."""
         branches = out["anyOf"]
-        nulls = [b for b in branches if b == {"type": "null"}]
-        rest = [b for b in branches if b != {"type": "null"}]
-        if nulls and rest and all("type" in b for b in rest):
-            branches = [{**b, "nullable": True} for b in rest]
+        rest = [b for b in branches if not _null_only(b)]
+        if len(rest) < len(branches) and rest and all("type" in b for b in rest):
+            branches = [_spelled({**b, "nullable": True}) for b in rest]
             self.walk.change("converted-null-branch-to-nullable", sp + ("anyOf",))
         siblings = [k for k in out if k != "anyOf"]
         moved = [k for k in siblings if k in _ANNOTATIONS]
@@ -201,6 +212,11 @@ def _spelled(out: dict) -> dict:
     if "propertyOrdering" in out and "propertyOrdering" not in res:
         res["propertyOrdering"] = out["propertyOrdering"]
     return res
+
+
+def _null_only(b: Any) -> bool:
+    """Whether anyOf branch `b` (converted already) accepts null alone, beside annotations."""
+    return type(b) is dict and b.get("type") == "NULL" and all(k == "type" or k in _ANNOTATIONS for k in b)
 
 
 def _number_text(v: float) -> str:
