@@ -11,4 +11,4 @@ def sdk_round_trip(decl: dict) -> Any:
     from google.genai import types
 
     parsed = types.FunctionDeclaration.model_validate(decl)
-    return parsed.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return parsed.model_dump(mode="json", by_alias=True, exclude_unset=True)
