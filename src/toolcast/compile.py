@@ -21,7 +21,7 @@ from toolcast.model import (
 )
 from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
-from toolcast.rules import Rules, family, get_rules
+from toolcast.rules import Rules, family, get_rules, target_of
 from toolcast.walk import Walk, without_cycle_gc
 from toolcast.walk.values import non_json
 
@@ -389,6 +389,11 @@ def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> t
     """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
     an unknown target or API, or a rules spec naming another provider than the target's."""
     api_given = api
+    if api is None and type(rules) is str and "@" in rules:
+        # A rules spec naming a family of this target (gemini@..., gemini-parameters@...) picks its API.
+        named = target_of(rules.partition("@")[0].strip())
+        if named is not None and named[0] == target:
+            api = named[1]
     emitter, api = _emitter(target, api)
     provider = family(target, api) or PROVIDER_OF[target]
     if type(rules) is Rules:

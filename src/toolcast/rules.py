@@ -109,6 +109,11 @@ def family(target: str, api: str | None) -> str | None:
     return _tables.FAMILIES.get((target, api))
 
 
+def target_of(family_name: str) -> tuple[str, str] | None:
+    """(target, api) a rule family names (gemini-parameters: gemini, parameters), or None."""
+    return next((key for key, fam in _tables.FAMILIES.items() if fam == family_name), None)
+
+
 def available(provider: str = "openai") -> tuple[str, ...]:
     return _tables.VERSIONS.get(provider, ())
 

@@ -197,3 +197,42 @@ def _recursive(schema: dict, defs: dict) -> bool:
                 seen.add(n)
                 todo += graph[n]
     return False
+
+
+def parameters_as_json_schema(node: Any) -> Any:
+    """A `parameters` Schema read as the JSON Schema it means (PF §3.2, OpenAPI 3.0.3), for checking
+    what it accepts with a JSON Schema validator: lowercase types, `nullable: true` as a type union
+    with null (and null in its enum), no `additionalProperties` as open (OpenAPI's default),
+    `propertyOrdering` and `example` as annotations, and an INTEGER or NUMBER enum written as
+    strings (Vertex's own example) as those numbers."""
+    if not isinstance(node, dict):
+        return node
+    out: dict = {}
+    for k, v in node.items():
+        if k in ("propertyOrdering", "example", "nullable"):
+            continue
+        if k == "type" and isinstance(v, str):
+            out[k] = v.lower()
+        elif k == "properties" and isinstance(v, dict):
+            out[k] = {n: parameters_as_json_schema(x) for n, x in v.items()}
+        elif k in ("items", "additionalProperties") and isinstance(v, dict):
+            out[k] = parameters_as_json_schema(v)
+        elif k == "anyOf" and isinstance(v, list):
+            out[k] = [parameters_as_json_schema(x) for x in v]
+        else:
+            out[k] = v
+    t = out.get("type")
+    if isinstance(out.get("enum"), list) and t in ("integer", "number"):
+        out["enum"] = [_number(x) if isinstance(x, str) else x for x in out["enum"]]
+    if node.get("nullable") is True and isinstance(t, str):
+        out["type"] = [t, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+    return out
+
+
+def _number(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
