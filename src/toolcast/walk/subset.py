@@ -139,26 +139,32 @@ class _Form:
         values = out["enum"]
         if type(values) is not list:
             return out
-        if None in values and out.get("type") != "null":
-            # A nullable enum: null is carried by `nullable`, the strings by the enum.
-            values = [v for v in values if v is not None]
-            out = {**out, "enum": values, "nullable": True}
-            self.walk.change("converted-type-list-to-nullable", sp + ("enum",))
-        if "type" not in out and values:
+        rest = [v for v in values if v is not None]
+        if not rest:
+            if values:  # an enum of null alone: the type null, exactly
+                self.walk.change("inferred-type", sp, "(null, from an enum of null alone)")
+                return {"type": "null", **{k: v for k, v in out.items() if k not in ("type", "enum")}}
+            self.walk.report("type-union-unrepresentable", sp + ("enum",), value="an empty enum, which no value meets")
+            return out
+        if "type" not in out:
             # The Schema needs a type: the one every value has (an enum accepts nothing else).
-            kinds = {_KIND.get(type(v)) for v in values}
+            kinds = {_KIND.get(type(v)) for v in rest}
             if len(kinds) != 1 or None in kinds:
                 self.walk.report("type-union-unrepresentable", sp + ("enum",), value=f"enum {_listing(values)} without a type")
                 return out
             out = {"type": kinds.pop(), **out}
             self.walk.change("inferred-type", sp, "(from the enum's values)")
-        if all(type(v) is str for v in values):
+        if len(rest) < len(values):
+            # A nullable enum: null is carried by `nullable`, the other values by the enum.
+            out = {**out, "enum": rest, "nullable": True}
+            self.walk.change("converted-type-list-to-nullable", sp + ("enum",))
+        if all(type(v) is str for v in rest):
             return out
-        numeric = all(type(v) in (int, float) for v in values) and out.get("type") in ("integer", "number")
+        numeric = all(type(v) in (int, float) for v in rest) and out.get("type") in ("integer", "number")
         if numeric and self.numbers_as_strings:
             self.walk.change("converted-number-enum-to-strings", sp + ("enum",))
-            return {**out, "enum": [_number_text(v) for v in values]}
-        self.walk.report("enum-values-not-strings", sp + ("enum",), value=_listing(values))
+            return {**out, "enum": [_number_text(v) for v in rest]}
+        self.walk.report("enum-values-not-strings", sp + ("enum",), value=_listing(rest))
         self.walk.change("dropped-non-string-enum", sp + ("enum",))
         return {k: v for k, v in out.items() if k != "enum"}
 
