@@ -110,7 +110,12 @@ class _Form:
         siblings = {k: v for k, v in s.items() if k != "$ref"}
         if not siblings:
             return target
-        return {**target, **{k: v for k, v in siblings.items() if k in _ANNOTATIONS or k not in target}}
+        # (The walk merges siblings into the target where the rules keep none beside $ref, so this
+        # is a guard: an annotation beside $ref wins, a constraint given twice differently refuses.)
+        for k, v in siblings.items():
+            if k not in _ANNOTATIONS and k in target and target[k] != v:
+                self.walk.report("ref-sibling-conflict", sp + (k,), keyword=k)
+        return {**target, **siblings}
 
     def _type_list(self, s: dict, types: list, sp: tuple) -> dict | None:
         """A node with a type list, as one type plus nullable or as anyOf of one-type branches."""
