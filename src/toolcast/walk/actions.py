@@ -102,8 +102,9 @@ POLICY = {
     # nullable: made required and nullable, with a null path; allowed: left optional, no null path
     "optional_properties": ("nullable", "allowed"),
     # closed: additionalProperties false everywhere; unlisted: the dialect has no additionalProperties
-    # (objects stay open, and a closed object or a typed map is a lossy change, see walk.unlisted)
-    "objects": ("closed", "unlisted"),
+    # (objects stay open, and a closed object or a typed map is a lossy change, see walk.unlisted);
+    # open: objects stay as written (false kept, true dropped, a typed map lossy, see walk.unlisted)
+    "objects": ("closed", "unlisted", "open"),
     "root_type": ("object",),
     "root_combinators": ("refuse",),  # anyOf / oneOf at the root
     "definitions": ("root",),  # $defs only at the root; nested ones dropped

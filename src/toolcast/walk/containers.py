@@ -162,7 +162,7 @@ class Containers:
             return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
-        if not self.objects_unlisted:
+        if not self.objects_unlisted or (self.objects_keep_closed and s.get("additionalProperties") is False):
             out["additionalProperties"] = False
 
     def _property_keys(self, props: dict, sp: tuple) -> None:

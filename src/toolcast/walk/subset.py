@@ -54,6 +54,7 @@ class _Form:
         self.memo: dict[str, tuple[dict, int]] = {}
         self.nodes = 0
         self.unlisted = walk.objects_unlisted
+        self.keep_closed = walk.objects_keep_closed
         self.numbers_as_strings = walk.r.policy.get("number_enums") == "as-strings"
 
     def _count(self, n: int) -> None:
@@ -82,7 +83,7 @@ class _Form:
                 out[k] = [self.node(x, sp + (k, i)) for i, x in enumerate(v)]
             else:
                 out[k] = v
-        if self.unlisted:
+        if self.unlisted and not self.keep_closed:
             out.pop("additionalProperties", None)  # (the walk reported what leaving it out costs)
         if "enum" in out:
             out = self._enum(out, sp)

@@ -1,4 +1,4 @@
-"""Objects in a dialect without `additionalProperties` (policy objects `unlisted`): what leaving it out costs."""
+"""Objects the walk does not close (policy objects `unlisted`: no `additionalProperties` field; `open`: kept as written): what each costs."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ _first = itemgetter(0)
 
 
 def unlisted_object_rules(walk: Any, s: dict, props: dict, sp: tuple, root: bool) -> Any:
-    """Containers._object_rules under policy objects `unlisted`: an object is sent without
-    `additionalProperties`, which (as OpenAPI 3.0 reads it) accepts other keys. So an open object
-    loses nothing, a closed one or a typed map accepts arguments the tool rejects (lossy), and a
-    free-form object keeps its meaning. The names it requires, as _object_rules gives them."""
+    """Containers._object_rules under policy objects `unlisted` or `open`: an object is sent without
+    `additionalProperties` (under `open`, `false` is kept), which (as OpenAPI 3.0 reads it) accepts
+    other keys. So an open object loses nothing, a closed one under `unlisted` or a typed map
+    accepts arguments the tool rejects (lossy), and a free-form object keeps its meaning. The names
+    it requires, as _object_rules gives them."""
     ap = s.get("additionalProperties", MISSING)
     at = sp + ("additionalProperties",)
     if root and not props and walk.codes["empty-parameters"] in map(_first, walk.diags):
@@ -23,8 +24,9 @@ def unlisted_object_rules(walk: Any, s: dict, props: dict, sp: tuple, root: bool
         walk.report("empty-parameters", sp)
         walk.change("closed-empty-parameters", sp)
     elif ap is False:
-        walk.report("additional-properties-unexpressed", at)
-        walk.change("dropped-additional-properties-false", at)
+        if not walk.objects_keep_closed:  # (under `open` a closed object stays closed: nothing lost)
+            walk.report("additional-properties-unexpressed", at)
+            walk.change("dropped-additional-properties-false", at)
     elif ap is True or ap == {}:
         walk.report("additional-properties-true", at)
         walk.change("dropped-additional-properties-true", at)
