@@ -114,10 +114,19 @@ def test_gemini_objects_without_additional_properties():
     assert res.status == "strict"
 
 
-def test_vertex_keeps_closed_objects():
+def test_vertex_sends_objects_as_written():
     schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
     res = toolcast.compile_tool(_tool(schema), target="vertex")
     assert res.status == "strict" and _sent_ok(res, "vertex")["additionalProperties"] is False
+    # Open and free-form objects stay open (the json-schema API closes them, and refuses to
+    # narrow a free-form object to an empty one).
+    schema = {"type": "object", "properties": {"meta": {"type": "object"}, "o": {"type": "object", "properties": {
+        "x": {"type": "integer"}}}}}
+    res = toolcast.compile_tool(_tool(schema), target="vertex")
+    assert res.status == "strict" and not res.lossy
+    assert _sent_ok(res, "vertex")["properties"] == {"meta": {"type": "OBJECT"}, "o": {
+        "type": "OBJECT", "properties": {"x": {"type": "INTEGER"}}}}
+    assert toolcast.compile_tool(_tool(schema), target="vertex", api="json-schema").status == "non-strict"
 
 
 def test_number_enums_dropped_on_gemini_written_as_strings_on_vertex():
