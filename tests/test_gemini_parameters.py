@@ -6,8 +6,11 @@ import io
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from oracles import gemini as gemini_oracle
 from sdk_checks import sdk_round_trip
+from strategies import SETTINGS, schemas
 
 import toolcast
 from toolcast.cli import main
@@ -226,3 +229,16 @@ def test_rules_commands_show_the_parameter_families():
     assert m["policy"]["schema_form"][col] == "openapi-subset"
     code, out, _ = _run("rules", "diff", "gemini@2025-11-05", col, "--format", "json")
     assert code == 0 and json.loads(out)
+
+
+@SETTINGS
+@given(schema=schemas(), target=st.sampled_from(("gemini", "vertex")), strict=st.sampled_from(("auto", "true", "false")))
+def test_every_sent_parameters_declaration_is_accepted(schema, target, strict):
+    """Whatever the input and mode, a declaration that is sent (strict or not) passes the oracle
+    and the SDK's typed FunctionDeclaration; one that cannot be written is refused, never sent
+    with the original JSON Schema."""
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, target=target, strict=strict)
+    if res.tool is None:
+        assert res.status == "refused"
+        return
+    _sent_ok(res, target)
