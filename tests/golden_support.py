@@ -8,6 +8,7 @@ from typing import Any
 
 import toolcast
 from toolcast.model import null_path_to_json
+from toolcast.rules import get_rules
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 TOPICS = ("tools", "objects", "nullability", "keywords", "composition", "refs", "subschemas", "limits")
@@ -64,7 +65,10 @@ def case_tools(case: dict) -> list:
 
 def actual(case: dict, version: str, provider: str = "openai") -> Any:
     opts = case.get("options", {})
-    results = toolcast.compile_tools(case_tools(case), target=provider, rules=f"{provider}@{version}", **opts)
+    r = get_rules(f"{provider}@{version}")  # a rule family compiles its own target and API
+    if r.api is not None:
+        opts = {**opts, "api": r.api}
+    results = toolcast.compile_tools(case_tools(case), target=r.target, rules=r.id, **opts)
     out = [summarise(r, keep_tool="generate" not in case) for r in results]
     return out if "tools" in case else out[0]
 

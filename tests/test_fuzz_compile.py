@@ -290,6 +290,17 @@ def test_fuzz_compile_tool(schema, version, strict):
 
 
 @FUZZ
+@given(schema=_schema_like, target=st.sampled_from(["gemini", "vertex"]), strict=st.sampled_from(["auto", True, False]))
+def test_fuzz_compile_tool_parameters_api(schema, target, strict):
+    """Junk through the OpenAPI `parameters` form (the default API of gemini and vertex): documented
+    outcomes only, and a sent declaration always carries a `parameters` Schema."""
+    r = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=target, strict=strict)
+    _documented(r, get_rules(r.rules))
+    if r.tool is not None:
+        assert "parameters" in r.tool and "parametersJsonSchema" not in r.tool
+
+
+@FUZZ
 @given(tools=st.lists(st.one_of(_json_like, st.fixed_dictionaries({"name": _scalars, "parameters": _schema_like}),
                                 st.fixed_dictionaries({"type": st.just("function"), "function": _json_like})), max_size=3))
 def test_fuzz_compile_tools(tools):

@@ -239,13 +239,15 @@ def test_gemini_tools_are_accepted_by_the_sdk(target):
     declarations = tools[0]["functionDeclarations"]
     assert [d["name"] for d in declarations] == ["docs__search"]
     genai_types.Tool.model_validate(tools[0])
-    assert "parametersJsonSchema" in declarations[0]
+    assert "parameters" in declarations[0]  # the default API: the OpenAPI Schema subset
+    json_tools, _ = tc_gemini.tools(TOOLSET, target=target, api="json-schema")
+    assert "parametersJsonSchema" in json_tools[0]["functionDeclarations"][0]
     assert "docs__search" in report.null_paths or report.fallbacks
 
 
 def test_gemini_tools_an_api_the_target_does_not_offer_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"unknown api 'parameters' for target 'gemini'"):
-        tc_gemini.tools(TOOLSET, api="parameters")
+    with pytest.raises(ValueError, match=r"unknown api 'responses' for target 'gemini'"):
+        tc_gemini.tools(TOOLSET, api="responses")
     with pytest.raises(ValueError, match=r"target must be 'gemini' or 'vertex'"):
         tc_gemini.tools(TOOLSET, target="openai")
 

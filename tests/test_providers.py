@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from oracles import anthropic as anthropic_oracle
 from oracles import gemini as gemini_oracle
+from sdk_checks import sdk_round_trip
 from test_corpora import CORPUS, corpus_report
 
 import toolcast
@@ -58,7 +59,7 @@ def test_property_keys_refuse_in_every_mode():
 def test_enum_value_types():
     schema = {"type": "object", "properties": {"b": {"type": "boolean", "enum": [True]}}, "required": ["b"],
               "additionalProperties": False}
-    res = toolcast.compile_tool(_tool(schema), target="gemini", strict=True)
+    res = toolcast.compile_tool(_tool(schema), target="gemini", api="json-schema", strict=True)
     assert res.status == "refused" and ("gemini/enum-value-type-unsupported", "#/properties/b/enum") in _codes(res)
     assert toolcast.compile_tool(_tool(schema), target="anthropic").status == "strict"
 
@@ -153,18 +154,26 @@ needs_corpus = pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="
 
 
 @needs_corpus
-@pytest.mark.parametrize("target", ("anthropic", "gemini", "vertex"))
-def test_corpus_through_every_target(target):
+@pytest.mark.parametrize("target,api", (("anthropic", None), ("gemini", "json-schema"), ("vertex", "json-schema"),
+                                        ("gemini", "parameters"), ("vertex", "parameters")))
+def test_corpus_through_every_target(target, api):
     """Every corpus tool and large schema compiles without a crash; every strict output passes the
-    target's oracle; the official SDK's typed params accept every emitted tool."""
+    target's oracle (every `parameters` declaration, strict or not: it carries the converted
+    Schema); the official SDK's typed params accept every emitted tool (and, for `parameters`,
+    give it back unchanged)."""
     check = _sdk_check(target)
     outcomes = {"strict": 0, "non-strict": 0, "refused": 0}
     for tool in _corpus_tools():
-        res = toolcast.compile_tool(tool, target=target)
+        res = toolcast.compile_tool(tool, target=target, api=api)
         outcomes[res.status] += 1
         if res.tool is None:
             continue
         check(res.tool)
+        if api == "parameters":
+            found = gemini_oracle.declaration_violations(res.tool, target)
+            assert found == [], (tool["name"], found)
+            assert sdk_round_trip(res.tool) == res.tool, tool["name"]
+            continue
         if res.status != "strict":
             continue
         if target == "anthropic":
@@ -276,7 +285,9 @@ def test_target_report_is_fresh_and_without_crashes():
     report = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(report)
     stats = report.collect(CORPUS)
-    assert {t for _, t in stats} == set(TARGETS) and all(s["crashes"] == 0 for s in stats.values())
+    # Every target under each of its APIs (labelled "gemini (parameters)" and so on).
+    assert {t.split(" ")[0] for _, t in stats} == set(TARGETS) and all(s["crashes"] == 0 for s in stats.values())
+    assert {"gemini (parameters)", "vertex (json-schema)"} <= {t for _, t in stats}
     assert (ROOT / "docs" / "target-report.md").read_text(encoding="utf-8") == report.render(stats), (
         "docs/target-report.md is stale: run python tools/target_report.py")
 

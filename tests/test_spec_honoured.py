@@ -83,11 +83,12 @@ def test_a_structural_keyword_must_be_kept(spec):
 
 
 def test_a_policy_rule_the_walk_has_no_action_for_is_refused(spec):
-    # (optional_properties `allowed` became an action for Anthropic; open objects are not one yet)
-    f = new_version(spec, "policy:\n  objects: {rule: open, cite: [O-SO]}\n")
+    # (optional_properties `allowed` became an action for Anthropic, objects `open` one for Vertex's
+    # parameters; anyOf at the root is not one yet)
+    f = new_version(spec, "policy:\n  root_combinators: {rule: allow, cite: [O-SO]}\n")
     err = refusal(spec)
-    assert err.file == str(f) and err.line == 7 and err.path == "policy.objects.rule"
-    assert "no action for policy.objects 'open'" in err.message
+    assert err.file == str(f) and err.line == 7 and err.path == "policy.root_combinators.rule"
+    assert "no action for policy.root_combinators 'allow'" in err.message
 
 
 def test_an_always_refused_code_must_refuse(spec):

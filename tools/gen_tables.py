@@ -26,7 +26,7 @@ MATRIX_DOC = "matrix.md"  # beside --docs
 
 
 def module_name(provider: str, version: str) -> str:
-    return f"{provider}_{version.replace('-', '_')}"
+    return f"{provider.replace('-', '_')}_{version.replace('-', '_')}"
 
 
 def _block(name: str, mapping: dict, comment: str = "") -> str:
@@ -153,6 +153,7 @@ def render_version(rel_spec: str, r: dict) -> str:
         *_imports(bool(r.get("budgets"))),
         "",
         f"PROVIDER = {_lit(provider)}",
+        *_target_lines(r),
         f"VERSION = {_lit(r['version'])}",
         f"REVIEWED = {_lit(r['reviewed'])}",
         f"EXTENDS = {_lit(r.get('extends'))}",
@@ -217,8 +218,21 @@ def render_version(rel_spec: str, r: dict) -> str:
     return "\n".join(parts)
 
 
+def _target_lines(r: dict) -> list[str]:
+    """TARGET and API, for a rule family that names the target and API it compiles (other tables
+    stay as they were: the provider is the target)."""
+    target = r.get("target")
+    return [] if target is None else [f"TARGET = {_lit(target['name'])}", f"API = {_lit(target['api'])}"]
+
+
 def render_index(found: dict) -> str:
     versions = {p: tuple(sorted(vs)) for p, vs in sorted(found.items())}
+    # (target, api) -> the rule family compiled for it, for families that name one.
+    families = {}
+    for provider, vs in sorted(found.items()):
+        target = next(iter(vs.values())).resolved.get("target")
+        if target is not None:
+            families[(target["name"], target["api"])] = provider
     defaults = {}
     for provider, vs in sorted(found.items()):
         marked = [v for v, ver in vs.items() if ver.resolved["default"]]
@@ -231,11 +245,12 @@ def render_index(found: dict) -> str:
             "# fmt: off",
             f"VERSIONS = {_lit(versions)}",
             f"DEFAULTS = {_lit(defaults)}",
+            f"FAMILIES = {_lit(families)}",
             "# fmt: on",
             "",
             "",
             "def module_name(provider: str, version: str) -> str:",
-            "    return f\"{provider}_{version.replace('-', '_')}\"",
+            "    return f\"{provider.replace('-', '_')}_{version.replace('-', '_')}\"",
             "",
         ]
     )

@@ -256,8 +256,10 @@ def _check_semantics(v: Version, r: dict) -> None:
         for req in ("severity", "outcome", "message", "docs", "cite"):
             if req not in entry:
                 raise fail(("diagnostics", code), f"diagnostic {code!r} lacks {req!r}")
-        if not code.startswith(r["provider"] + "/"):
-            raise fail(("diagnostics", code), f"code {code!r} must start with {r['provider'] + '/'!r}")
+        # A rule family for one API of a target (gemini-parameters) reports under the target's codes.
+        prefix = r["target"]["name"] if "target" in r else r["provider"]
+        if not code.startswith(prefix + "/"):
+            raise fail(("diagnostics", code), f"code {code!r} must start with {prefix + '/'!r}")
         check_cites(("diagnostics", code, "cite"), entry["cite"])
         try:
             names = {f for _, f, _, _ in string.Formatter().parse(entry["message"]) if f is not None}

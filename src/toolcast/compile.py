@@ -21,7 +21,7 @@ from toolcast.model import (
 )
 from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
-from toolcast.rules import Rules, get_rules
+from toolcast.rules import Rules, family, get_rules, target_of
 from toolcast.walk import Walk, without_cycle_gc
 from toolcast.walk.values import non_json
 
@@ -325,7 +325,7 @@ def compile_tool(
         compiled: Any = None
         schema_diags: list[tuple] = []
         schema_trans: list[tuple] = []
-        if mode is False:
+        if mode is False and r.sends_original:
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
             status = "non-strict"
             bad = non_json(schema)
@@ -339,7 +339,12 @@ def compile_tool(
             walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
-            compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
+            if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
+                diags.append((r.patterns["strict-disabled"], "#", (), ()))
+                compiled, status = _walked(walk, schema, True, True, len(diags), len(trans))
+                status = "non-strict" if status == "strict" else "refused"
+            else:
+                compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
             schema_diags, schema_trans = walk.diags, walk.trans
             if status == "strict":
                 null_paths = walk.null_paths
@@ -351,7 +356,10 @@ def compile_tool(
             trans.append(r.tool_records[1])
             tool_out = emitter.emit(name, description, compiled, True, api)
         elif status != "refused":
-            params = _original(schema, r, diags, schema_diags)
+            if r.sends_original:
+                params = _original(schema, r, diags, schema_diags)
+            else:  # the converted schema, lossy changes and all; nothing to send after a refusal
+                params = compiled if walk is not None and not walk.refusals else None
             if params is None:
                 status = "refused"
                 sent = r.patterns["sent-non-strict"]
@@ -381,13 +389,18 @@ def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> t
     """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
     an unknown target or API, or a rules spec naming another provider than the target's."""
     api_given = api
+    if api is None and type(rules) is str and "@" in rules:
+        # A rules spec naming a family of this target (gemini@..., gemini-parameters@...) picks its API.
+        named = target_of(rules.partition("@")[0].strip())
+        if named is not None and named[0] == target:
+            api = named[1]
     emitter, api = _emitter(target, api)
-    provider = PROVIDER_OF[target]
+    provider = family(target, api) or PROVIDER_OF[target]
     if type(rules) is Rules:
         return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
     r = get_rules(rules, provider)
     if r.provider != provider:
-        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} compiles under {provider}@VERSION")
+        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} (api {api!r}) compiles under {provider}@VERSION")
     if len(_TARGETS) < 64:  # (target, api, rules spec) are a handful of strings; never grow without bound
         _TARGETS[(target, api_given, rules)] = (emitter, api, r)
     return emitter, api, r

@@ -31,6 +31,19 @@ def keyword_cell(r: Any, entry: Any) -> dict:
     return {"state": "dropped-with-loss" if lossy else "dropped-without-loss", "detail": dcode or ""}
 
 
+def policy_cells(r: Any) -> dict[str, dict]:
+    """Cells the structural policy decides for keywords the spec keeps (the walk reads them itself):
+    a dialect without `additionalProperties` (objects `unlisted`), and the OpenAPI subset form,
+    which inlines references and writes one type per node."""
+    cells = {}
+    if r.policy.get("objects") == "unlisted":
+        cells["additionalProperties"] = {"state": "dropped-with-loss", "detail": "objects unlisted (false or a schema is lost)"}
+    if r.policy.get("schema_form") == "openapi-subset":
+        cells["$ref"] = cells["$defs"] = {"state": "converted", "detail": "inlined"}
+        cells["type"] = {"state": "converted", "detail": "one type plus nullable"}
+    return cells
+
+
 def build(rule_sets: Iterable[Any]) -> dict:
     """The matrix over `rule_sets` (toolcast.rules.Rules, in column order): keywords (and the
     unknown-keyword class), limits and request budgets, each cell per rule version."""
@@ -39,6 +52,10 @@ def build(rule_sets: Iterable[Any]) -> dict:
     keywords = sorted({k for r in rule_sets for k in r.keywords})
     kw_rows = {k: {r.id: keyword_cell(r, r.keywords[k]) if k in r.keywords else keyword_cell(r, r.unknown_keyword)
                    for r in rule_sets} for k in keywords}
+    for r in rule_sets:
+        for k, cell in policy_cells(r).items():
+            if k in kw_rows:
+                kw_rows[k][r.id] = cell
     kw_rows["(unknown keyword)"] = {r.id: keyword_cell(r, r.unknown_keyword) for r in rule_sets}
     counters = sorted({e.counts for r in rule_sets for e in r.limits.values()})
     limits = {c: {r.id: (r.limit_of[c].value if c in r.limit_of else None) for r in rule_sets} for c in counters}

@@ -225,7 +225,7 @@ class Proxy:
     def _compile(self, tool: dict[str, Any]) -> Any:
         from toolcast import compile_tool
 
-        options: dict[str, Any] = {"api": self.api} if self.target == "openai" else {}
+        options: dict[str, Any] = {"api": self.api} if self.target == "openai" else _json_schema_api(self.target)
         return compile_tool(
             tool,
             target=self.target,
@@ -429,8 +429,18 @@ def check_target(target: str, api: str) -> None:
     """Raise ValueError naming the problem when the compile API does not know ``target``."""
     from toolcast import compile_tool
 
-    options: dict[str, Any] = {"api": api} if target == "openai" else {}
+    options: dict[str, Any] = {"api": api} if target == "openai" else _json_schema_api(target)
     compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, **options)
+
+
+def _json_schema_api(target: str) -> dict[str, Any]:
+    """The compile option that keeps a listed tool's inputSchema a JSON Schema, as MCP clients read
+    it: a target whose default API is another dialect (Gemini's OpenAPI `parameters`) is compiled
+    under its json-schema API."""
+    from toolcast.providers import EMITTERS
+
+    emitter = EMITTERS.get(target)
+    return {"api": "json-schema"} if emitter is not None and "json-schema" in emitter.APIS else {}
 
 
 def _pairs(values: Sequence[str], option: str) -> dict[str, str]:

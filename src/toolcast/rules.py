@@ -26,6 +26,10 @@ class Rules:
         self.provider: str = m.PROVIDER
         self.version: str = m.VERSION
         self.id = f"{m.PROVIDER}@{m.VERSION}"
+        # The target and API a rule family for one API compiles (gemini-parameters: gemini,
+        # parameters); otherwise the provider is the target and the API is the caller's.
+        self.target: str = getattr(m, "TARGET", m.PROVIDER)
+        self.api: str | None = getattr(m, "API", None)
         self.reviewed: str = m.REVIEWED
         self.extends: str | None = m.EXTENDS
         self.summary: str = m.SUMMARY
@@ -59,6 +63,9 @@ class Rules:
         self.property_key_pattern: str | None = key_pattern
         self.refuses_recursion = m.POLICY.get("recursion", "allow") == "refuse"
         self.optional_allowed = m.POLICY["optional_properties"] == "allowed"
+        # A tool not sent strict carries its original schema, or (policy non_strict `converted`)
+        # the walk's converted schema with its lossy changes.
+        self.sends_original = m.POLICY.get("non_strict", "original") == "original"
         # The JSON types enum and const values may have (None: any scalar).
         enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
         self.enum_types = frozenset(enum_types) if enum_types is not None else None
@@ -95,6 +102,16 @@ class Rules:
 
     def __repr__(self) -> str:
         return f"<Rules {self.id}>"
+
+
+def family(target: str, api: str | None) -> str | None:
+    """The rule family compiled for `api` of `target` when one names them (gemini-parameters)."""
+    return _tables.FAMILIES.get((target, api))
+
+
+def target_of(family_name: str) -> tuple[str, str] | None:
+    """(target, api) a rule family names (gemini-parameters: gemini, parameters), or None."""
+    return next((key for key, fam in _tables.FAMILIES.items() if fam == family_name), None)
 
 
 def available(provider: str = "openai") -> tuple[str, ...]:

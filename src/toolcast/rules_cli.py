@@ -20,11 +20,13 @@ def list_versions(out: IO[str], fmt: str) -> int:
     if fmt == "json":
         _dump(out, data)
         return 0
-    out.write(f"{'version':<20} {'default':<8} {'reviewed':<11} {'extends':<11} {'sources':>7}  summary\n")
+    # The id column fits the longest id (a rule family for one API: gemini-parameters@...).
+    width = max([20, *(len(i["id"]) for i in data["versions"])])
+    out.write(f"{'version':<{width}} {'default':<8} {'reviewed':<11} {'extends':<11} {'sources':>7}  summary\n")
     for i in data["versions"]:
         mark = "yes" if i["default"] else ""
         summary = i["summary"] if len(i["summary"]) <= 70 else i["summary"][:67] + "..."
-        out.write(f"{i['id']:<20} {mark:<8} {i['reviewed']:<11} {i['extends'] or '-':<11} {i['sources']:>7}  {summary}\n")
+        out.write(f"{i['id']:<{width}} {mark:<8} {i['reviewed']:<11} {i['extends'] or '-':<11} {i['sources']:>7}  {summary}\n")
     out.write("\n`latest` is the newest version; --rules accepts VERSION, openai@VERSION or latest.\n")
     return 0
 

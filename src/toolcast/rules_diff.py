@@ -321,7 +321,7 @@ def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", 
         for item in items:
             try:
                 # Each side under its own provider's target (rules diff works across providers).
-                ra, rb = (compile_tool(item.tool, target=r.provider, api=api if api in EMITTERS[r.provider].APIS else None,
+                ra, rb = (compile_tool(item.tool, target=r.target, api=r.api or (api if api in EMITTERS[r.target].APIS else None),
                                        rules=r, strict=strict, allow_lossy=allow_lossy) for r in (a, b))
             except InvalidToolError as exc:
                 errors.append(f"{item.source}: {exc}")

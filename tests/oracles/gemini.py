@@ -1,4 +1,4 @@
-"""Independent oracle: would the Gemini API (or Vertex AI) accept this function declaration's parametersJsonSchema?
+"""Independent oracle: would the Gemini API (or Vertex AI) accept this function declaration's parametersJsonSchema or parameters?
 
 Written only from ``/work/shared/reference/provider-facts.md`` §3.1 (declaration and names),
 §3.3 (the `parametersJsonSchema` keyword list), §5 (C-6 description, C-7 names, C-10 recursion)
@@ -6,6 +6,13 @@ and §8 (root object; on Vertex, anyOf as the only field of its schema). It impo
 strictest reading: keywords outside the documented list are violations (they are "likely
 ignored", so a schema relying on them is not enforced), recursion is a violation (allowed only
 "to a limited degree"), and on Vertex the documented parameter-name rule applies here too.
+
+For `parameters` (the OpenAPI `Schema` subset) it follows §3.2 and §8: only the Schema's fields,
+`type` one uppercase value of the Type enum (a list is rejected), enums of strings, `format` one
+that does something (the proto's older list; Vertex adds email and byte), no `additionalProperties`
+on the Gemini API (Vertex has it), no `$ref`/`$defs` (an inlined form is what the SDK sends), a
+root of type OBJECT, `properties` only on an OBJECT, no empty `properties` (rejected in 2025), and on
+Vertex `anyOf` alone in its node and the parameter-name rule.
 
 ``declaration_violations(decl, provider="gemini"|"vertex")`` -> list of (rule, path).
 ``request_violations(tools)`` -> the shape of the request's ``tools`` value.
@@ -40,10 +47,72 @@ def declaration_violations(decl: Any, provider: str = "gemini") -> list[tuple[st
         out.append(("name-invalid", "name"))
     if not isinstance(decl.get("description"), str):
         out.append(("description-missing", "description"))  # C-6: always send one
+    if "parameters" in decl:
+        return out + parameters_violations(decl["parameters"], provider)
     schema = decl.get("parametersJsonSchema")
     if schema is None:
         return out
     return out + violations(schema, provider)
+
+
+# PF §3.2: the Schema's fields (Vertex also has additionalProperties, and ref/defs, not used here).
+SCHEMA_FIELDS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
+                 "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
+                 "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum"}
+SCHEMA_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
+SCHEMA_FORMATS = {"gemini": {"float", "double", "int32", "int64", "enum", "date-time"},
+                  "vertex": {"float", "double", "int32", "int64", "enum", "date-time", "email", "byte"}}
+
+
+def parameters_violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+    """What the `parameters` Schema (OpenAPI subset) of PF §3.2 rejects in `schema`."""
+    if not isinstance(schema, dict) or schema.get("type") != "OBJECT":
+        return [("root-not-object", "#")]  # PF §8
+    out: list[tuple[str, str]] = []
+    fields = SCHEMA_FIELDS | ({"additionalProperties"} if provider == "vertex" else set())
+    stack = [("#", schema)]
+    while stack:
+        path, node = stack.pop()
+        if not isinstance(node, dict):
+            out.append(("not-a-schema", path))
+            continue
+        out += [("unknown-field", f"{path}/{k}") for k in node if k not in fields]
+        t = node.get("type")
+        if t is not None and t not in SCHEMA_TYPES:
+            out.append(("type-not-one-enum-value", path))  # a list: "Proto field is not repeating"
+        if "nullable" in node and not isinstance(node["nullable"], bool):
+            out.append(("nullable-not-bool", path))
+        if "enum" in node and not (isinstance(node["enum"], list) and all(isinstance(x, str) for x in node["enum"])):
+            out.append(("enum-not-strings", path))
+        if "format" in node and node["format"] not in SCHEMA_FORMATS[provider]:
+            out.append(("format", path))
+        props = node.get("properties")
+        if props is not None:
+            if t != "OBJECT":
+                out.append(("properties-not-on-object", path))  # PF §8: "only allowed for OBJECT type"
+            if not isinstance(props, dict) or not props:
+                out.append(("properties-empty", path))
+            else:
+                stack += [(f"{path}/properties/{k}", v) for k, v in props.items()]
+                if provider == "vertex":
+                    out += [("parameter-name", f"{path}/properties/{k}") for k in props if not PARAMETER_NAME.fullmatch(k)]
+        order = node.get("propertyOrdering")
+        if order is not None and not (isinstance(order, list) and isinstance(props, dict) and set(order) <= set(props)):
+            out.append(("property-ordering", path))
+        if "items" in node:
+            stack.append((f"{path}/items", node["items"]))
+        if isinstance(node.get("additionalProperties"), dict):
+            stack.append((f"{path}/additionalProperties", node["additionalProperties"]))
+        if "anyOf" in node:
+            if not isinstance(node["anyOf"], list) or not node["anyOf"]:
+                out.append(("any-of-empty", path))
+            else:
+                stack += [(f"{path}/anyOf/{i}", v) for i, v in enumerate(node["anyOf"])]
+            if provider == "vertex" and len(node) > 1:
+                out.append(("any-of-not-alone", path))  # PF §8
+        if t is None and "anyOf" not in node and provider == "gemini":
+            out.append(("type-missing", path))  # the Gemini API proto: type is required
+    return out
 
 
 def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
@@ -128,3 +197,42 @@ def _recursive(schema: dict, defs: dict) -> bool:
                 seen.add(n)
                 todo += graph[n]
     return False
+
+
+def parameters_as_json_schema(node: Any) -> Any:
+    """A `parameters` Schema read as the JSON Schema it means (PF §3.2, OpenAPI 3.0.3), for checking
+    what it accepts with a JSON Schema validator: lowercase types, `nullable: true` as a type union
+    with null (and null in its enum), no `additionalProperties` as open (OpenAPI's default),
+    `propertyOrdering` and `example` as annotations, and an INTEGER or NUMBER enum written as
+    strings (Vertex's own example) as those numbers."""
+    if not isinstance(node, dict):
+        return node
+    out: dict = {}
+    for k, v in node.items():
+        if k in ("propertyOrdering", "example", "nullable"):
+            continue
+        if k == "type" and isinstance(v, str):
+            out[k] = v.lower()
+        elif k == "properties" and isinstance(v, dict):
+            out[k] = {n: parameters_as_json_schema(x) for n, x in v.items()}
+        elif k in ("items", "additionalProperties") and isinstance(v, dict):
+            out[k] = parameters_as_json_schema(v)
+        elif k == "anyOf" and isinstance(v, list):
+            out[k] = [parameters_as_json_schema(x) for x in v]
+        else:
+            out[k] = v
+    t = out.get("type")
+    if isinstance(out.get("enum"), list) and t in ("integer", "number"):
+        out["enum"] = [_number(x) if isinstance(x, str) else x for x in out["enum"]]
+    if node.get("nullable") is True and isinstance(t, str):
+        out["type"] = [t, "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"] = [*out["enum"], None]
+    return out
+
+
+def _number(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)

@@ -41,6 +41,10 @@ REPORTS: dict[str, tuple[str, ...]] = {
                  "nested-definitions", "annotation-keyword-dropped"),
     # after the walk: finiteness and null paths (walk.nullpaths)
     "after": ("unsatisfiable-schema", "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths"),
+    # objects in a dialect without `additionalProperties` (policy objects `unlisted`, walk.containers)
+    "unlisted-objects": ("additional-properties-unexpressed",),
+    # the OpenAPI-subset schema form after the walk (policy schema_form `openapi-subset`, walk.subset)
+    "subset": ("inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings"),
     # the tool's name and description, and the strict-mode policy (compile)
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",
@@ -67,6 +71,10 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "document": ("dropped-ignored-ref-sibling", "converted-dialect-keyword", "copied-ref-target-to-defs",
                  "dropped-nested-definitions", "dropped-annotation-keyword"),
     "after": (),
+    "unlisted-objects": ("dropped-additional-properties-false", "dropped-additional-properties-true"),
+    "subset": ("inlined-reference", "converted-type-list-to-nullable", "split-type-list-to-any-of",
+               "converted-null-branch-to-nullable", "moved-any-of-siblings-into-branches", "added-property-ordering",
+               "dropped-non-string-enum", "converted-number-enum-to-strings"),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description"),
 }
@@ -93,7 +101,10 @@ STRUCTURAL = ("type", "properties", "required", "additionalProperties", "items",
 POLICY = {
     # nullable: made required and nullable, with a null path; allowed: left optional, no null path
     "optional_properties": ("nullable", "allowed"),
-    "objects": ("closed",),  # additionalProperties: false everywhere
+    # closed: additionalProperties false everywhere; unlisted: the dialect has no additionalProperties
+    # (objects stay open, and a closed object or a typed map is a lossy change, see walk.unlisted);
+    # open: objects stay as written (false kept, true dropped, a typed map lossy, see walk.unlisted)
+    "objects": ("closed", "unlisted", "open"),
     "root_type": ("object",),
     "root_combinators": ("refuse",),  # anyOf / oneOf at the root
     "definitions": ("root",),  # $defs only at the root; nested ones dropped
@@ -102,6 +113,15 @@ POLICY = {
 # what the walk does when a spec states none.
 OPTIONAL_POLICY = {
     "recursion": ("allow", "refuse"),  # refuse: a definition that reaches itself through $refs
+    # openapi-subset: after the walk, the schema is rewritten into the OpenAPI 3.0 Schema subset
+    # (references inlined, one type per node plus nullable, string enums; walk.subset)
+    "schema_form": ("json-schema", "openapi-subset"),
+    # what a tool not sent strict carries: its original schema, or (where the API's field takes only
+    # a subset, so the original would be rejected) the converted schema with its lossy changes
+    "non_strict": ("original", "converted"),
+    # under schema_form openapi-subset: an enum of numbers is dropped (lossy), or sent as strings
+    # beside its numeric type (a dialect that documents numeric enums written as strings)
+    "number_enums": ("drop", "as-strings"),
 }
 # Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
 # (`property_keys` and `enum_values` are selected by being present: rule "present").

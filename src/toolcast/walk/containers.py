@@ -9,6 +9,7 @@ from typing import Any
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.walk.plans import _DEF_REFS, _NOT_PLAIN_NULLABLE, _RESHAPING, _def_ref
 from toolcast.walk.semantics import allows_null
+from toolcast.walk.unlisted import unlisted_object_rules
 from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
@@ -95,7 +96,8 @@ class Containers:
             if n > PAUSE_GC_AFTER_PROPERTIES and gc_isenabled():
                 gc_disable()
                 self.gc_paused = True
-        req = self._object_rules(s, props, sp, root)
+        req = (self._object_rules(s, props, sp, root) if not self.objects_unlisted
+               else unlisted_object_rules(self, s, props, sp, root))
         if req is None:
             return
         if self.key_re is not None:
@@ -160,7 +162,8 @@ class Containers:
             return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
-        out["additionalProperties"] = False
+        if not self.objects_unlisted or (self.objects_keep_closed and s.get("additionalProperties") is False):
+            out["additionalProperties"] = False
 
     def _property_keys(self, props: dict, sp: tuple) -> None:
         """Refuse each property whose name the rules' property_keys pattern does not match."""

@@ -132,6 +132,10 @@ def _walk_tables(r: Rules) -> dict:
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
             # policy: optional properties left optional, the property-name rule
             "optional_allowed": r.optional_allowed, "key_re": r.property_key_re, "enum_types": r.enum_types,
+            # policy objects: not closed by the walk (unlisted or open), and a closed one kept (open)
+            "objects_unlisted": r.policy["objects"] != "closed", "objects_keep_closed": r.policy["objects"] == "open",
+            # whether the walk's result is written in the OpenAPI subset afterwards (policy schema_form)
+            "subset_form": r.policy.get("schema_form") == "openapi-subset",
         }
     return tables
 

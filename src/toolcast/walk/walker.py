@@ -24,6 +24,7 @@ from toolcast.walk.plans import (
     _walk_tables,
 )
 from toolcast.walk.refs import References
+from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
     _IMPLIES_SETS,
     _TYPE_SETS,
@@ -168,9 +169,12 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
         return {}
 
     # -- entry point ---------------------------------------------------------------------
+    subset_form = False  # whether the rules write the result in the OpenAPI subset (walk.subset)
+
     def compile(self, schema: Any) -> dict:
         try:
-            return self._compile(schema)
+            out = self._compile(schema)
+            return to_subset(self, out) if self.subset_form else out
         finally:
             if self.gc_paused and not self.hold_gc:
                 self.gc_paused = False
