@@ -62,8 +62,15 @@ def inputs() -> dict[str, list]:
             if "tool" in case:
                 golden.append(case["tool"])
             golden.extend(case.get("tools") or [])
-    sets["golden"] = golden
+    # Each golden input once, keyed by its content: a golden case added anywhere leaves the keys of
+    # the others as they were (positions would renumber every case after it).
+    sets["golden"] = {_digest(t): t for t in golden}
     return sets
+
+
+def _digest(value: object) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def results() -> dict[str, str]:
@@ -77,7 +84,7 @@ def results() -> dict[str, str]:
         for strict, api, lossy in POLICIES:
             _compile_sets(out, sets, f"{version}|{strict}/{api}/{lossy}", "openai", api, version, strict, lossy)
         for set_name, tools in sets.items():
-            for i, t in enumerate(tools):
+            for i, t in (tools.items() if isinstance(tools, dict) else enumerate(tools)):
                 if not isinstance(t, dict) or "inputSchema" not in t:
                     continue
                 try:
@@ -91,13 +98,14 @@ def results() -> dict[str, str]:
     for target, emitter in EMITTERS.items():
         if target == "openai":
             continue
-        for version in rules_mod.available(PROVIDER_OF[target]):
-            rules = f"{PROVIDER_OF[target]}@{version}"
-            for api in emitter.APIS:
+        for api in emitter.APIS:
+            provider = rules_mod.family(target, api) or PROVIDER_OF[target]  # the rules of this (target, API)
+            for version in rules_mod.available(provider):
+                rules = f"{provider}@{version}"
                 for strict, lossy in OTHER_POLICIES:
                     key = f"{target}@{version}|{strict}/{api}/{lossy}"
                     _compile_sets(out, sets, key, target, api, rules, strict, lossy)
-            print(f"equivalence: {target}@{version} done ({len(out)} results)", file=sys.stderr, flush=True)
+                print(f"equivalence: {target} {api} {rules} done ({len(out)} results)", file=sys.stderr, flush=True)
     return out
 
 
@@ -111,7 +119,7 @@ def _compile_sets(out: dict[str, str], sets: dict[str, list], prefix: str, targe
             continue
         key = f"{prefix}|{set_name}"
         if set_name == "golden":  # some are not tools at all: one by one
-            for i, t in enumerate(tools):
+            for i, t in tools.items():
                 try:
                     r = toolcast.compile_tool(t, target=target, api=api, rules=rules, strict=strict, allow_lossy=lossy)
                     out[f"{key}|{i}"] = json.dumps(r.to_dict(), ensure_ascii=False, default=repr)
