@@ -167,14 +167,19 @@ def unknown_tool_message(name: str, toolset: ToolSet) -> str:
 _JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 
-_JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-
-
 def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str | None]:
     """``(arguments, None)``, or ``(None, why)`` for arguments the tool must not receive."""
+    if type(args) is str:  # the common case first: a model's JSON text
+        try:
+            value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
+        except (json.JSONDecodeError, JsonLimitError) as exc:
+            # Zero-argument calls arrive as "" from some models and servers.
+            return ({}, None) if not args.strip() else (None, _decode_problem(name, exc))
+        if type(value) is dict:
+            return value, None
+        return None, f"arguments for tool {name!r} must be a JSON object, got {_json_kind(value)}"
     where = f"arguments for tool {name!r}"
-    # Zero-argument calls arrive as "" or null from some models and servers.
-    if args is None or (isinstance(args, str) and not args.strip()):
+    if args is None:  # a zero-argument call, as some models and servers send it
         return {}, None
     if isinstance(args, Mapping):
         try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
@@ -183,44 +188,51 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
             return None, f"{where} are not usable JSON: the value {exc}"
     if not isinstance(args, str):
         return None, f"{where} must be a JSON object string, got {_kind(args)}"
-    try:
-        value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
-    except json.JSONDecodeError as exc:
-        return None, (
-            f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        )
-    except JsonLimitError as exc:
-        reason = str(exc)
-        if reason.startswith(("is larger", "is nested")):
-            return None, f"{where} are refused: the JSON text {reason}"
-        return None, f"{where} are not valid JSON: the JSON text {reason}"
-    if not isinstance(value, dict):
-        kind = _JSON_KIND.get(type(value), "a number")
-        return None, f"{where} must be a JSON object, got {kind}"
-    return value, None
+    return decode_arguments(name, str.__str__(args))  # a str subclass: the text it holds
+
+
+def _json_kind(value: Any) -> str:
+    return _JSON_KIND.get(type(value), "a number")
+
+
+def _decode_problem(name: str, exc: ValueError) -> str:
+    where = f"arguments for tool {name!r}"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+    reason = str(exc)
+    if reason.startswith(("is larger", "is nested")):
+        return f"{where} are refused: the JSON text {reason}"
+    return f"{where} are not valid JSON: the JSON text {reason}"
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached_trie(paths: tuple[Any, ...]) -> dict:
-    from toolcast.nulls import _trie
+def _cached_node(paths: tuple[Any, ...]) -> Any:
+    from toolcast.nulls import compiled_paths
 
-    return _trie(paths)
+    return compiled_paths(paths)
+
+
+def null_node(paths: Any) -> Any:
+    """A tool's null paths made ready for stripping (None: nothing to strip); NullPathError
+    when they are not null paths."""
+    if not paths:
+        return None
+    try:
+        # A tool's paths are the same on every call: compile them once (paths given as
+        # lists are not hashable and are compiled each time). The result is only ever read.
+        return _cached_node(paths)
+    except TypeError:
+        from toolcast.nulls import compiled_paths
+
+        return compiled_paths(paths)
 
 
 def strip_call_nulls(name: str, arguments: dict[str, Any], null_paths: Any) -> dict[str, Any]:
     """``arguments`` without the nulls at tool ``name``'s null paths (a mapping or a ToolsReport)."""
-    from toolcast.nulls import _strip, strip_nulls  # the core helper, imported lazily
+    from toolcast.nulls import strip_compiled  # the core helper, imported lazily
 
-    paths = null_paths.get(name) if null_paths else None
-    if not paths:
-        return arguments
-    try:
-        # A tool's paths are the same on every call: build their trie once (paths given as
-        # lists are not hashable and take the plain way). The trie is only ever read.
-        trie = _cached_trie(paths)
-    except TypeError:
-        return strip_nulls(arguments, paths)
-    return _strip(arguments, trie) if trie else arguments
+    node = null_node(null_paths.get(name) if null_paths else None)
+    return arguments if node is None else strip_compiled(arguments, node)
 
 
 def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
@@ -444,31 +456,83 @@ def result_pieces(
     return [p for p in pieces if p], is_error
 
 
+class RawCall(NamedTuple):
+    """A tool call as a response holds it, before the toolset is asked about it: its id (""
+    when it has none), the name the model called, the arguments as given, and (OpenAI) the
+    API it came in. A tuple: a response of many calls builds one per call."""
+
+    call_id: str
+    name: str
+    arguments: Any
+    api: str = ""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A model's call to a tool of the ToolSet, with decoded and null-stripped arguments.
+
+    Each target's module has its own subclass, whose ``output`` shapes a result as that
+    provider's answer to the call.
+    """
+
+    call_id: str
+    name: str
+    server: str
+    tool: str
+    arguments: dict[str, Any] = field(hash=False)
+
+    @classmethod
+    def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+        """The call ``raw`` made to ``exposed``. Built without the frozen ``__init__`` (one
+        ``object.__setattr__`` per field), which was a fifth of what a call costs to read."""
+        call = object.__new__(cls)
+        call.__dict__.update(
+            call_id=raw.call_id, name=exposed.name, server=exposed.server, tool=exposed.tool,
+            arguments=arguments,
+        )
+        return call
+
+
+_UNSET = object()
+
+
 def read_calls(
     raws: Any,
     toolset: ToolSet,
     null_paths: Any,
-    make_call: Callable[[Any, Any, dict[str, Any]], Any],
-    reject: Callable[[Any, str], Any],
+    make_call: Callable[[RawCall, Any, dict[str, Any]], Any],
+    reject: Callable[[RawCall, str], Any],
 ) -> tuple[list[Any], list[Any]]:
-    """``(calls, rejected)`` from raw calls (each with ``name`` and ``arguments``), any provider.
+    """``(calls, rejected)`` from :class:`RawCall` s, any provider.
 
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
     """
+    from toolcast.nulls import strip_owned
+
     paths_by_tool = check_null_paths(null_paths)
+    # Per name called: the exposed tool and its null paths compiled, looked up once a response.
+    known: dict[str, tuple[Any, Any]] = {}
     calls: list[Any] = []
     rejected: list[Any] = []
     for raw in raws:
-        exposed = toolset.get(raw.name)
-        if exposed is None:
-            rejected.append(reject(raw, unknown_tool_message(raw.name, toolset)))
-            continue
-        arguments, problem = decode_arguments(raw.name, raw.arguments)
+        name, given = raw.name, raw.arguments
+        tool = known.get(name)
+        if tool is None:
+            exposed = toolset.get(name)
+            if exposed is None:
+                rejected.append(reject(raw, unknown_tool_message(name, toolset)))
+                continue
+            tool = known[name] = (exposed, null_node(paths_by_tool.get(name)))
+        arguments, problem = decode_arguments(name, given)
         if arguments is None:
             rejected.append(reject(raw, problem or "invalid arguments"))
             continue
-        calls.append(make_call(raw, exposed, strip_call_nulls(raw.name, arguments, paths_by_tool)))
+        # A JSON text without "null" holds no null to strip. The arguments are fresh (decoded
+        # or copied), so the nulls go from them in place.
+        if tool[1] is not None and (type(given) is not str or "null" in given):
+            strip_owned(arguments, tool[1])
+        calls.append(make_call(raw, tool[0], arguments))
     return calls, rejected
 
 
@@ -490,17 +554,6 @@ def list_field(obj: Any, name: str, path: str) -> list[Any]:
     if not isinstance(value, (list, tuple)):
         raise ResponseShapeError(f"{path}.{name}", "a list", value)
     return list(value)
-
-
-@dataclass(frozen=True)
-class RawCall:
-    """A tool call as a response holds it, before the toolset is asked about it (Claude's
-    ``tool_use`` block, Gemini's ``function_call``): its id ("" when it has none), the name the
-    model called and the arguments as given."""
-
-    call_id: str
-    name: str
-    arguments: Any
 
 
 def provider_tools(

@@ -211,6 +211,10 @@ class ToolSet(Mapping[str, ExposedTool]):
     def __getitem__(self, name: str) -> ExposedTool:
         return self._tools[name]
 
+    def get(self, name: str, default: Any = None) -> Any:
+        # Mapping's get goes through __getitem__ and a KeyError; tool_calls asks once per call.
+        return self._tools.get(name, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._tools)
 
