@@ -12,26 +12,30 @@ from toolcast._loop import (
     RawCall,
     ResponseShapeError,
     StrictIssue,
-    StructuredMode,
-    ToolResultError,
     ToolsReport,
-    _ErrorText,
     _field,
     _has,
     _is_object,
-    base64_image,
     check_null_paths,
     provider_tools,
     read_calls,
-    render_block,
-    result_pieces,
 )
-from toolcast._loop import ToolCall as _ToolCall
+from toolcast._loop import (
+    ToolCall as _ToolCall,
+)
 from toolcast._loop import (
     list_field as _list_field,
 )
 from toolcast._loop import (
     string_field as _string_field,
+)
+from toolcast._results import (
+    StructuredMode,
+    ToolResultError,
+    _ErrorText,
+    base64_image,
+    render_block,
+    result_pieces,
 )
 
 if TYPE_CHECKING:
@@ -53,6 +57,7 @@ __all__ = [
 Api = Literal["responses", "chat"]
 
 _APIS = ("responses", "chat")
+# Image types the Responses API accepts inside function_call_output (input_image).
 _RESPONSES_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 def _check_api(api: str) -> Api:
     if api not in _APIS:

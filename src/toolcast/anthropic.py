@@ -9,21 +9,25 @@ from typing import TYPE_CHECKING, Any, Literal
 from toolcast._loop import (
     RawCall,
     ResponseShapeError,
-    StructuredMode,
     ToolsReport,
-    _ErrorText,
     _field,
     _has,
     _is_object,
-    base64_image,
     list_field,
     provider_tools,
     read_calls,
-    render_block,
-    result_pieces,
     string_field,
 )
-from toolcast._loop import ToolCall as _ToolCall
+from toolcast._loop import (
+    ToolCall as _ToolCall,
+)
+from toolcast._results import (
+    StructuredMode,
+    _ErrorText,
+    base64_image,
+    render_block,
+    result_pieces,
+)
 
 if TYPE_CHECKING:
     from toolcast.toolset import ToolSet
