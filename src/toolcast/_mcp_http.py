@@ -66,6 +66,7 @@ async def http_session(
     *,
     headers: Mapping[str, str] | None = None,
     timeout: float | None = 30.0,
+    message_handler: Any = None,
 ) -> AsyncIterator[Any]:
     """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
 
@@ -73,7 +74,9 @@ async def http_session(
     in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
     limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
     server that does not answer in time raises :class:`McpServerError` with a one-line
-    message naming the URL (without its user info or query).
+    message naming the URL (without its user info or query). The server's notifications
+    (``notifications/tools/list_changed``, ...) go to ``message_handler``, the SDK
+    ``ClientSession``'s callback, which must not wait on the session itself.
     """
     import httpx2
     from mcp import ClientSession
@@ -87,7 +90,9 @@ async def http_session(
         async with (
             httpx2.AsyncClient(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout)) as client,
             streamable_http_client(url, http_client=client) as (read, write),
-            ClientSession(read, write, read_timeout_seconds=timeout) as session,
+            ClientSession(
+                read, write, read_timeout_seconds=timeout, message_handler=message_handler
+            ) as session,
         ):
             yield session
 

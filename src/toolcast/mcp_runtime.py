@@ -171,7 +171,8 @@ def _startup_failure(
 
 @contextlib.asynccontextmanager
 async def _opened(
-    argv: Sequence[str], output: ServerOutput, env: Any, cwd: Any, errlog: Any
+    argv: Sequence[str], output: ServerOutput, env: Any, cwd: Any, errlog: Any,
+    message_handler: Any,
 ) -> AsyncIterator[Any]:
     from mcp import ClientSession
 
@@ -179,7 +180,7 @@ async def _opened(
 
     async with (
         open_stdio(argv, output, env=env, cwd=cwd, errlog=errlog) as (read, write),
-        ClientSession(read, write) as session,
+        ClientSession(read, write, message_handler=message_handler) as session,
     ):
         yield session
 
@@ -192,10 +193,12 @@ def _session(
     cwd: str | os.PathLike[str] | None,
     errlog: Any,
     startup_timeout: float | None,
+    message_handler: Any = None,
 ) -> contextlib.AbstractAsyncContextManager[Any]:
-    """An initialized session of the stdio server ``argv``; McpServerError if it does not start."""
+    """An initialized session of the stdio server ``argv``; McpServerError if it does not start.
+    The server's notifications go to ``message_handler`` (the SDK's ClientSession callback)."""
     return initialized(
-        _opened(argv, output, env, cwd, errlog),
+        _opened(argv, output, env, cwd, errlog, message_handler),
         startup_timeout,
         lambda exc: _startup_failure(exc, output.name, output, startup_timeout),
     )
