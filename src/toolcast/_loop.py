@@ -247,7 +247,9 @@ def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
 class RawCall(NamedTuple):
     """A tool call as a response holds it, before the toolset is asked about it: its id (""
     when it has none), the name the model called, the arguments as given, and (OpenAI) the
-    API it came in. A tuple: a response of many calls builds one per call."""
+    API it came in. The readers' fast paths build plain tuples of these four fields (cheaper
+    than this NamedTuple, and a response of many calls builds one per call), so the loop
+    reads them by position."""
 
     call_id: str
     name: str
@@ -275,7 +277,7 @@ class ToolCall:
         ``object.__setattr__`` per field), which was a fifth of what a call costs to read."""
         call = object.__new__(cls)
         call.__dict__.update(
-            call_id=raw.call_id, name=exposed.name, server=exposed.server, tool=exposed.tool,
+            call_id=raw[0], name=exposed.name, server=exposed.server, tool=exposed.tool,
             arguments=arguments,
         )
         return call
@@ -291,7 +293,7 @@ def read_calls(
     make_call: Callable[[RawCall, Any, dict[str, Any]], Any],
     reject: Callable[[RawCall, str], Any],
 ) -> tuple[list[Any], list[Any]]:
-    """``(calls, rejected)`` from :class:`RawCall` s, any provider.
+    """``(calls, rejected)`` from :class:`RawCall` s (or tuples of their fields), any provider.
 
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
@@ -304,17 +306,17 @@ def read_calls(
     calls: list[Any] = []
     rejected: list[Any] = []
     for raw in raws:
-        name, given = raw.name, raw.arguments
+        name, given = raw[1], raw[2]
         tool = known.get(name)
         if tool is None:
             exposed = toolset.get(name)
             if exposed is None:
-                rejected.append(reject(raw, unknown_tool_message(name, toolset)))
+                rejected.append(reject(RawCall._make(raw), unknown_tool_message(name, toolset)))
                 continue
             tool = known[name] = (exposed, null_node(paths_by_tool.get(name)))
         arguments, problem = decode_arguments(name, given)
         if arguments is None:
-            rejected.append(reject(raw, problem or "invalid arguments"))
+            rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
             continue
         # A JSON text without "null" holds no null to strip. The arguments are fresh (decoded
         # or copied), so the nulls go from them in place.

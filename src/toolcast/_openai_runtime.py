@@ -102,8 +102,8 @@ class ToolCall(_ToolCall):
     def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
         call = object.__new__(cls)  # as the base's _of, with the API (one update, not two)
         call.__dict__.update(
-            call_id=raw.call_id, name=exposed.name, server=exposed.server, tool=exposed.tool,
-            arguments=arguments, api=raw.api,
+            call_id=raw[0], name=exposed.name, server=exposed.server, tool=exposed.tool,
+            arguments=arguments, api=raw[3],
         )
         return call
 
@@ -180,7 +180,7 @@ def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     found = _items_of(response, "response")
     if found is None:  # one tool call or output item given on its own
         raw = _raw_from_item(response, "response")
@@ -192,14 +192,14 @@ def _extract(response: Any) -> list[RawCall]:
             )
         return [raw]
     items, path = found
-    raws = []
+    raws: list[tuple[Any, ...]] = []
     for i, item in enumerate(items):
         # A plain dict with well-typed fields is read directly; the rest (SDK objects, other
         # items, shapes to report) the careful way, which names the place of a bad field.
         if type(item) is dict and item.get("type") == "function_call":
             call_id, name = item.get("call_id"), item.get("name")
             if type(call_id) is str and type(name) is str:
-                raws.append(RawCall(call_id, name, item.get("arguments"), "responses"))
+                raws.append((call_id, name, item.get("arguments"), "responses"))
                 continue
         raw = _raw_from_item(item, f"{path}[{i}]")
         if raw is not None:

@@ -62,7 +62,7 @@ def _raw_from_block(block: Any, path: str) -> RawCall | None:
     )
 
 
-def _extract(response: Any) -> list[RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     path = "response"
     if response is None:
         return []
@@ -77,13 +77,13 @@ def _extract(response: Any) -> list[RawCall]:
         if raw is None:
             raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
         return [raw]
-    raws = []
+    raws: list[tuple[Any, ...]] = []
     for i, block in enumerate(blocks):
         # A plain dict with well-typed fields is read directly; the rest the careful way.
         if type(block) is dict and block.get("type") == "tool_use":
             call_id, name = block.get("id"), block.get("name")
             if type(call_id) is str and type(name) is str:
-                raws.append(RawCall(call_id, name, block.get("input")))
+                raws.append((call_id, name, block.get("input"), ""))
                 continue
         raw = _raw_from_block(block, f"{path}[{i}]")
         if raw is not None:

@@ -91,7 +91,7 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     found = _parts_of(response)
     if found is None:
         raw = _raw_from_part(response, "response")
@@ -99,7 +99,7 @@ def _extract(response: Any) -> list[RawCall]:
             raise ResponseShapeError("response", _SHAPES, response)
         return [raw]
     parts, path = found
-    raws = []
+    raws: list[tuple[Any, ...]] = []
     for i, part in enumerate(parts):
         # A plain dict with well-typed fields is read directly; the rest the careful way.
         if type(part) is dict:
@@ -109,7 +109,7 @@ def _extract(response: Any) -> list[RawCall]:
                 if call_id is None:
                     call_id = ""
                 if type(call_id) is str and type(name) is str:
-                    raws.append(RawCall(call_id, name, call.get("args")))
+                    raws.append((call_id, name, call.get("args"), ""))
                     continue
         raw = _raw_from_part(part, f"{path}[{i}]")
         if raw is not None:
