@@ -298,7 +298,7 @@ def read_calls(
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
     """
-    from toolcast.nulls import strip_owned
+    from toolcast.nulls import _strip_owned
 
     paths_by_tool = check_null_paths(null_paths)
     # Per name called: the exposed tool and its null paths compiled, looked up once a response.
@@ -321,7 +321,7 @@ def read_calls(
         # A JSON text without "null" holds no null to strip. The arguments are fresh (decoded
         # or copied), so the nulls go from them in place.
         if tool[1] is not None and (type(given) is not str or "null" in given):
-            strip_owned(arguments, tool[1])
+            _strip_owned(arguments, tool[1])
         calls.append(make_call(raw, tool[0], arguments))
     return calls, rejected
 

@@ -46,6 +46,7 @@ class _Node(NamedTuple):
     ends: tuple[str, ...]  # keys whose null value is removed here
     kids: tuple[tuple[str, _Node], ...]  # keys the paths go on under
     items: _Node | None  # where the paths go in every element of a list
+    leaf: bool  # only ends: nothing below it to visit
 
 
 def _compile(trie: dict) -> _Node | None:
@@ -59,7 +60,7 @@ def _compile(trie: dict) -> _Node | None:
         if k is not None and k is not ITEMS and (node := _compile_inner(sub)) is not None
     )
     items = _compile_inner(trie[ITEMS]) if ITEMS in trie else None
-    return _Node(ends, kids, items)
+    return _Node(ends, kids, items, not kids and items is None)
 
 
 def _compile_inner(sub: dict) -> _Node | None:
@@ -109,7 +110,13 @@ def _strip_owned(value: Any, node: _Node) -> None:
                 del value[key]
         for key, sub in node.kids:
             current = value.get(key)
-            if current is not None:
+            if current is None:
+                continue
+            if sub.leaf and type(current) is dict:  # the common object of nullables, inline
+                for inner in sub.ends:
+                    if current.get(inner, 0) is None:
+                        del current[inner]
+            else:
                 _strip_owned(current, sub)
     elif node.items is not None and type(value) is list:
         sub = node.items
