@@ -106,6 +106,8 @@ def test_loads_bounded_is_json_loads_with_its_bounds(text):
         ('{"a": "\\ud800"}', "lone surrogate"),
         ('{"a": "\ud800"}', "lone surrogate"),
         ("[" * 4 + "]" * 4, "nested more than 3"),
+        ("[" * 4, "nested more than 3"),  # short and unbalanced: refused as too deep, as before
+        ('[{"a": [[1]]}]', "nested more than 3"),
         ('{"a": 1} x', "Extra data"),
         ('{"a": NaN}', "NaN"),
         ('{"a": 1e400}', "out of range"),
@@ -118,6 +120,7 @@ def test_loads_bounded_refuses_after_the_fast_scan_too(text, words):
 
 def test_loads_bounded_takes_surrounding_whitespace_and_a_surrogate_pair():
     assert loads_bounded(' {"a": [1]}\n', max_depth=3, max_bytes=100) == {"a": [1]}
+    assert loads_bounded("[[[]]]", max_depth=3, max_bytes=100) == [[[]]]
     assert loads_bounded('{"a": "\\ud83d\\ude00"}', max_depth=3, max_bytes=100) == {"a": "\U0001f600"}
 
 

@@ -74,22 +74,32 @@ def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
     )
     if too_large:
         raise JsonLimitError(f"is larger than {max_bytes} bytes")
-    # Counting brackets is cheap and rules out excess depth for nearly every text.
-    if text.count("[") + text.count("{") > max_depth and _nesting_exceeds(text, max_depth):
-        raise JsonLimitError(f"is nested more than {max_depth} levels deep")
+    # A JSON text nests a level per bracket pair: one of 2 * max_depth + 1 characters or fewer
+    # that decodes is never too deep, and counting brackets rules it out for most others.
+    n = len(text)
+    short = n <= 2 * max_depth + 1
+    if not short:
+        _check_nesting(text, max_depth)
     try:
         # The decoder's C scanner on its own: json.loads' Python wrappers cost a third as
         # much again. It accepts exactly one value from the first character to the last.
         value, end = _SCAN(text, 0)
     except Exception:  # any failure: the full decode below raises it in its own words
         end = -1
-    if end != len(text):
+    if end != n:
+        if short:  # not decoded: an unbalanced text may still open too many levels
+            _check_nesting(text, max_depth)
         value = _decode(text, max_depth)
     if (not text.isascii() and _SURROGATE.search(text)) or (
         "\\u" in text and _SURROGATE_ESCAPE.search(text)
     ):
         plain_json(value, max_depth=max_depth)  # only then: is each surrogate one of a pair?
     return value
+
+
+def _check_nesting(text: str, max_depth: int) -> None:
+    if text.count("[") + text.count("{") > max_depth and _nesting_exceeds(text, max_depth):
+        raise JsonLimitError(f"is nested more than {max_depth} levels deep")
 
 
 def _decode(text: str, max_depth: int) -> Any:
