@@ -172,16 +172,15 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
         if type(value) is dict:
             return value, None
         return None, f"arguments for tool {name!r} must be a JSON object, got {_json_kind(value)}"
-    where = f"arguments for tool {name!r}"
     if args is None:  # a zero-argument call, as some models and servers send it
         return {}, None
-    if isinstance(args, Mapping):
+    if type(args) is dict or isinstance(args, Mapping):
         try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
             return plain_json(args, max_depth=MAX_JSON_DEPTH), None
         except JsonLimitError as exc:
-            return None, f"{where} are not usable JSON: the value {exc}"
+            return None, f"arguments for tool {name!r} are not usable JSON: the value {exc}"
     if not isinstance(args, str):
-        return None, f"{where} must be a JSON object string, got {_kind(args)}"
+        return None, f"arguments for tool {name!r} must be a JSON object string, got {_kind(args)}"
     return decode_arguments(name, str.__str__(args))  # a str subclass: the text it holds
 
 
