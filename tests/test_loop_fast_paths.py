@@ -16,7 +16,13 @@ from toolcast import _loop
 from toolcast import anthropic as tc_anthropic
 from toolcast import gemini as tc_gemini
 from toolcast import openai as tc_openai
-from toolcast._json_limits import JsonLimitError, _plain_json, loads_bounded, plain_json
+from toolcast._json_limits import (
+    JsonLimitError,
+    _few_openers,
+    _plain_json,
+    loads_bounded,
+    plain_json,
+)
 from toolcast.model import ITEMS
 from toolcast.nulls import compiled_paths, strip_nulls, strip_owned
 from toolcast.toolset import ToolSet
@@ -122,6 +128,20 @@ def test_loads_bounded_takes_surrounding_whitespace_and_a_surrogate_pair():
     assert loads_bounded(' {"a": [1]}\n', max_depth=3, max_bytes=100) == {"a": [1]}
     assert loads_bounded("[[[]]]", max_depth=3, max_bytes=100) == [[[]]]
     assert loads_bounded('{"a": "\\ud83d\\ude00"}', max_depth=3, max_bytes=100) == {"a": "\U0001f600"}
+
+
+@examples(300)
+@given(st.text(alphabet="{[]}x", max_size=40), st.integers(0, 12))
+def test_few_openers_is_the_bracket_count(text, limit):
+    assert _few_openers(text, limit) == (text.count("[") + text.count("{") <= limit)
+
+
+def test_a_long_text_is_refused_as_too_deep_whatever_opens_its_levels():
+    deep = '{"a": ' * 60 + "[" * 41 + "]" * 41 + "}" * 60  # 101 levels, 2 kinds of bracket
+    with pytest.raises(JsonLimitError, match="nested more than 100"):
+        loads_bounded(deep, max_depth=100, max_bytes=10**6)
+    ok = '{"a": ' * 60 + "[" * 40 + "]" * 40 + "}" * 60
+    assert loads_bounded(ok + " " * 300, max_depth=100, max_bytes=10**6)["a"]["a"]
 
 
 @examples(300)

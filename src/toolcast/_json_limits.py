@@ -90,16 +90,38 @@ def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
         if short:  # not decoded: an unbalanced text may still open too many levels
             _check_nesting(text, max_depth)
         value = _decode(text, max_depth)
+    # Cheapest first: isascii() reads a flag, a one-character search is a memchr, while a
+    # longer one walks the text (a 2,000-character argument: 1.6 µs of a 2.5 µs decode).
     if (not text.isascii() and _SURROGATE.search(text)) or (
-        "\\u" in text and _SURROGATE_ESCAPE.search(text)
+        "\\" in text and "\\u" in text and _SURROGATE_ESCAPE.search(text)
     ):
         plain_json(value, max_depth=max_depth)  # only then: is each surrogate one of a pair?
     return value
 
 
 def _check_nesting(text: str, max_depth: int) -> None:
-    if text.count("[") + text.count("{") > max_depth and _nesting_exceeds(text, max_depth):
+    if not _few_openers(text, max_depth) and _nesting_exceeds(text, max_depth):
         raise JsonLimitError(f"is nested more than {max_depth} levels deep")
+
+
+def _few_openers(text: str, limit: int) -> bool:
+    """Whether ``text`` has at most ``limit`` opening brackets (so it cannot nest deeper).
+
+    While there are few, each is found with a memchr; past that, all are counted. On a long
+    text with a handful of objects, that is a fifth of what counting both kinds costs.
+    """
+    seen = 0
+    for bracket in "{[":
+        at = text.find(bracket)
+        while at >= 0:
+            seen += 1
+            if seen > _FEW:
+                return text.count("[") + text.count("{") <= limit
+            at = text.find(bracket, at + 1)
+    return seen <= limit
+
+
+_FEW = 8
 
 
 def _decode(text: str, max_depth: int) -> Any:

@@ -317,9 +317,9 @@ def read_calls(
         if arguments is None:
             rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
             continue
-        # A JSON text without "null" holds no null to strip. The arguments are fresh (decoded
-        # or copied), so the nulls go from them in place.
-        if tool[1] is not None and (type(given) is not str or "null" in given):
+        # The arguments are fresh (decoded or copied): the nulls go from them in place. (No
+        # search for "null" in the text first: on a long text it costs more than the strip.)
+        if tool[1] is not None:
             _strip_owned(arguments, tool[1])
         calls.append(make_call(raw, tool[0], arguments))
     return calls, rejected
