@@ -154,6 +154,16 @@ def test_strip_owned_strips_in_place_what_strip_nulls_strips(value, paths):
     assert _same(strip_owned(owned, compiled_paths(paths)), expected)
 
 
+def test_a_null_path_too_long_to_follow_is_refused_not_a_crash():
+    from toolcast.nulls import MAX_PATH_STEPS, NullPathError, fill_nulls
+
+    long = ("a",) * (MAX_PATH_STEPS + 1)
+    for fn in (strip_nulls, fill_nulls):
+        with pytest.raises(NullPathError, match=r"null_paths\[1\]: longer than 200 steps"):
+            fn({"a": None}, [("a",), long])
+    assert strip_nulls({"a": None}, [("a",) * MAX_PATH_STEPS, ("a",)]) == {}
+
+
 def _plainable(value) -> bool:
     try:
         plain_json(value, max_depth=100)

@@ -8,6 +8,11 @@ from typing import Any, NamedTuple
 from toolcast.model import ITEMS, NullPath, ToolcastError
 
 
+#: A null path longer than this is refused: stripping and filling follow a path recursively,
+#: and no value a tool receives is nested that deep (arguments: at most 100 levels).
+MAX_PATH_STEPS = 200
+
+
 class NullPathError(ToolcastError, TypeError):
     """``null_paths`` is not an iterable of paths, each a tuple/list of names and ITEMS/None."""
 
@@ -27,6 +32,8 @@ def _trie(null_paths: Iterable[NullPath]) -> dict:
             raise NullPathError(
                 f"null_paths[{i}]: expected a tuple or list of steps, got {_kind(path)}"
             )
+        if len(path) > MAX_PATH_STEPS:
+            raise NullPathError(f"null_paths[{i}]: longer than {MAX_PATH_STEPS} steps")
         node = root
         for j, step in enumerate(path):
             if step is None or step is ITEMS:
