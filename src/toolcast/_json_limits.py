@@ -187,9 +187,27 @@ def _copy(value: Any, depth: int) -> Any:
     elif kind is dict:
         return _copy_dict(value, depth)
     elif kind is list or kind is tuple:
-        if depth > 0:
-            return [_copy(item, depth - 1) for item in value]
+        return _copy_list(value, depth)
     raise _Unusual
+
+
+def _copy_list(value: list | tuple, depth: int) -> list:
+    if depth <= 0:
+        raise _Unusual
+    out = []
+    for item in value:
+        kind = type(item)
+        if kind is str:  # scalars inline, as in _copy_dict
+            if not (item.isascii() or not _SURROGATE.search(item)):
+                raise _Unusual
+            out.append(item)
+        elif kind is int or kind is bool or item is None:
+            out.append(item)
+        elif kind is dict:
+            out.append(_copy_dict(item, depth - 1))
+        else:
+            out.append(_copy(item, depth - 1))
+    return out
 
 
 def _copy_dict(value: dict, depth: int) -> dict:
@@ -207,6 +225,10 @@ def _copy_dict(value: dict, depth: int) -> dict:
             out[key] = item
         elif kind is int or kind is bool or item is None:
             out[key] = item
+        elif kind is dict:
+            out[key] = _copy_dict(item, depth - 1)
+        elif kind is list:
+            out[key] = _copy_list(item, depth - 1)
         else:
             out[key] = _copy(item, depth - 1)
     return out

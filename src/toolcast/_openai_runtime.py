@@ -100,11 +100,11 @@ class ToolCall(_ToolCall):
 
     @classmethod
     def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        call = object.__new__(cls)  # as the base's _of, with the API (one update, not two)
-        call.__dict__.update(
-            call_id=raw[0], name=exposed.name, server=exposed.server, tool=exposed.tool,
-            arguments=arguments, api=raw[3],
-        )
+        call = object.__new__(cls)  # as the base's _of, with the API (one call, not two)
+        fields = call.__dict__
+        fields["call_id"], fields["name"] = raw[0], exposed.name
+        fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
+        fields["api"] = raw[3]
         return call
 
     def output(

@@ -7,7 +7,6 @@ from typing import Any, NamedTuple
 
 from toolcast.model import ITEMS, NullPath, ToolcastError
 
-
 #: A null path longer than this is refused: stripping and filling follow a path recursively,
 #: and no value a tool receives is nested that deep (arguments: at most 100 levels).
 MAX_PATH_STEPS = 200
