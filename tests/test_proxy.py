@@ -231,6 +231,35 @@ def test_a_server_that_failed_at_start_is_tried_again_on_the_next_list_and_call(
     assert "server 'late' is unavailable" in stderr and "server 'late' is up" in stderr
 
 
+def test_a_retry_that_hangs_does_not_hold_up_tools_list(tmp_path):
+    # Fails at once when the proxy starts; hangs when it is tried again (its timeout is long).
+    marker = tmp_path / "tried"
+    slow = tmp_path / "slow_server.py"
+    slow.write_text(
+        "import os, sys, time\n"
+        f"marker = {str(marker)!r}\n"
+        "if not os.path.exists(marker):\n"
+        "    open(marker, 'w').close()\n"
+        "    sys.exit(1)\n"
+        "time.sleep(600)\n",
+        encoding="utf-8",
+    )
+
+    async def go():
+        async with proxied("--server", f"echo={ECHO}", "--server", f"slow={PY} {slow}",
+                           "--server-timeout", "slow=600") as session:
+            # Without the bound, this list waits for the retry: 600 s, past run()'s 120.
+            first = [t.name for t in (await session.list_tools()).tools]
+            again = [t.name for t in (await session.list_tools()).tools]
+            called = await session.call_tool("echo__echo", {"text": "x", "count": None, "options": None})
+            return first, again, called
+
+    first, again, called = run(go())
+    assert "echo__echo" in first and first == again
+    assert not any(n.startswith("slow__") for n in first)
+    assert json.loads(text_of(called)) == {"text": "x"}
+
+
 def test_a_server_that_cannot_start_leaves_the_others_working(tmp_path):
     log = (tmp_path / "stderr.txt").open("w+", encoding="utf-8")
 

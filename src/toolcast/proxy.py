@@ -16,6 +16,8 @@ __all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
 
 #: How long a server may take to start (or connect) and to answer one call, unless told.
 DEFAULT_TIMEOUT = 60.0
+#: How long tools/list waits for servers that are down to come up before it answers.
+LIST_RETRY_WAIT = 2.0
 # Fields of an upstream tool passed on as they are: a client may validate structuredContent
 # against outputSchema, and annotations tell it what a tool does.
 _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
@@ -121,6 +123,8 @@ class Proxy:
         self._tg: Any = None
         # The client's session, from its requests: to tell it when the tools change later.
         self._client: Any = None
+        self._retrying: Any = None  # the event of the retry under way, if any
+        self._lists_waiting = 0
 
     # ------------------------------------------------------------------ compile
 
@@ -206,6 +210,23 @@ class Proxy:
                 retrying.start_soon(self._list, name)
         return not tried <= set(self.down) and self._rebuild()  # none came up: nothing new
 
+    def _retry(self) -> Any:
+        """A retry of the servers that are down, run in the proxy's task group (one at a time);
+        the event it returns is set when it ends. When the tools changed, the client is told,
+        unless a tools/list is still waiting to answer with them."""
+        if self._retrying is None or self._retrying.is_set():
+            done = self._retrying = anyio.Event()
+
+            async def attempt() -> None:
+                try:
+                    if await self._retry_down() and not self._lists_waiting:
+                        await self._notify()
+                finally:
+                    done.set()
+
+            self._tg.start_soon(attempt)
+        return self._retrying
+
     def _rebuild(self) -> bool:
         """Compile the listing again; whether the tools it exposes changed."""
         before = self.listing.tools
@@ -258,7 +279,15 @@ class Proxy:
         import mcp_types as types
 
         self._client = ctx.session
-        await self._retry_down()  # this answer has the new tools: nothing to notify
+        if self.down:
+            # A server that takes long to fail again must not hold up the listing: past a
+            # moment, the answer is the tools as they are, and a change is notified later.
+            self._lists_waiting += 1
+            try:
+                with anyio.move_on_after(LIST_RETRY_WAIT):
+                    await self._retry().wait()
+            finally:
+                self._lists_waiting -= 1
         return types.ListToolsResult(tools=list(self.listing.tools))
 
     async def on_call_tool(self, ctx: Any, params: Any) -> Any:
@@ -267,8 +296,8 @@ class Proxy:
         self._client = ctx.session
         name = params.name
         exposed = self._exposed(name)
-        if exposed is None and await self._retry_down():
-            await self._notify()
+        if exposed is None and self.down:  # it may be a tool of a server that is down
+            await self._retry().wait()
             exposed = self._exposed(name)
         if exposed is None:
             down = "".join(
