@@ -158,7 +158,7 @@ def test_tools_changed_after_a_restart_sends_list_changed(tmp_path):
             await session.call_tool("echo__crash", {})
             await session.call_tool("echo__echo", {"text": "x", "count": None, "options": None})
             for _ in range(50):  # the notification may arrive just after the call's answer
-                if any("ToolListChanged" in type(m).__name__ or "tools/list_changed" in repr(m) for m in seen):
+                if _list_changed(seen):
                     break
                 await asyncio.sleep(0.05)
             after = {t.name for t in (await session.list_tools()).tools}
@@ -168,6 +168,96 @@ def test_tools_changed_after_a_restart_sends_list_changed(tmp_path):
     assert "echo__first" in before and "echo__second" not in before
     assert "echo__second" in after and "echo__first" not in after
     assert any("list_changed" in repr(m) or "ToolListChanged" in type(m).__name__ for m in seen), seen
+
+
+def _list_changed(seen: list) -> bool:
+    return any("list_changed" in repr(m) or "ToolListChanged" in type(m).__name__ for m in seen)
+
+
+def test_a_server_s_own_list_changed_is_passed_on_with_the_new_tools(tmp_path):
+    # No crash this time: the server itself says its tools changed; the proxy lists it again,
+    # compiles, and tells its client.
+    extra = tmp_path / "extra.txt"
+    extra.write_text("first\n", encoding="utf-8")
+
+    async def go():
+        seen: list = []
+        async with proxied("--server", f"echo={ECHO} --extra-tools {extra}", seen=seen) as session:
+            before = {t.name: t for t in (await session.list_tools()).tools}
+            extra.write_text("second\n", encoding="utf-8")
+            reloaded = await session.call_tool("echo__reload", {})
+            for _ in range(100):  # the notification comes after the call's answer
+                if _list_changed(seen):
+                    break
+                await asyncio.sleep(0.05)
+            told = _list_changed(seen)
+            after = {t.name: t for t in (await session.list_tools()).tools}
+            called = await session.call_tool("echo__second", {})
+            return before, reloaded, told, after, called
+
+    before, reloaded, told, after, called = run(go())
+    assert "echo__first" in before and "echo__second" not in before
+    assert text_of(reloaded) == "reloaded" and told
+    assert "echo__second" in after and "echo__first" not in after
+    assert after["echo__second"].input_schema["additionalProperties"] is False  # compiled
+    assert called.is_error is not True
+
+
+def test_a_server_that_failed_at_start_is_tried_again_on_the_next_list_and_call(tmp_path):
+    late = tmp_path / "late_server.py"  # not there yet: the server cannot start
+    log = (tmp_path / "stderr.txt").open("w+", encoding="utf-8")
+
+    async def go():
+        seen: list = []
+        async with proxied("--server", f"echo={ECHO}", "--server", f"late={PY} {late}",
+                           errlog=log, seen=seen) as session:
+            first = [t.name for t in (await session.list_tools()).tools]
+            refused = await session.call_tool("late__echo", {"text": "x"})
+            late.write_text((HERE / "servers" / "echo_server.py").read_text(encoding="utf-8"))
+            called = await session.call_tool("late__echo", {"text": "x", "count": None, "options": None})
+            listed = [t.name for t in (await session.list_tools()).tools]
+            return first, refused, called, listed, _list_changed(seen)
+
+    first, refused, called, listed, told = run(go())
+    log.seek(0)
+    stderr = log.read()
+    log.close()
+    assert not any(n.startswith("late__") for n in first) and "echo__echo" in first
+    assert refused.is_error is True
+    assert "unknown tool 'late__echo'; server 'late' is unavailable:" in text_of(refused)
+    assert "exited" in text_of(refused)  # the reason, not only that it is down
+    assert called.is_error is not True and json.loads(text_of(called)) == {"text": "x"}
+    assert "late__echo" in listed and "echo__echo" in listed and told
+    assert "server 'late' is unavailable" in stderr and "server 'late' is up" in stderr
+
+
+def test_a_retry_that_hangs_does_not_hold_up_tools_list(tmp_path):
+    # Fails at once when the proxy starts; hangs when it is tried again (its timeout is long).
+    marker = tmp_path / "tried"
+    slow = tmp_path / "slow_server.py"
+    slow.write_text(
+        "import os, sys, time\n"
+        f"marker = {str(marker)!r}\n"
+        "if not os.path.exists(marker):\n"
+        "    open(marker, 'w').close()\n"
+        "    sys.exit(1)\n"
+        "time.sleep(600)\n",
+        encoding="utf-8",
+    )
+
+    async def go():
+        async with proxied("--server", f"echo={ECHO}", "--server", f"slow={PY} {slow}",
+                           "--server-timeout", "slow=600") as session:
+            # Without the bound, this list waits for the retry: 600 s, past run()'s 120.
+            first = [t.name for t in (await session.list_tools()).tools]
+            again = [t.name for t in (await session.list_tools()).tools]
+            called = await session.call_tool("echo__echo", {"text": "x", "count": None, "options": None})
+            return first, again, called
+
+    first, again, called = run(go())
+    assert "echo__echo" in first and first == again
+    assert not any(n.startswith("slow__") for n in first)
+    assert json.loads(text_of(called)) == {"text": "x"}
 
 
 def test_a_server_that_cannot_start_leaves_the_others_working(tmp_path):

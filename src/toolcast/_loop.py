@@ -1,9 +1,7 @@
-"""The run-time loop's provider-neutral parts: reading SDK objects, decoding arguments, results."""
+"""The run-time loop's provider-neutral parts: reading SDK objects, compiling a ToolSet, decoding calls."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import difflib
 import functools
 import json
@@ -18,10 +16,6 @@ from toolcast.model import ToolcastError
 if TYPE_CHECKING:
     from toolcast.toolset import ToolSet
 
-StructuredMode = Literal["auto", "prefer", "append", "ignore"]
-
-_STRUCTURED_MODES = ("auto", "prefer", "append", "ignore")
-# Image types the Responses API accepts inside function_call_output (input_image).
 # An unknown-tool message lists valid names; past this many it would crowd the context.
 _MAX_LISTED_NAMES = 50
 #: Arguments (and structured results) nested deeper are refused: decoding, stripping and
@@ -167,60 +161,71 @@ def unknown_tool_message(name: str, toolset: ToolSet) -> str:
 _JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
 
 
-_JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
-
-
 def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str | None]:
     """``(arguments, None)``, or ``(None, why)`` for arguments the tool must not receive."""
-    where = f"arguments for tool {name!r}"
-    # Zero-argument calls arrive as "" or null from some models and servers.
-    if args is None or (isinstance(args, str) and not args.strip()):
+    if type(args) is str:  # the common case first: a model's JSON text
+        try:
+            value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
+        except (json.JSONDecodeError, JsonLimitError) as exc:
+            # Zero-argument calls arrive as "" from some models and servers.
+            return ({}, None) if not args.strip() else (None, _decode_problem(name, exc))
+        if type(value) is dict:
+            return value, None
+        return None, f"arguments for tool {name!r} must be a JSON object, got {_json_kind(value)}"
+    if args is None:  # a zero-argument call, as some models and servers send it
         return {}, None
-    if isinstance(args, Mapping):
+    if type(args) is dict or isinstance(args, Mapping):
         try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
             return plain_json(args, max_depth=MAX_JSON_DEPTH), None
         except JsonLimitError as exc:
-            return None, f"{where} are not usable JSON: the value {exc}"
+            return None, f"arguments for tool {name!r} are not usable JSON: the value {exc}"
     if not isinstance(args, str):
-        return None, f"{where} must be a JSON object string, got {_kind(args)}"
-    try:
-        value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
-    except json.JSONDecodeError as exc:
-        return None, (
-            f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-        )
-    except JsonLimitError as exc:
-        reason = str(exc)
-        if reason.startswith(("is larger", "is nested")):
-            return None, f"{where} are refused: the JSON text {reason}"
-        return None, f"{where} are not valid JSON: the JSON text {reason}"
-    if not isinstance(value, dict):
-        kind = _JSON_KIND.get(type(value), "a number")
-        return None, f"{where} must be a JSON object, got {kind}"
-    return value, None
+        return None, f"arguments for tool {name!r} must be a JSON object string, got {_kind(args)}"
+    return decode_arguments(name, str.__str__(args))  # a str subclass: the text it holds
+
+
+def _json_kind(value: Any) -> str:
+    return _JSON_KIND.get(type(value), "a number")
+
+
+def _decode_problem(name: str, exc: ValueError) -> str:
+    where = f"arguments for tool {name!r}"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+    reason = str(exc)
+    if reason.startswith(("is larger", "is nested")):
+        return f"{where} are refused: the JSON text {reason}"
+    return f"{where} are not valid JSON: the JSON text {reason}"
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached_trie(paths: tuple[Any, ...]) -> dict:
-    from toolcast.nulls import _trie
+def _cached_node(paths: tuple[Any, ...]) -> Any:
+    from toolcast.nulls import compiled_paths
 
-    return _trie(paths)
+    return compiled_paths(paths)
+
+
+def null_node(paths: Any) -> Any:
+    """A tool's null paths made ready for stripping (None: nothing to strip); NullPathError
+    when they are not null paths."""
+    if not paths:
+        return None
+    try:
+        # A tool's paths are the same on every call: compile them once (paths given as
+        # lists are not hashable and are compiled each time). The result is only ever read.
+        return _cached_node(paths)
+    except TypeError:
+        from toolcast.nulls import compiled_paths
+
+        return compiled_paths(paths)
 
 
 def strip_call_nulls(name: str, arguments: dict[str, Any], null_paths: Any) -> dict[str, Any]:
     """``arguments`` without the nulls at tool ``name``'s null paths (a mapping or a ToolsReport)."""
-    from toolcast.nulls import _strip, strip_nulls  # the core helper, imported lazily
+    from toolcast.nulls import strip_compiled  # the core helper, imported lazily
 
-    paths = null_paths.get(name) if null_paths else None
-    if not paths:
-        return arguments
-    try:
-        # A tool's paths are the same on every call: build their trie once (paths given as
-        # lists are not hashable and take the plain way). The trie is only ever read.
-        trie = _cached_trie(paths)
-    except TypeError:
-        return strip_nulls(arguments, paths)
-    return _strip(arguments, trie) if trie else arguments
+    node = null_node(null_paths.get(name) if null_paths else None)
+    return arguments if node is None else strip_compiled(arguments, node)
 
 
 def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
@@ -238,237 +243,84 @@ def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
     return paths_by_tool
 
 
-class _ErrorText(str):
-    """A message toolcast itself reports as an error (rejections, missing sessions)."""
+class RawCall(NamedTuple):
+    """A tool call as a response holds it, before the toolset is asked about it: its id (""
+    when it has none), the name the model called, the arguments as given, and (OpenAI) the
+    API it came in. The readers' fast paths build plain tuples of these four fields (cheaper
+    than this NamedTuple, and a response of many calls builds one per call), so the loop
+    reads them by position."""
+
+    call_id: str
+    name: str
+    arguments: Any
+    api: str = ""
 
 
-def _decoded_size(data: str) -> int | None:
-    try:
-        return len(base64.b64decode("".join(data.split()), validate=True))
-    except (binascii.Error, ValueError):
-        return None
+@dataclass(frozen=True)
+class ToolCall:
+    """A model's call to a tool of the ToolSet, with decoded and null-stripped arguments.
 
-
-def _media_placeholder(kind: str, mime: Any, data: Any) -> str:
-    mime_text = mime if isinstance(mime, str) and mime else "unknown type"
-    if not isinstance(data, str):
-        return f"[{kind}: {mime_text}, no data]"
-    size = _decoded_size(data)
-    if size is None:
-        return f"[{kind}: {mime_text}, invalid base64 data]"
-    return f"[{kind}: {mime_text}, {size} bytes]"
-
-
-def _label(value: Any) -> str:
-    """A short text for a name, URI or message of unknown type (a repr can recurse or raise)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (Mapping, list, tuple, set, frozenset, bytes)) or value is None:
-        return _kind(value)
-    try:
-        return str(value)[:200]  # a pydantic AnyUrl and the like print as their text
-    except Exception:
-        return _kind(value)
-
-
-def _resource_parts(resource: Any) -> list[str]:
-    if not _is_object(resource):
-        return ["[resource: no contents]"]
-    uri = _label(_field(resource, "uri") or "unknown uri")
-    mime = _field(resource, "mimeType", "mime_type")
-    label = f"{uri}, {_label(mime)}" if mime else uri
-    text = _field(resource, "text")
-    if isinstance(text, str):
-        # A text resource is readable as is; the placeholder line only names it.
-        return [f"[resource: {label}]\n{text}"]
-    blob = _field(resource, "blob")
-    if isinstance(blob, str):
-        size = _decoded_size(blob)
-        size_text = "invalid base64 data" if size is None else f"{size} bytes"
-        return [f"[resource: {label}, {size_text}]"]
-    return [f"[resource: {label}]"]
-
-
-def render_block(
-    block: Any, image: Callable[[Any, Any], Any] | None = None
-) -> list[Any]:
-    """One MCP content block as text pieces; ``image(mime, data)`` may turn an image into a
-    provider's own piece (a dict), or return None for the placeholder text."""
-    if isinstance(block, str):
-        return [block]
-    if not _is_object(block):
-        return [f"[unsupported content: {_kind(block)}]"]
-    kind = _field(block, "type")
-    if kind == "text":
-        text = _field(block, "text")
-        return [text if isinstance(text, str) else ""]
-    if kind == "image":
-        mime, data = _field(block, "mimeType", "mime_type"), _field(block, "data")
-        piece = image(mime, data) if image is not None else None
-        return [piece if piece is not None else _media_placeholder("image", mime, data)]
-    if kind == "audio":
-        return [
-            _media_placeholder(
-                "audio", _field(block, "mimeType", "mime_type"), _field(block, "data")
-            )
-        ]
-    if kind == "resource":
-        return _resource_parts(_field(block, "resource"))
-    if kind == "resource_link":
-        uri = _field(block, "uri") or "unknown uri"
-        name = _field(block, "name")
-        mime = _field(block, "mimeType", "mime_type")
-        bits = [_label(x) for x in (name, uri, mime) if x]
-        return [f"[resource link: {', '.join(bits)}]"]
-    return [f"[unsupported content: {_label(kind)}]"]
-
-
-def base64_image(mime: Any, data: Any, accepted: frozenset[str]) -> tuple[str, str] | None:
-    """``(mime type, compact base64)`` of an image a provider accepts, else None."""
-    if (
-        isinstance(mime, str)
-        and mime.lower() in accepted
-        and isinstance(data, str)
-        and _decoded_size(data) is not None
-    ):
-        return mime.lower(), "".join(data.split())
-    return None
-
-
-def _structured_text(value: Any) -> str:
-    """``structuredContent`` as compact JSON; JsonLimitError when it is too deep or not JSON."""
-    plain = plain_json(value, max_depth=MAX_JSON_DEPTH)
-    # Sorted keys and no spaces: the same structured result always gives the same bytes.
-    return json.dumps(plain, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-class ToolResultError(ToolcastError, TypeError):
-    """:func:`tool_output` was given something that is not a tool result (nor a str/exception)."""
-
-
-def _normalize_result(result: Any) -> tuple[list[Any], Any, bool]:
-    """``(content blocks, structuredContent or None, is_error)`` from any accepted result."""
-    if isinstance(result, _ErrorText):
-        return [{"type": "text", "text": str(result)}], None, True
-    if isinstance(result, BaseException):
-        try:
-            message = str(result).strip()
-        except Exception:  # an exception whose arguments cannot be printed
-            message = ""
-        return [{"type": "text", "text": message or type(result).__name__}], None, True
-    if isinstance(result, str):
-        return [{"type": "text", "text": result}], None, False
-    if result is None:
-        return [], None, False
-    if not _is_object(result):
-        raise ToolResultError(f"cannot turn {_kind(result)} into a tool output")
-    structured = _field(result, "structuredContent", "structured_content")
-    if not _has(result, "content") and structured is None and _has(result, "message"):
-        # An error object (JSON-RPC ErrorData and the like): report its message.
-        return [{"type": "text", "text": _label(_field(result, "message"))}], None, True
-    content = _field(result, "content")
-    if isinstance(content, str):  # hand-made sessions: a bare text
-        blocks: list[Any] = [content]
-    elif isinstance(content, (list, tuple)):
-        blocks = list(content)
-    elif content is None:
-        blocks = []
-    else:
-        raise ToolResultError(
-            f"result.content: expected a list of content blocks, got {_kind(content)}"
-        )
-    flag = _field(result, "isError", "is_error")
-    is_error = isinstance(flag, int) and bool(flag)  # bool is an int; other values mean nothing
-    return blocks, structured, is_error
-
-
-def _has_prefix(text: str, prefix: str) -> bool:
-    marker = prefix.strip().lower()
-    return bool(marker) and text.lstrip().lower().startswith(marker)
-
-
-def check_structured(structured: str) -> None:
-    if structured not in _STRUCTURED_MODES:
-        raise ValueError(f"structured must be one of {_STRUCTURED_MODES}, got {structured!r}")
-
-
-def result_pieces(
-    result: Any,
-    structured: StructuredMode,
-    error_prefix: str,
-    render: Callable[[Any], list[Any]],
-) -> tuple[list[Any], bool]:
-    """A result's pieces (text, or a provider's media dicts) in order, and whether it is an error.
-
-    ``render`` turns one content block into pieces. ``structured`` decides where
-    ``structuredContent`` goes (see the providers' ``tool_output``); errors get
-    ``error_prefix`` (once) on their first piece; empty texts are dropped.
+    Each target's module has its own subclass, whose ``output`` shapes a result as that
+    provider's answer to the call.
     """
-    check_structured(structured)
-    blocks, structured_value, is_error = _normalize_result(result)
 
-    use_content, use_structured = True, False
-    if structured_value is not None:
-        if structured == "auto":
-            use_content, use_structured = bool(blocks), not blocks
-        elif structured == "prefer":
-            use_content, use_structured = False, True
-        elif structured == "append":
-            use_structured = True
+    call_id: str
+    name: str
+    server: str
+    tool: str
+    arguments: dict[str, Any] = field(hash=False)
 
-    pieces: list[Any] = []
-    if use_content:
-        for block in blocks:
-            pieces.extend(render(block))
-    if use_structured:
-        try:
-            pieces.append(_structured_text(structured_value))
-        except JsonLimitError as exc:
-            # The model must learn that part of the result is missing, and why; first, so
-            # that the error marker leads the output.
-            is_error = True
-            pieces.insert(0, f"the tool's structured result cannot be sent: it {exc}")
+    @classmethod
+    def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+        """The call ``raw`` made to ``exposed``. Built without the frozen ``__init__`` (one
+        ``object.__setattr__`` per field), which was a fifth of what a call costs to read."""
+        call = object.__new__(cls)
+        fields = call.__dict__  # item by item: cheaper than update() with keywords
+        fields["call_id"], fields["name"] = raw[0], exposed.name
+        fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
+        return call
 
-    if is_error and error_prefix:
-        first = next((i for i, p in enumerate(pieces) if p), None)
-        if first is None:
-            pieces.insert(0, error_prefix + "the tool reported an error without details")
-        elif isinstance(pieces[first], str):
-            text = pieces[first]
-            if not _has_prefix(text, error_prefix):
-                pieces[first] = error_prefix + text
-        else:
-            # An image comes first; the error marker must still lead the output.
-            pieces.insert(first, error_prefix.rstrip())
-    # Empty text blocks carry nothing and would only add blank lines.
-    return [p for p in pieces if p], is_error
+
+_UNSET = object()
 
 
 def read_calls(
     raws: Any,
     toolset: ToolSet,
     null_paths: Any,
-    make_call: Callable[[Any, Any, dict[str, Any]], Any],
-    reject: Callable[[Any, str], Any],
+    make_call: Callable[[RawCall, Any, dict[str, Any]], Any],
+    reject: Callable[[RawCall, str], Any],
 ) -> tuple[list[Any], list[Any]]:
-    """``(calls, rejected)`` from raw calls (each with ``name`` and ``arguments``), any provider.
+    """``(calls, rejected)`` from :class:`RawCall` s (or tuples of their fields), any provider.
 
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
     """
+    from toolcast.nulls import _strip_owned
+
     paths_by_tool = check_null_paths(null_paths)
+    # Per name called: the exposed tool and its null paths compiled, looked up once a response.
+    known: dict[str, tuple[Any, Any]] = {}
     calls: list[Any] = []
     rejected: list[Any] = []
     for raw in raws:
-        exposed = toolset.get(raw.name)
-        if exposed is None:
-            rejected.append(reject(raw, unknown_tool_message(raw.name, toolset)))
-            continue
-        arguments, problem = decode_arguments(raw.name, raw.arguments)
+        name, given = raw[1], raw[2]
+        tool = known.get(name)
+        if tool is None:
+            exposed = toolset.get(name)
+            if exposed is None:
+                rejected.append(reject(RawCall._make(raw), unknown_tool_message(name, toolset)))
+                continue
+            tool = known[name] = (exposed, null_node(paths_by_tool.get(name)))
+        arguments, problem = decode_arguments(name, given)
         if arguments is None:
-            rejected.append(reject(raw, problem or "invalid arguments"))
+            rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
             continue
-        calls.append(make_call(raw, exposed, strip_call_nulls(raw.name, arguments, paths_by_tool)))
+        # The arguments are fresh (decoded or copied): the nulls go from them in place. (No
+        # search for "null" in the text first: on a long text it costs more than the strip.)
+        if tool[1] is not None:
+            _strip_owned(arguments, tool[1])
+        calls.append(make_call(raw, tool[0], arguments))
     return calls, rejected
 
 
@@ -490,17 +342,6 @@ def list_field(obj: Any, name: str, path: str) -> list[Any]:
     if not isinstance(value, (list, tuple)):
         raise ResponseShapeError(f"{path}.{name}", "a list", value)
     return list(value)
-
-
-@dataclass(frozen=True)
-class RawCall:
-    """A tool call as a response holds it, before the toolset is asked about it (Claude's
-    ``tool_use`` block, Gemini's ``function_call``): its id ("" when it has none), the name the
-    model called and the arguments as given."""
-
-    call_id: str
-    name: str
-    arguments: Any
 
 
 def provider_tools(

@@ -3,33 +3,39 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
     MAX_ARGUMENTS_BYTES,
     MAX_JSON_DEPTH,
+    RawCall,
     ResponseShapeError,
     StrictIssue,
-    StructuredMode,
-    ToolResultError,
     ToolsReport,
-    _ErrorText,
     _field,
     _has,
     _is_object,
-    base64_image,
     check_null_paths,
     provider_tools,
     read_calls,
-    render_block,
-    result_pieces,
+)
+from toolcast._loop import (
+    ToolCall as _ToolCall,
 )
 from toolcast._loop import (
     list_field as _list_field,
 )
 from toolcast._loop import (
     string_field as _string_field,
+)
+from toolcast._results import (
+    StructuredMode,
+    ToolResultError,
+    _ErrorText,
+    base64_image,
+    render_block,
+    result_pieces,
 )
 
 if TYPE_CHECKING:
@@ -51,6 +57,7 @@ __all__ = [
 Api = Literal["responses", "chat"]
 
 _APIS = ("responses", "chat")
+# Image types the Responses API accepts inside function_call_output (input_image).
 _RESPONSES_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 def _check_api(api: str) -> Api:
     if api not in _APIS:
@@ -86,15 +93,19 @@ def tools(
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class ToolCall(_ToolCall):
     """A model's call to a tool of the ToolSet, with decoded and null-stripped arguments."""
 
-    call_id: str
-    name: str
-    server: str
-    tool: str
-    arguments: dict[str, Any] = field(hash=False)
     api: Api = "responses"
+
+    @classmethod
+    def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+        call = object.__new__(cls)  # as the base's _of, with the API (one call, not two)
+        fields = call.__dict__
+        fields["call_id"], fields["name"] = raw[0], exposed.name
+        fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
+        fields["api"] = raw[3]
+        return call
 
     def output(
         self,
@@ -109,15 +120,7 @@ class ToolCall:
         )
 
 
-@dataclass(frozen=True)
-class _RawCall:
-    api: Api
-    call_id: str
-    name: str
-    arguments: Any
-
-
-def _raw_from_item(item: Any, path: str) -> _RawCall | None:
+def _raw_from_item(item: Any, path: str) -> RawCall | None:
     """A function call from one Chat ``tool_calls`` entry or Responses output item, else None."""
     if not _is_object(item):
         raise ResponseShapeError(path, "an object (a tool call or an output item)", item)
@@ -125,21 +128,21 @@ def _raw_from_item(item: Any, path: str) -> _RawCall | None:
     if kind is not None and not isinstance(kind, str):
         raise ResponseShapeError(f"{path}.type", "a string", kind)
     if kind == "function_call":
-        return _RawCall(
-            "responses",
+        return RawCall(
             _string_field(item, "call_id", path),
             _string_field(item, "name", path),
             _field(item, "arguments"),
+            "responses",
         )
     function = _field(item, "function")
     if kind == "function" or (kind is None and function is not None):
         if not _is_object(function):
             raise ResponseShapeError(f"{path}.function", "an object", function)
-        return _RawCall(
-            "chat",
+        return RawCall(
             _string_field(item, "id", path),
             _string_field(function, "name", f"{path}.function"),
             _field(function, "arguments"),
+            "chat",
         )
     if kind is None:
         raise ResponseShapeError(path, "a tool call or an output item with a type", item)
@@ -177,7 +180,7 @@ def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[_RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     found = _items_of(response, "response")
     if found is None:  # one tool call or output item given on its own
         raw = _raw_from_item(response, "response")
@@ -189,11 +192,22 @@ def _extract(response: Any) -> list[_RawCall]:
             )
         return [raw]
     items, path = found
-    calls = (_raw_from_item(item, f"{path}[{i}]") for i, item in enumerate(items))
-    return [raw for raw in calls if raw is not None]
+    raws: list[tuple[Any, ...]] = []
+    for i, item in enumerate(items):
+        # A plain dict with well-typed fields is read directly; the rest (SDK objects, other
+        # items, shapes to report) the careful way, which names the place of a bad field.
+        if type(item) is dict and item.get("type") == "function_call":
+            call_id, name = item.get("call_id"), item.get("name")
+            if type(call_id) is str and type(name) is str:
+                raws.append((call_id, name, item.get("arguments"), "responses"))
+                continue
+        raw = _raw_from_item(item, f"{path}[{i}]")
+        if raw is not None:
+            raws.append(raw)
+    return raws
 
 
-def _reject(raw: _RawCall, message: str, error_prefix: str) -> dict[str, Any]:
+def _reject(raw: RawCall, message: str, error_prefix: str) -> dict[str, Any]:
     return tool_output(raw.call_id, _ErrorText(message), api=raw.api, error_prefix=error_prefix)
 
 
@@ -222,21 +236,11 @@ def tool_calls(
     """
     paths_by_tool = check_null_paths(null_paths)  # checked before the response is read
 
-    def make_call(raw: _RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        return ToolCall(
-            call_id=raw.call_id,
-            name=exposed.name,
-            server=exposed.server,
-            tool=exposed.tool,
-            arguments=arguments,
-            api=raw.api,
-        )
-
     return read_calls(
         _extract(response),
         toolset,
         paths_by_tool,
-        make_call,
+        ToolCall._of,
         lambda raw, message: _reject(raw, message, error_prefix),
     )
 

@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
     RawCall,
     ResponseShapeError,
-    StructuredMode,
     ToolsReport,
-    _ErrorText,
     _field,
     _has,
     _is_object,
-    base64_image,
     list_field,
     provider_tools,
     read_calls,
+    string_field,
+)
+from toolcast._loop import (
+    ToolCall as _ToolCall,
+)
+from toolcast._results import (
+    StructuredMode,
+    _ErrorText,
+    base64_image,
     render_block,
     result_pieces,
-    string_field,
 )
 
 if TYPE_CHECKING:
@@ -34,14 +39,8 @@ _IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class ToolCall(_ToolCall):
     """A model's ``tool_use`` of a tool of the ToolSet, with null-stripped arguments."""
-
-    call_id: str
-    name: str
-    server: str
-    tool: str
-    arguments: dict[str, Any] = field(hash=False)
 
     def output(
         self, result: Any, *, error_prefix: str = "Error: ", structured: StructuredMode = "auto"
@@ -63,7 +62,7 @@ def _raw_from_block(block: Any, path: str) -> RawCall | None:
     )
 
 
-def _extract(response: Any) -> list[RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     path = "response"
     if response is None:
         return []
@@ -78,8 +77,18 @@ def _extract(response: Any) -> list[RawCall]:
         if raw is None:
             raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
         return [raw]
-    found = (_raw_from_block(block, f"{path}[{i}]") for i, block in enumerate(blocks))
-    return [raw for raw in found if raw is not None]
+    raws: list[tuple[Any, ...]] = []
+    for i, block in enumerate(blocks):
+        # A plain dict with well-typed fields is read directly; the rest the careful way.
+        if type(block) is dict and block.get("type") == "tool_use":
+            call_id, name = block.get("id"), block.get("name")
+            if type(call_id) is str and type(name) is str:
+                raws.append((call_id, name, block.get("input"), ""))
+                continue
+        raw = _raw_from_block(block, f"{path}[{i}]")
+        if raw is not None:
+            raws.append(raw)
+    return raws
 
 
 def tool_calls(
@@ -98,13 +107,10 @@ def tool_calls(
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
     """
 
-    def make_call(raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        return ToolCall(raw.call_id, exposed.name, exposed.server, exposed.tool, arguments)
-
     def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return tool_output(raw.call_id, _ErrorText(message), error_prefix=error_prefix)
 
-    return read_calls(_extract(response), toolset, null_paths, make_call, reject)
+    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject)
 
 
 def _image(mime: Any, data: Any) -> dict[str, Any] | None:

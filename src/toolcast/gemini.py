@@ -3,25 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._loop import (
     RawCall,
     ResponseShapeError,
-    StructuredMode,
     ToolsReport,
-    _ErrorText,
     _field,
     _has,
     _is_object,
-    base64_image,
     list_field,
     provider_tools,
     read_calls,
+    string_field,
+)
+from toolcast._loop import (
+    ToolCall as _ToolCall,
+)
+from toolcast._results import (
+    StructuredMode,
+    _ErrorText,
+    base64_image,
     render_block,
     result_pieces,
-    string_field,
 )
 
 if TYPE_CHECKING:
@@ -35,14 +40,8 @@ _SHAPES = "a GenerateContentResponse, a Content, a list of parts or a function_c
 
 
 @dataclass(frozen=True)
-class ToolCall:
+class ToolCall(_ToolCall):
     """A model's function call to a tool of the ToolSet; ``call_id`` is "" when it had no id."""
-
-    call_id: str
-    name: str
-    server: str
-    tool: str
-    arguments: dict[str, Any] = field(hash=False)
 
     def output(
         self, result: Any, *, error_prefix: str = "Error: ", structured: StructuredMode = "auto"
@@ -92,7 +91,7 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[RawCall]:
+def _extract(response: Any) -> list[tuple[Any, ...]]:
     found = _parts_of(response)
     if found is None:
         raw = _raw_from_part(response, "response")
@@ -100,8 +99,22 @@ def _extract(response: Any) -> list[RawCall]:
             raise ResponseShapeError("response", _SHAPES, response)
         return [raw]
     parts, path = found
-    calls = (_raw_from_part(part, f"{path}[{i}]") for i, part in enumerate(parts))
-    return [raw for raw in calls if raw is not None]
+    raws: list[tuple[Any, ...]] = []
+    for i, part in enumerate(parts):
+        # A plain dict with well-typed fields is read directly; the rest the careful way.
+        if type(part) is dict:
+            call = part["function_call"] if "function_call" in part else part.get("functionCall")
+            if type(call) is dict:
+                call_id, name = call.get("id"), call.get("name")
+                if call_id is None:
+                    call_id = ""
+                if type(call_id) is str and type(name) is str:
+                    raws.append((call_id, name, call.get("args"), ""))
+                    continue
+        raw = _raw_from_part(part, f"{path}[{i}]")
+        if raw is not None:
+            raws.append(raw)
+    return raws
 
 
 def tool_calls(
@@ -121,13 +134,10 @@ def tool_calls(
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
     """
 
-    def make_call(raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        return ToolCall(raw.call_id, exposed.name, exposed.server, exposed.tool, arguments)
-
     def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return _response_part(raw.name, raw.call_id, _ErrorText(message), error_prefix, "auto")
 
-    return read_calls(_extract(response), toolset, null_paths, make_call, reject)
+    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject)
 
 
 def _media(mime: Any, data: Any) -> dict[str, Any] | None:

@@ -1,4 +1,4 @@
-"""Run tool calls against MCP client sessions; list the tools of stdio and Streamable HTTP servers."""
+"""Run tool calls against MCP client sessions; stdio servers; the MCP API in one place (HTTP from _mcp_http)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,24 @@ import shutil
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcast._openai_runtime import ToolCall, _ErrorText, tool_output
+from toolcast._mcp_http import _shown_url as _shown_url  # the CLI names a URL as messages do
+from toolcast._mcp_http import http_session, list_tools_http, list_tools_http_sync
+from toolcast._mcp_session import (
+    McpServerError,
+    _exception_text,
+    _innermost,
+    _one_line,
+    _sdk_log_to,
+    initialized,
+    list_tools,
+)
+from toolcast._openai_runtime import ToolCall, tool_output
+from toolcast._results import _ErrorText
 
 if TYPE_CHECKING:
     from toolcast._mcp_stdio import ServerOutput
-    from toolcast._openai_runtime import Api, StructuredMode
+    from toolcast._openai_runtime import Api
+    from toolcast._results import StructuredMode
 
 __all__ = [
     "McpServerError",
@@ -28,14 +41,6 @@ __all__ = [
     "list_tools_stdio_sync",
     "stdio_session",
 ]
-
-# A server that pages forever must not hang the caller; no real server has this many pages.
-_MAX_PAGES = 1000
-
-
-class McpServerError(RuntimeError):
-    """An MCP server could not be started or did not answer; the message is one line."""
-
 
 async def _run_one(
     call: ToolCall,
@@ -83,15 +88,6 @@ def _shape(
     return call.output(result, error_prefix=error_prefix, structured=structured)
 
 
-def _exception_text(exc: BaseException) -> str:
-    """The exception's message on one line; its type when it has none or cannot be printed."""
-    try:
-        text = " ".join(str(exc).split())
-    except Exception:  # str() of an exception holding a deep or broken value
-        text = ""
-    return text[:1000] or type(exc).__name__
-
-
 async def execute_tool_calls(
     calls: Sequence[Any],
     sessions: Mapping[str, Any],
@@ -115,20 +111,6 @@ async def execute_tool_calls(
     # _run_one turns every failure of its call into that call's output, so one call can
     # never take the others' outputs with it.
     return list(await asyncio.gather(*jobs))
-
-
-def _innermost(exc: BaseException) -> BaseException:
-    # anyio task groups wrap the real failure in (nested) exception groups.
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-def _one_line(exc: BaseException) -> str:
-    """The innermost meaningful message of an exception (groups included), on one line."""
-    inner = _innermost(exc)
-    text = " ".join(str(inner).split())
-    return text or type(inner).__name__
 
 
 def _resolve(command: str) -> list[str]:
@@ -163,10 +145,19 @@ def _with_output(message: str, output: ServerOutput) -> str:
     return message
 
 
-def _startup_failure(exc: BaseException, shown: str, output: ServerOutput) -> McpServerError:
+def _startup_failure(
+    exc: BaseException, shown: str, output: ServerOutput, startup_timeout: float | None
+) -> McpServerError:
     inner = _innermost(exc)
     if isinstance(inner, McpServerError):
         return McpServerError(str(inner))
+    if isinstance(inner, TimeoutError) and startup_timeout is not None:
+        return McpServerError(
+            _with_output(
+                f"MCP server {shown!r} did not answer initialize within {startup_timeout:g} s",
+                output,
+            )
+        )
     if isinstance(inner, FileNotFoundError | PermissionError):
         return McpServerError(f"MCP server {shown!r} could not be started: {_one_line(inner)}")
     detail = _one_line(exc)
@@ -179,7 +170,22 @@ def _startup_failure(exc: BaseException, shown: str, output: ServerOutput) -> Mc
 
 
 @contextlib.asynccontextmanager
-async def _session(
+async def _opened(
+    argv: Sequence[str], output: ServerOutput, env: Any, cwd: Any, errlog: Any,
+    message_handler: Any,
+) -> AsyncIterator[Any]:
+    from mcp import ClientSession
+
+    from toolcast._mcp_stdio import open_stdio
+
+    async with (
+        open_stdio(argv, output, env=env, cwd=cwd, errlog=errlog) as (read, write),
+        ClientSession(read, write, message_handler=message_handler) as session,
+    ):
+        yield session
+
+
+def _session(
     argv: Sequence[str],
     output: ServerOutput,
     *,
@@ -187,36 +193,15 @@ async def _session(
     cwd: str | os.PathLike[str] | None,
     errlog: Any,
     startup_timeout: float | None,
-) -> AsyncIterator[Any]:
-    import anyio  # the MCP SDK's own dependency, like the SDK imported on first use
-    from mcp import ClientSession
-
-    from toolcast._mcp_stdio import open_stdio
-
-    shown = output.name
-    started = False
-    try:
-        async with (
-            open_stdio(argv, output, env=env, cwd=cwd, errlog=errlog) as (read, write),
-            ClientSession(read, write) as session,
-        ):
-            try:
-                with anyio.fail_after(startup_timeout):
-                    await session.initialize()
-            except TimeoutError:
-                raise McpServerError(
-                    _with_output(
-                        f"MCP server {shown!r} did not answer initialize within "
-                        f"{startup_timeout:g} s",
-                        output,
-                    )
-                ) from None
-            started = True
-            yield session
-    except (Exception, BaseExceptionGroup) as exc:
-        if started or isinstance(_innermost(exc), asyncio.CancelledError):
-            raise
-        raise _startup_failure(exc, shown, output) from None
+    message_handler: Any = None,
+) -> contextlib.AbstractAsyncContextManager[Any]:
+    """An initialized session of the stdio server ``argv``; McpServerError if it does not start.
+    The server's notifications go to ``message_handler`` (the SDK's ClientSession callback)."""
+    return initialized(
+        _opened(argv, output, env, cwd, errlog, message_handler),
+        startup_timeout,
+        lambda exc: _startup_failure(exc, output.name, output, startup_timeout),
+    )
 
 
 @contextlib.asynccontextmanager
@@ -256,28 +241,6 @@ async def stdio_session(
 
 def _shown(command: str) -> str:
     return shlex.split(command)[0]
-
-
-async def list_tools(session: Any) -> list[dict[str, Any]]:
-    """Every tool of an initialized session (all pages), as plain MCP tool dicts."""
-    from mcp.types import PaginatedRequestParams
-
-    tools: list[dict[str, Any]] = []
-    cursor: str | None = None
-    seen: set[str] = set()
-    for _ in range(_MAX_PAGES):
-        params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.list_tools(params=params)
-        tools.extend(
-            t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
-        )
-        cursor = page.next_cursor
-        if cursor is None:
-            return tools
-        if cursor in seen:
-            raise McpServerError(f"MCP server repeated pagination cursor {cursor!r}")
-        seen.add(cursor)
-    raise McpServerError(f"MCP server sent more than {_MAX_PAGES} pages of tools")
 
 
 async def list_tools_stdio(
@@ -326,29 +289,7 @@ async def list_tools_stdio(
             raise McpServerError(
                 _with_output(f"MCP server {shown!r} did not answer within {timeout:g} s", output)
             ) from None
-        raise _startup_failure(exc, shown, output) from None
-
-
-# The MCP SDK's loggers: its modules' own, and "client", where its ClientSession logs.
-_SDK_LOGGERS = ("mcp", "client")
-
-
-class _OneLineLog(logging.Handler):
-    """The SDK's log records as one line each (no traceback), for a command line's stderr."""
-
-    def __init__(self, shown: str, sink: Callable[[str], None]) -> None:
-        super().__init__(logging.WARNING)
-        self.shown, self.sink = shown, sink
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            text = record.getMessage()
-            if record.exc_info and record.exc_info[1] is not None:
-                exc = record.exc_info[1]
-                text += f" ({type(exc).__name__}: {_exception_text(exc)})"
-            self.sink(" ".join(f"MCP server {self.shown!r}: {text}".split())[:300])
-        except Exception:  # logging must never raise into the SDK
-            pass
+        raise _startup_failure(exc, shown, output, None) from None
 
 
 def list_tools_stdio_sync(
@@ -371,142 +312,3 @@ def list_tools_stdio_sync(
         return asyncio.run(coro)
 
 
-# --------------------------------------------------------------------------- Streamable HTTP
-
-
-def _shown_url(url: str) -> str:
-    """``url`` without user info or query, for messages: neither may carry a secret out."""
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    return f"{parts.scheme}://{host}{parts.path}"
-
-
-def _check_url(url: Any) -> str:
-    from urllib.parse import urlsplit
-
-    if not isinstance(url, str) or not url.strip():
-        raise McpServerError(f"MCP server URL must be a non-empty string, got {url!r}")
-    try:
-        parts = urlsplit(url.strip())
-        parts.port  # noqa: B018  (raises on a port that is not a number)
-    except ValueError as exc:
-        raise McpServerError(f"MCP server URL {url!r} is not a valid URL: {exc}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        shown = _shown_url(url) if parts.scheme and parts.hostname else url
-        raise McpServerError(f"MCP server URL {shown!r} is not an http:// or https:// URL")
-    return url.strip()
-
-
-def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpServerError:
-    inner = _innermost(exc)
-    if isinstance(inner, McpServerError):
-        return McpServerError(str(inner))
-    if isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
-        within = f" within {timeout:g} s" if timeout is not None else ""
-        return McpServerError(f"MCP server at {shown!r} did not answer{within}")
-    response = getattr(inner, "response", None)
-    status = getattr(response, "status_code", None)
-    if status is not None:
-        return McpServerError(f"MCP server at {shown!r} answered HTTP {status}")
-    return McpServerError(f"MCP server at {shown!r} failed: {_one_line(inner)[:300]}")
-
-
-@contextlib.asynccontextmanager
-async def http_session(
-    url: str,
-    *,
-    headers: Mapping[str, str] | None = None,
-    timeout: float | None = 30.0,
-) -> AsyncIterator[Any]:
-    """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
-
-    ``headers`` go with every request (an ``Authorization`` header, say); they never appear
-    in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
-    limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
-    server that does not answer in time raises :class:`McpServerError` with a one-line
-    message naming the URL (without its user info or query).
-    """
-    import anyio
-    import httpx2
-    from mcp import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
-
-    url = _check_url(url)
-    shown = _shown_url(url)
-    limit = httpx2.Timeout(timeout)
-    started = False
-    try:
-        async with (
-            httpx2.AsyncClient(headers=dict(headers or {}), timeout=limit) as client,
-            streamable_http_client(url, http_client=client) as (read, write),
-            ClientSession(read, write, read_timeout_seconds=timeout) as session,
-        ):
-            with anyio.fail_after(timeout):
-                await session.initialize()
-            started = True
-            yield session
-    except (Exception, BaseExceptionGroup) as exc:
-        if started or isinstance(_innermost(exc), asyncio.CancelledError):
-            raise
-        raise _http_failure(exc, shown, timeout) from None
-
-
-async def list_tools_http(
-    url: str,
-    *,
-    headers: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
-) -> list[dict[str, Any]]:
-    """Every tool of the Streamable HTTP MCP server at ``url`` (all pages), as MCP tool dicts.
-
-    Raises :class:`McpServerError` (one line) as :func:`http_session` does, also when
-    listing takes longer than ``timeout`` seconds in all.
-    """
-    shown = _shown_url(_check_url(url))
-    try:
-        async with asyncio.timeout(timeout):
-            async with http_session(url, headers=headers, timeout=timeout) as session:
-                return await list_tools(session)
-    except McpServerError:
-        raise
-    except (Exception, BaseExceptionGroup) as exc:
-        raise _http_failure(exc, shown, timeout) from None
-
-
-def list_tools_http_sync(
-    url: str,
-    *,
-    headers: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
-    on_problem: Callable[[str], None] | None = None,
-) -> list[dict[str, Any]]:
-    """:func:`list_tools_http` for synchronous callers (the CLI); not inside a running loop.
-
-    With ``on_problem``, warnings the MCP SDK logs go there, one line each, instead.
-    """
-    coro = list_tools_http(url, headers=headers, timeout=timeout)
-    if on_problem is None:
-        return asyncio.run(coro)
-    with _sdk_log_to(_shown_url(_check_url(url)), on_problem):
-        return asyncio.run(coro)
-
-
-@contextlib.contextmanager
-def _sdk_log_to(shown: str, sink: Callable[[str], None]) -> Any:
-    """While the block runs, the MCP SDK's warnings go to ``sink`` (one line each) only."""
-    handler = _OneLineLog(shown, sink)
-    loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
-    saved = [log.propagate for log in loggers]
-    for log in loggers:
-        log.addHandler(handler)
-        log.propagate = False
-    try:
-        yield
-    finally:
-        for log, propagate in zip(loggers, saved, strict=True):
-            log.removeHandler(handler)
-            log.propagate = propagate

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from toolcast.model import ITEMS, NullPath, ToolcastError
+
+#: A null path longer than this is refused: stripping and filling follow a path recursively,
+#: and no value a tool receives is nested that deep (arguments: at most 100 levels).
+MAX_PATH_STEPS = 200
 
 
 class NullPathError(ToolcastError, TypeError):
@@ -27,6 +31,8 @@ def _trie(null_paths: Iterable[NullPath]) -> dict:
             raise NullPathError(
                 f"null_paths[{i}]: expected a tuple or list of steps, got {_kind(path)}"
             )
+        if len(path) > MAX_PATH_STEPS:
+            raise NullPathError(f"null_paths[{i}]: longer than {MAX_PATH_STEPS} steps")
         node = root
         for j, step in enumerate(path):
             if step is None or step is ITEMS:
@@ -40,27 +46,57 @@ def _trie(null_paths: Iterable[NullPath]) -> dict:
     return root
 
 
-def _strip(value: Any, trie: dict) -> Any:
+class _Node(NamedTuple):
+    """A trie node made ready for stripping: what to test at a value, nothing else."""
+
+    ends: tuple[str, ...]  # keys whose null value is removed here
+    kids: tuple[tuple[str, _Node], ...]  # keys the paths go on under
+    items: _Node | None  # where the paths go in every element of a list
+    leaf: bool  # only ends: nothing below it to visit
+
+
+def _compile(trie: dict) -> _Node | None:
+    """``trie`` (from :func:`_trie`) as nodes; None when no path is in it."""
+    if not trie:
+        return None
+    ends = tuple(k for k, sub in trie.items() if k is not None and k is not ITEMS and None in sub)
+    kids = tuple(
+        (k, node)
+        for k, sub in trie.items()
+        if k is not None and k is not ITEMS and (node := _compile_inner(sub)) is not None
+    )
+    items = _compile_inner(trie[ITEMS]) if ITEMS in trie else None
+    return _Node(ends, kids, items, not kids and items is None)
+
+
+def _compile_inner(sub: dict) -> _Node | None:
+    # A node that only ends paths has nothing below it to visit: the parent removes its null.
+    rest = {k: v for k, v in sub.items() if k is not None}
+    return _compile(rest) if rest else None
+
+
+def _strip(value: Any, node: _Node) -> Any:
+    """``value`` without the nulls at ``node``'s paths; changed containers are copies."""
     if isinstance(value, dict):
-        out = None
-        for key, sub in trie.items():
-            if key is None or key is ITEMS or key not in value:
-                continue
-            current = value[key]
+        out = value
+        for key in node.ends:
+            # The sentinel 0 is not None: a missing key is left alone, as a present non-null.
+            if out.get(key, 0) is None:
+                if out is value:
+                    out = dict(value)
+                del out[key]
+        for key, sub in node.kids:
+            current = out.get(key)
             if current is None:
-                if None in sub:
-                    if out is None:
-                        out = dict(value)
-                    del out[key]
                 continue
             new = _strip(current, sub)
             if new is not current:
-                if out is None:
+                if out is value:
                     out = dict(value)
                 out[key] = new
-        return value if out is None else out
-    if isinstance(value, list) and ITEMS in trie:
-        sub = trie[ITEMS]
+        return out
+    if node.items is not None and isinstance(value, list):
+        sub = node.items
         out_list = None
         for i, item in enumerate(value):
             new = _strip(item, sub)
@@ -72,6 +108,46 @@ def _strip(value: Any, trie: dict) -> Any:
     return value
 
 
+def _strip_owned(value: Any, node: _Node) -> None:
+    """:func:`_strip` in place, for a value the caller owns (just decoded or copied)."""
+    if type(value) is dict:
+        for key in node.ends:
+            if value.get(key, 0) is None:
+                del value[key]
+        for key, sub in node.kids:
+            current = value.get(key)
+            if current is None:
+                continue
+            if sub.leaf and type(current) is dict:  # the common object of nullables, inline
+                for inner in sub.ends:
+                    if current.get(inner, 0) is None:
+                        del current[inner]
+            else:
+                _strip_owned(current, sub)
+    elif node.items is not None and type(value) is list:
+        sub = node.items
+        for item in value:
+            _strip_owned(item, sub)
+
+
+def strip_owned(args: Any, node: _Node | None) -> Any:
+    """:func:`strip_compiled` that removes the nulls from ``args`` itself: for arguments no
+    one else holds (fresh from a decoder or a copy), where copying would only cost time."""
+    if node is not None:
+        _strip_owned(args, node)
+    return args
+
+
+def compiled_paths(null_paths: Iterable[NullPath]) -> _Node | None:
+    """``null_paths`` checked (NullPathError) and made ready for :func:`strip_compiled`."""
+    return _compile(_trie(null_paths))
+
+
+def strip_compiled(args: Any, node: _Node | None) -> Any:
+    """:func:`strip_nulls` with paths from :func:`compiled_paths` (a tool's paths, once)."""
+    return args if node is None else _strip(args, node)
+
+
 def strip_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
     """Remove exactly the `None` values found at the null paths, and nothing else.
 
@@ -80,10 +156,7 @@ def strip_nulls(args: Any, null_paths: Iterable[NullPath]) -> Any:
     ToolcastError). `args` may be any value. The input is never mutated: unchanged parts
     are shared, changed containers are copied.
     """
-    trie = _trie(null_paths)
-    if not trie:
-        return args
-    return _strip(args, trie)
+    return strip_compiled(args, compiled_paths(null_paths))
 
 
 def _fill(value: Any, trie: dict) -> Any:

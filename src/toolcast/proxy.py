@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import anyio
 
-from toolcast.mcp_runtime import McpServerError, _exception_text, list_tools
+from toolcast._proxy_upstream import _reason, _Upstream
+from toolcast.mcp_runtime import McpServerError, list_tools
 
 __all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
 
 #: How long a server may take to start (or connect) and to answer one call, unless told.
 DEFAULT_TIMEOUT = 60.0
+#: How long tools/list waits for servers that are down to come up before it answers.
+LIST_RETRY_WAIT = 2.0
 # Fields of an upstream tool passed on as they are: a client may validate structuredContent
 # against outputSchema, and annotations tell it what a tool does.
 _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
@@ -56,14 +59,6 @@ def _error_result(text: str) -> Any:
     )
 
 
-def _reason(exc: BaseException) -> str:
-    """An exception as one line; an MCP error by its message (its str() is a tuple)."""
-    message = getattr(exc, "message", None)
-    if isinstance(message, str) and message.strip():
-        return " ".join(message.split())[:1000]
-    return _exception_text(exc)
-
-
 def _validation_text(exc: ValueError) -> str:
     errors = getattr(exc, "errors", None)
     try:
@@ -74,101 +69,6 @@ def _validation_text(exc: ValueError) -> str:
         where = ".".join(str(p) for p in first.get("loc", ())) or "result"
         return f"{where}: {first.get('msg', '')}"[:300]
     return _reason(exc)[:300]
-
-
-class _Upstream:
-    """One server's connection: opened on demand in the proxy's task group, reopened after a crash."""
-
-    def __init__(self, spec: ServerSpec, err: IO[str] | None) -> None:
-        self.spec = spec
-        self.err = err
-        self.session: Any = None
-        self.output: Any = None  # stdio only: the server's stderr tail and exit status
-        self.starts = 0
-        self._closing: anyio.Event | None = None
-        self._lock = anyio.Lock()
-
-    def _open(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        from toolcast import mcp_runtime
-
-        spec = self.spec
-        if spec.url is not None:
-            return mcp_runtime.http_session(spec.url, headers=spec.headers, timeout=spec.timeout)
-        from toolcast._mcp_stdio import ServerOutput
-
-        assert spec.command is not None
-        argv = mcp_runtime._resolve(spec.command)
-        self.output = ServerOutput(spec.name, self._problem)
-        return mcp_runtime._session(
-            argv,
-            self.output,
-            env=None,
-            cwd=None,
-            errlog=self.err,
-            startup_timeout=spec.timeout,
-        )
-
-    def _problem(self, line: str) -> None:
-        if self.err is not None:
-            with contextlib.suppress(Exception):
-                self.err.write(f"toolcast proxy: warning: {line}\n")
-                self.err.flush()
-
-    async def connect(self, tg: Any) -> Any:
-        """The live session, started (or restarted) first when there is none."""
-        async with self._lock:
-            if self.session is not None:
-                return self.session
-            ready = anyio.Event()
-            failure: list[BaseException] = []
-            closing = self._closing = anyio.Event()
-
-            async def hold() -> None:
-                try:
-                    async with self._open() as session:
-                        self.session = session
-                        ready.set()
-                        await closing.wait()
-                except (Exception, BaseExceptionGroup) as exc:
-                    failure.append(exc)
-                finally:
-                    self.session = None
-                    ready.set()
-
-            tg.start_soon(hold)
-            await ready.wait()
-            if self.session is None:
-                exc = failure[0] if failure else McpServerError("it stopped at once")
-                if isinstance(exc, McpServerError):
-                    raise McpServerError(str(exc))
-                raise McpServerError(f"{self.spec.shown} failed to start: {_reason(exc)}")
-            self.starts += 1
-            return self.session
-
-    def drop(self, session: Any) -> None:
-        """End ``session`` (when it is still the current one); the next call starts anew."""
-        if self.session is session and self._closing is not None:
-            self.session = None
-            self._closing.set()
-
-    async def settle(self) -> None:
-        """Give a stdio server that closed its output a moment to be seen exited, for messages."""
-        for _ in range(10):
-            if self.output is None or self.output.returncode is not None:
-                return
-            await anyio.sleep(0.05)
-
-    def exit_detail(self) -> str:
-        output = self.output
-        if output is None:
-            return ""
-        bits = []
-        if output.returncode is not None:
-            bits.append(f"exit status {output.returncode}")
-        tail = output.stderr_tail()
-        if tail:
-            bits.append(f"stderr: {tail}")
-        return f" ({'; '.join(bits)})" if bits else ""
 
 
 @dataclass
@@ -215,10 +115,16 @@ class Proxy:
         self.target, self.api, self.strict = target, api, strict
         self.rules, self.allow_lossy = rules, allow_lossy
         self.err = err
-        self.upstreams = {s.name: _Upstream(s, err) for s in servers}
+        self.upstreams = {s.name: _Upstream(s, err, self._changed_by(s.name)) for s in servers}
         self.tools_by_server: dict[str, list[dict[str, Any]]] = {}
+        #: Per server that is down: why (it failed to start or to list); retried on demand.
+        self.down: dict[str, str] = {}
         self.listing = _Listing(None, [], {}, [])
         self._tg: Any = None
+        # The client's session, from its requests: to tell it when the tools change later.
+        self._client: Any = None
+        self._retrying: Any = None  # the event of the retry under way, if any
+        self._lists_waiting = 0
 
     # ------------------------------------------------------------------ compile
 
@@ -285,11 +191,54 @@ class Proxy:
             with anyio.fail_after(upstream.spec.timeout):
                 tools = await list_tools(session)
         except (Exception, BaseExceptionGroup) as exc:
-            self._say(f"{upstream.spec.shown} is unavailable: {_reason(exc)}")
+            self.down[name] = _reason(exc)
+            self._say(f"{upstream.spec.shown} is unavailable: {self.down[name]}")
             self.tools_by_server.pop(name, None)
             return False
+        if self.down.pop(name, None) is not None:
+            self._say(f"{upstream.spec.shown} is up")
         self.tools_by_server[name] = tools
         return True
+
+    async def _retry_down(self) -> bool:
+        """Try every server that is down again (concurrently); whether the listing changed."""
+        tried = set(self.down)
+        if not tried:
+            return False
+        async with anyio.create_task_group() as retrying:
+            for name in tried:
+                retrying.start_soon(self._list, name)
+        return not tried <= set(self.down) and self._rebuild()  # none came up: nothing new
+
+    def _retry(self) -> Any:
+        """A retry of the servers that are down, run in the proxy's task group (one at a time);
+        the event it returns is set when it ends. When the tools changed, the client is told,
+        unless a tools/list is still waiting to answer with them."""
+        if self._retrying is None or self._retrying.is_set():
+            done = self._retrying = anyio.Event()
+
+            async def attempt() -> None:
+                try:
+                    if await self._retry_down() and not self._lists_waiting:
+                        await self._notify()
+                finally:
+                    done.set()
+
+            self._tg.start_soon(attempt)
+        return self._retrying
+
+    def _rebuild(self) -> bool:
+        """Compile the listing again; whether the tools it exposes changed."""
+        before = self.listing.tools
+        self.listing = self._build()
+        return self.listing.tools != before
+
+    def _changed_by(self, server: str) -> Callable[[], None]:
+        def changed() -> None:
+            if self._tg is not None:
+                self._tg.start_soon(self._relist, server)
+
+        return changed
 
     async def start(self, tg: Any) -> None:
         """Connect to every server (concurrently), list and compile their tools, report."""
@@ -329,16 +278,34 @@ class Proxy:
     async def on_list_tools(self, ctx: Any, params: Any) -> Any:
         import mcp_types as types
 
+        self._client = ctx.session
+        if self.down:
+            # A server that takes long to fail again must not hold up the listing: past a
+            # moment, the answer is the tools as they are, and a change is notified later.
+            self._lists_waiting += 1
+            try:
+                with anyio.move_on_after(LIST_RETRY_WAIT):
+                    await self._retry().wait()
+            finally:
+                self._lists_waiting -= 1
         return types.ListToolsResult(tools=list(self.listing.tools))
 
     async def on_call_tool(self, ctx: Any, params: Any) -> Any:
         from toolcast._loop import strip_call_nulls
 
+        self._client = ctx.session
         name = params.name
+        exposed = self._exposed(name)
+        if exposed is None and self.down:  # it may be a tool of a server that is down
+            await self._retry().wait()
+            exposed = self._exposed(name)
+        if exposed is None:
+            down = "".join(
+                f"; {self.upstreams[server].spec.shown} is unavailable: {why}"
+                for server, why in sorted(self.down.items())
+            )
+            return _error_result(f"unknown tool {name!r}{down}")
         listing = self.listing
-        exposed = listing.toolset.get(name) if listing.toolset is not None else None
-        if exposed is None or not any(t.name == name for t in listing.tools):
-            return _error_result(f"unknown tool {name!r}")
         arguments = params.arguments or {}
         if not isinstance(arguments, Mapping):
             return _error_result(f"arguments for tool {name!r} must be an object")
@@ -354,7 +321,7 @@ class Proxy:
         except McpServerError as exc:
             return _error_result(f"{where} could not be reached: {exc}")
         if restarted:
-            await self._relist(ctx, exposed.server)
+            await self._relist(exposed.server)
         timeout = upstream.spec.timeout
         try:
             with anyio.fail_after(timeout):
@@ -374,16 +341,26 @@ class Proxy:
                 "the server is started again on the next call"
             )
 
-    async def _relist(self, ctx: Any, server: str) -> None:
-        """After a restart, list the server's tools again; tell the client if they changed."""
-        before = self.tools_by_server.get(server)
+    def _exposed(self, name: str) -> Any:
+        listing = self.listing
+        exposed = listing.toolset.get(name) if listing.toolset is not None else None
+        if exposed is None or not any(t.name == name for t in listing.tools):
+            return None
+        return exposed
+
+    async def _relist(self, server: str) -> None:
+        """List the server's tools again (after a restart, or when it said they changed);
+        tell the client when the tools the proxy exposes changed."""
         await self._list(server)
-        if self.tools_by_server.get(server) == before:
-            return
-        self.listing = self._build()
-        self._say(f"{self.upstreams[server].spec.shown}: its tools changed")
+        if self._rebuild():
+            self._say(f"{self.upstreams[server].spec.shown}: its tools changed")
+            await self._notify()
+
+    async def _notify(self) -> None:
+        if self._client is None:
+            return  # no client has asked yet: it lists the tools as they are now
         with contextlib.suppress(Exception):  # a client that has gone cannot be told
-            await ctx.session.send_tool_list_changed()
+            await self._client.send_tool_list_changed()
 
     def server(self) -> Any:
         """The MCP SDK low-level ``Server`` answering ``tools/list`` and ``tools/call``."""

@@ -211,6 +211,10 @@ class ToolSet(Mapping[str, ExposedTool]):
     def __getitem__(self, name: str) -> ExposedTool:
         return self._tools[name]
 
+    def get(self, name: str, default: Any = None) -> Any:
+        # Mapping's get goes through __getitem__ and a KeyError; tool_calls asks once per call.
+        return self._tools.get(name, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._tools)
 
@@ -271,67 +275,8 @@ class ToolSet(Mapping[str, ExposedTool]):
         reported, because a call could not say which one was meant.
         """
         pairs = list(servers.items()) if isinstance(servers, Mapping) else list(servers)
-        seen_servers: set[str] = set()
-        dropped: list[DroppedTool] = []
-        candidates: list[_Candidate] = []
-        for server, tools in pairs:
-            if not isinstance(server, str):
-                raise TypeError(f"server prefix must be a string, got {type(server).__name__}")
-            if server in seen_servers:
-                raise ValueError(f"server prefix {server!r} given twice")
-            seen_servers.add(server)
-            prefix = sanitize(server)
-            seen_tools: set[str] = set()
-            for raw in _tool_list(tools):
-                definition = _tool_to_dict(raw)
-                tool = definition.get("name")
-                if not isinstance(tool, str) or not tool:
-                    dropped.append(DroppedTool(server, None, "missing or empty tool name"))
-                    continue
-                if tool in seen_tools:
-                    dropped.append(DroppedTool(server, tool, "listed twice by the same server"))
-                    continue
-                seen_tools.add(tool)
-                requested = f"{server}{SEPARATOR}{tool}" if server else tool
-                reasons: list[RenameReason] = []
-                base = f"{prefix}{SEPARATOR}{sanitize(tool)}" if server else sanitize(tool)
-                if base != requested:
-                    reasons.append("sanitized")
-                if len(base) > MAX_NAME_LENGTH:
-                    reasons.append("truncated")
-                candidates.append(
-                    _Candidate(
-                        len(candidates),
-                        server,
-                        prefix,
-                        tool,
-                        definition,
-                        requested,
-                        base,
-                        tuple(reasons),
-                    )
-                )
-
-        # Decide names in an order independent of how servers listed their tools, so a
-        # server reordering its listing never moves a name from one tool to another.
-        decided: dict[int, tuple[str, tuple[RenameReason, ...]]] = {}
-        taken: set[str] = set()
-        for cand in sorted(candidates, key=lambda c: (bool(c.reasons), c.server, c.tool)):
-            reasons = cand.reasons
-            if "truncated" in reasons:
-                name = _with_hash(cand.base, _digest(cand.server, cand.tool))
-            else:
-                name = cand.base
-            salt = 0
-            while name in taken:
-                if "collision" not in reasons:
-                    reasons = (*reasons, "collision")
-                # The salt only matters when two hashes (or a literal name) coincide.
-                name = _with_hash(cand.base, _digest(cand.server, cand.tool, salt))
-                salt += 1
-            taken.add(name)
-            decided[cand.index] = (name, reasons)
-
+        candidates, dropped = _candidates(pairs)
+        decided = _decide(candidates)
         exposed: list[ExposedTool] = []
         renames: list[Rename] = []
         for cand in candidates:
@@ -352,3 +297,72 @@ class ToolSet(Mapping[str, ExposedTool]):
             if reasons:
                 renames.append(Rename(cand.server, cand.tool, cand.requested, name, reasons))
         return cls(exposed), NamingReport(tuple(renames), tuple(dropped))
+
+
+def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[DroppedTool]]:
+    """Every server's tools with the name each asks for; the ones that cannot be exposed."""
+    seen_servers: set[str] = set()
+    dropped: list[DroppedTool] = []
+    candidates: list[_Candidate] = []
+    for server, tools in pairs:
+        if not isinstance(server, str):
+            raise TypeError(f"server prefix must be a string, got {type(server).__name__}")
+        if server in seen_servers:
+            raise ValueError(f"server prefix {server!r} given twice")
+        seen_servers.add(server)
+        prefix = sanitize(server)
+        seen_tools: set[str] = set()
+        for raw in _tool_list(tools):
+            definition = _tool_to_dict(raw)
+            tool = definition.get("name")
+            if not isinstance(tool, str) or not tool:
+                dropped.append(DroppedTool(server, None, "missing or empty tool name"))
+                continue
+            if tool in seen_tools:
+                dropped.append(DroppedTool(server, tool, "listed twice by the same server"))
+                continue
+            seen_tools.add(tool)
+            requested = f"{server}{SEPARATOR}{tool}" if server else tool
+            reasons: list[RenameReason] = []
+            base = f"{prefix}{SEPARATOR}{sanitize(tool)}" if server else sanitize(tool)
+            if base != requested:
+                reasons.append("sanitized")
+            if len(base) > MAX_NAME_LENGTH:
+                reasons.append("truncated")
+            candidates.append(
+                _Candidate(
+                    len(candidates),
+                    server,
+                    prefix,
+                    tool,
+                    definition,
+                    requested,
+                    base,
+                    tuple(reasons),
+                )
+            )
+    return candidates, dropped
+
+
+def _decide(candidates: list[_Candidate]) -> dict[int, tuple[str, tuple[RenameReason, ...]]]:
+    """Each candidate's exposed name and why it differs from the one asked for."""
+    # Decide names in an order independent of how servers listed their tools, so a
+    # server reordering its listing never moves a name from one tool to another.
+    decided: dict[int, tuple[str, tuple[RenameReason, ...]]] = {}
+    taken: set[str] = set()
+    for cand in sorted(candidates, key=lambda c: (bool(c.reasons), c.server, c.tool)):
+        reasons = cand.reasons
+        if "truncated" in reasons:
+            name = _with_hash(cand.base, _digest(cand.server, cand.tool))
+        else:
+            name = cand.base
+        salt = 0
+        while name in taken:
+            if "collision" not in reasons:
+                reasons = (*reasons, "collision")
+            # The salt only matters when two hashes (or a literal name) coincide.
+            name = _with_hash(cand.base, _digest(cand.server, cand.tool, salt))
+            salt += 1
+        taken.add(name)
+        decided[cand.index] = (name, reasons)
+    return decided

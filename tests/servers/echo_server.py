@@ -4,7 +4,8 @@ Tools: ``echo`` (its arguments back, as JSON text and as structuredContent; its 
 optional properties, so a strict compile adds nulls), ``fail`` (an ``isError`` result),
 ``crash`` (exits at once, status 3), ``hang`` (never answers), ``garbage`` (answers with a
 line the SDK cannot read). ``--extra-tools FILE``: one more tool per line of FILE, read at
-start (a test edits FILE and crashes the server to change the tool list).
+start (a test edits FILE and crashes the server to change the tool list), and a ``reload``
+tool that reads FILE again and sends ``notifications/tools/list_changed``.
 """
 
 from __future__ import annotations
@@ -43,11 +44,18 @@ def _extra() -> list[str]:
         return [line.strip() for line in f if line.strip()]
 
 
-TOOLS = [types.Tool(name="echo", description="its arguments back", input_schema=ECHO_SCHEMA)]
-TOOLS += [
-    types.Tool(name=name, description=name, input_schema={"type": "object"})
-    for name in (*NAMES, *_extra())
-]
+def _tools() -> list[types.Tool]:
+    extra = _extra()
+    if "--extra-tools" in sys.argv:
+        extra.append("reload")
+    tools = [types.Tool(name="echo", description="its arguments back", input_schema=ECHO_SCHEMA)]
+    return tools + [
+        types.Tool(name=name, description=name, input_schema={"type": "object"})
+        for name in (*NAMES, *extra)
+    ]
+
+
+TOOLS = _tools()
 
 
 async def list_tools(ctx, params) -> types.ListToolsResult:
@@ -65,6 +73,10 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
         line = {"jsonrpc": "2.0", "id": ctx.request_id, "result": {"content": 5}}
         os.write(WIRE, (json.dumps(line) + "\n").encode())
         await anyio.sleep_forever()
+    if params.name == "reload":
+        TOOLS[:] = _tools()
+        await ctx.session.send_tool_list_changed()
+        return types.CallToolResult(content=[types.TextContent(text="reloaded")])
     if params.name == "fail":
         return types.CallToolResult(
             content=[types.TextContent(text="it failed on purpose")], is_error=True

@@ -1,0 +1,142 @@
+"""MCP over Streamable HTTP: connect with headers that never reach a message, list tools, one-line errors."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any
+
+from toolcast._mcp_session import (
+    McpServerError,
+    _innermost,
+    _one_line,
+    _sdk_log_to,
+    initialized,
+    list_tools,
+)
+
+__all__ = ["http_session", "list_tools_http", "list_tools_http_sync"]
+
+
+def _shown_url(url: str) -> str:
+    """``url`` without user info or query, for messages: neither may carry a secret out."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host += f":{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}"
+
+
+def _check_url(url: Any) -> str:
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str) or not url.strip():
+        raise McpServerError(f"MCP server URL must be a non-empty string, got {url!r}")
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+    except ValueError as exc:
+        raise McpServerError(f"MCP server URL {url!r} is not a valid URL: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        shown = _shown_url(url) if parts.scheme and parts.hostname else url
+        raise McpServerError(f"MCP server URL {shown!r} is not an http:// or https:// URL")
+    return url.strip()
+
+
+def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpServerError:
+    inner = _innermost(exc)
+    if isinstance(inner, McpServerError):
+        return McpServerError(str(inner))
+    if isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        return McpServerError(f"MCP server at {shown!r} did not answer{within}")
+    response = getattr(inner, "response", None)
+    status = getattr(response, "status_code", None)
+    if status is not None:
+        return McpServerError(f"MCP server at {shown!r} answered HTTP {status}")
+    return McpServerError(f"MCP server at {shown!r} failed: {_one_line(inner)[:300]}")
+
+
+@contextlib.asynccontextmanager
+async def http_session(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float | None = 30.0,
+    message_handler: Any = None,
+) -> AsyncIterator[Any]:
+    """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
+
+    ``headers`` go with every request (an ``Authorization`` header, say); they never appear
+    in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
+    limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
+    server that does not answer in time raises :class:`McpServerError` with a one-line
+    message naming the URL (without its user info or query). The server's notifications
+    (``notifications/tools/list_changed``, ...) go to ``message_handler``, the SDK
+    ``ClientSession``'s callback, which must not wait on the session itself.
+    """
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = _check_url(url)
+    shown = _shown_url(url)
+
+    @contextlib.asynccontextmanager
+    async def opened() -> AsyncIterator[Any]:
+        async with (
+            httpx2.AsyncClient(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout)) as client,
+            streamable_http_client(url, http_client=client) as (read, write),
+            ClientSession(
+                read, write, read_timeout_seconds=timeout, message_handler=message_handler
+            ) as session,
+        ):
+            yield session
+
+    async with initialized(
+        opened(), timeout, lambda exc: _http_failure(exc, shown, timeout)
+    ) as session:
+        yield session
+
+
+async def list_tools_http(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 30.0,
+) -> list[dict[str, Any]]:
+    """Every tool of the Streamable HTTP MCP server at ``url`` (all pages), as MCP tool dicts.
+
+    Raises :class:`McpServerError` (one line) as :func:`http_session` does, also when
+    listing takes longer than ``timeout`` seconds in all.
+    """
+    shown = _shown_url(_check_url(url))
+    try:
+        async with asyncio.timeout(timeout):
+            async with http_session(url, headers=headers, timeout=timeout) as session:
+                return await list_tools(session)
+    except McpServerError:
+        raise
+    except (Exception, BaseExceptionGroup) as exc:
+        raise _http_failure(exc, shown, timeout) from None
+
+
+def list_tools_http_sync(
+    url: str,
+    *,
+    headers: Mapping[str, str] | None = None,
+    timeout: float = 30.0,
+    on_problem: Callable[[str], None] | None = None,
+) -> list[dict[str, Any]]:
+    """:func:`list_tools_http` for synchronous callers (the CLI); not inside a running loop.
+
+    With ``on_problem``, warnings the MCP SDK logs go there, one line each, instead.
+    """
+    coro = list_tools_http(url, headers=headers, timeout=timeout)
+    if on_problem is None:
+        return asyncio.run(coro)
+    with _sdk_log_to(_shown_url(_check_url(url)), on_problem):
+        return asyncio.run(coro)

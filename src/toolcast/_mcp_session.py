@@ -1,0 +1,131 @@
+"""What every MCP connection shares: the one-line McpServerError, initialize, listing every page, SDK log lines."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+# A server that pages forever must not hang the caller; no real server has this many pages.
+_MAX_PAGES = 1000
+
+
+
+
+class McpServerError(RuntimeError):
+    """An MCP server could not be started or did not answer; the message is one line."""
+
+
+def _exception_text(exc: BaseException) -> str:
+    """The exception's message on one line; its type when it has none or cannot be printed."""
+    try:
+        text = " ".join(str(exc).split())
+    except Exception:  # str() of an exception holding a deep or broken value
+        text = ""
+    return text[:1000] or type(exc).__name__
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    # anyio task groups wrap the real failure in (nested) exception groups.
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _one_line(exc: BaseException) -> str:
+    """The innermost meaningful message of an exception (groups included), on one line."""
+    inner = _innermost(exc)
+    text = " ".join(str(inner).split())
+    return text or type(inner).__name__
+
+
+@contextlib.asynccontextmanager
+async def initialized(
+    opened: contextlib.AbstractAsyncContextManager[Any],
+    timeout: float | None,
+    failure: Callable[[BaseException], McpServerError],
+) -> AsyncIterator[Any]:
+    """The session ``opened`` yields, once its ``initialize`` returned within ``timeout``
+    seconds (None: no limit).
+
+    Until then every failure (a transport that cannot start, the timeout, an answer that is
+    not MCP) raises ``failure(exc)``, one line (a TimeoutError, maybe in exception groups,
+    is the timeout); after it, the block's own errors pass as they are, and so does a
+    cancellation.
+    """
+    import anyio  # the MCP SDK's own dependency, imported with it on first use
+
+    started = False
+    try:
+        async with opened as session:
+            with anyio.fail_after(timeout):
+                await session.initialize()
+            started = True
+            yield session
+    except (Exception, BaseExceptionGroup) as exc:
+        if started or isinstance(_innermost(exc), asyncio.CancelledError):
+            raise
+        raise failure(exc) from None
+
+
+async def list_tools(session: Any) -> list[dict[str, Any]]:
+    """Every tool of an initialized session (all pages), as plain MCP tool dicts."""
+    from mcp.types import PaginatedRequestParams
+
+    tools: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(_MAX_PAGES):
+        params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        page = await session.list_tools(params=params)
+        tools.extend(
+            t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
+        )
+        cursor = page.next_cursor
+        if cursor is None:
+            return tools
+        if cursor in seen:
+            raise McpServerError(f"MCP server repeated pagination cursor {cursor!r}")
+        seen.add(cursor)
+    raise McpServerError(f"MCP server sent more than {_MAX_PAGES} pages of tools")
+
+
+# The MCP SDK's loggers: its modules' own, and "client", where its ClientSession logs.
+_SDK_LOGGERS = ("mcp", "client")
+
+
+class _OneLineLog(logging.Handler):
+    """The SDK's log records as one line each (no traceback), for a command line's stderr."""
+
+    def __init__(self, shown: str, sink: Callable[[str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.shown, self.sink = shown, sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            text = record.getMessage()
+            if record.exc_info and record.exc_info[1] is not None:
+                exc = record.exc_info[1]
+                text += f" ({type(exc).__name__}: {_exception_text(exc)})"
+            self.sink(" ".join(f"MCP server {self.shown!r}: {text}".split())[:300])
+        except Exception:  # logging must never raise into the SDK
+            pass
+
+
+@contextlib.contextmanager
+def _sdk_log_to(shown: str, sink: Callable[[str], None]) -> Any:
+    """While the block runs, the MCP SDK's warnings go to ``sink`` (one line each) only."""
+    handler = _OneLineLog(shown, sink)
+    loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
+    saved = [log.propagate for log in loggers]
+    for log in loggers:
+        log.addHandler(handler)
+        log.propagate = False
+    try:
+        yield
+    finally:
+        for log, propagate in zip(loggers, saved, strict=True):
+            log.removeHandler(handler)
+            log.propagate = propagate
