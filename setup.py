@@ -25,6 +25,7 @@ COMPILED: dict[str, dict] = {
     # docstrings as written); nothing in them is hot.
     "toolcast/model.py": {"binding": True, "embedsignature": False},
     "toolcast/compile.py": {},
+    "toolcast/tool_input.py": {},
     # The walk: the modules a compile spends its time in.
     "toolcast/walk/walker.py": {},
     "toolcast/walk/keywords.py": {},
