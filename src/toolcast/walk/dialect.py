@@ -89,12 +89,25 @@ class Rewrite:
         return changed if changed is not None else out
 
     def _slot(self, kind: str, v: Any, sp: tuple) -> Any:
+        # A new container only once a member changes: most members of most documents do not.
         if kind == "map" and isinstance(v, dict):
-            new = {n: self.schema(x, sp + (n,)) for n, x in v.items()}
-            return v if all(new[n] is x for n, x in v.items()) else new
+            new: Any = None
+            for n, x in v.items():
+                y = self.schema(x, sp + (n,)) if isinstance(x, dict) else x
+                if y is not x:
+                    if new is None:
+                        new = dict(v)
+                    new[n] = y
+            return v if new is None else new
         if kind in ("list", "schema-or-list") and isinstance(v, list):
-            items = [self.schema(x, sp + (i,)) for i, x in enumerate(v)]
-            return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+            items: Any = None
+            for i, x in enumerate(v):
+                y = self.schema(x, sp + (i,)) if isinstance(x, dict) else x
+                if y is not x:
+                    if items is None:
+                        items = list(v)
+                    items[i] = y
+            return v if items is None else items
         if kind in ("schema", "schema-or-list"):
             return self.schema(v, sp)
         return v
