@@ -7,7 +7,14 @@ import enum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolcast.walk.values import HAS_IDS, HAS_OTHER_REFS, _exact_scan, _plain_flags, scan
+from toolcast.walk.values import (
+    HAS_IDS,
+    HAS_OLD_DIALECT_FORMS,
+    HAS_OTHER_REFS,
+    _exact_scan,
+    _plain_flags,
+    scan,
+)
 
 
 class _Colour(enum.StrEnum):
@@ -52,6 +59,9 @@ def test_the_flags_of_a_plain_document():
     assert _plain_flags({"properties": {"a": {"id": "a.json"}}}) == HAS_IDS
     assert _plain_flags({"properties": {"id": {"type": "string"}}}) == 0  # a property named id
     assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a"}}}) == 0
+    # What draft-07 and draft-06 would rewrite: a $ref with a sibling, a fragment-only $id.
+    assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "description": "d"}}}) == HAS_OLD_DIALECT_FORMS
+    assert _plain_flags({"$defs": {"a": {"$id": "#a", "type": "string"}}}) == HAS_IDS | HAS_OLD_DIALECT_FORMS
     assert _plain_flags({"properties": {"a": {"$ref": "#/properties/b"}}, "x": [{"$anchor": "a"}]}) == (
         HAS_IDS | HAS_OTHER_REFS)
     assert _plain_flags([1, 2.5, "x", None, False, [], {}]) == 0
@@ -66,3 +76,17 @@ def test_a_shared_subtree_is_scanned_once_past_the_budget():
     assert _plain_flags(node) == 0
     node = {"allOf": [node, {"x": float("nan")}]}
     assert _plain_flags(node) == -1
+
+
+def test_a_draft_07_document_without_ref_siblings_is_read_as_it_is():
+    # The rewrite into 2020-12 terms is skipped when scan saw nothing it changes; the results are
+    # those of the rewrite (nothing changed, nothing recorded), and a $ref with siblings still is.
+    from toolcast import compile_tool
+
+    plain = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+             "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    r = compile_tool({"name": "t", "description": "d", "inputSchema": plain})
+    assert r.status == "strict" and r.tool["parameters"]["properties"] == {"a": {"type": "string"}}
+    sib = {**plain, "$defs": {"s": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/s", "minLength": 2}}}
+    r = compile_tool({"name": "t", "description": "d", "inputSchema": sib})
+    assert "openai/ref-sibling-ignored" in [d.code for d in r.diagnostics]

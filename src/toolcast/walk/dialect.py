@@ -35,8 +35,26 @@ _KEPT_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
 
 def dialect_of(uri: Any) -> str | None:
     """The dialect a `$schema` value names, or None when toolcast does not know it."""
-    if not isinstance(uri, str):
+    if type(uri) is str:
+        known = _READ.get(uri, MISSING_DIALECT)
+        if known is not MISSING_DIALECT:
+            return known
+    elif not isinstance(uri, str):
         return None
+    found = _dialect_of(uri)
+    if type(uri) is str and len(uri) <= 256:
+        if len(_READ) >= 256:  # a few spellings are in use; never grow without bound
+            _READ.clear()
+        _READ[uri] = found
+    return found
+
+
+# `$schema` value -> dialect_of's answer (documents of one source repeat one spelling).
+_READ: dict[str, str | None] = {}
+MISSING_DIALECT: Any = object()
+
+
+def _dialect_of(uri: str) -> str | None:
     key = uri.strip()
     for scheme in ("https://", "http://"):
         if key.lower().startswith(scheme):

@@ -178,8 +178,10 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 # What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
-# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
-HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS = 1, 2, 4
+# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a
+# root definition, and what a dialect before 2019-09 would rewrite: a `$ref` with any sibling, a
+# fragment-only `$id` (see dialect.Rewrite; without either, draft-07 and draft-06 mean what 2020-12 does).
+HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS = 1, 2, 4, 8
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -225,6 +227,8 @@ def _plain_flags(doc: Any) -> int:
                     flags |= HAS_IDS
                 if "$ref" in v and def_ref_name(v["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
+                if _old_dialect_form(v):
+                    flags |= HAS_OLD_DIALECT_FORMS
             for k, x in v.items():
                 if type(k) is not str:
                     return -1
@@ -258,6 +262,14 @@ def _names_a_resource(v: dict, root: bool) -> bool:
     return not root and ("$id" in v or type(v.get("id")) is str)
 
 
+def _old_dialect_form(v: dict) -> bool:
+    """Whether schema object `v` holds what dialect.Rewrite changes in draft-07 and draft-06."""
+    if "$ref" in v and len(v) > 1:
+        return True
+    i = v.get("$id")
+    return isinstance(i, str) and i.startswith("#")
+
+
 def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
     """scan, value by value with places: for a document _plain_flags does not pass."""
     seen: set[int] = set()
@@ -283,6 +295,8 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                     flags |= HAS_IDS
                 if "$ref" in value and def_ref_name(value["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
+                if _old_dialect_form(value):
+                    flags |= HAS_OLD_DIALECT_FORMS
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags
