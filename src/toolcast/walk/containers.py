@@ -19,23 +19,6 @@ PAUSE_GC_AFTER_PROPERTIES = 256
 class Containers:
     """Actions on objects, arrays and anyOf (a mixin of Walk)."""
 
-    def _planned_any_of(self, s: dict, cp: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> dict | None:
-        """node() for an anyOf beside annotations only (see _container_plan); None, with nothing
-        recorded, when a value needs node()'s full treatment."""
-        branches = s["anyOf"]
-        if type(branches) is not list or not branches:
-            return None
-        out = cp[2](s, {})
-        if out is None:
-            return None
-        if cp[1]:
-            self._record_steps(s, cp[1], sp)
-        any_of = self._any_of(branches, sp + ("anyOf",), ip, depth, nest)
-        if not any_of:
-            self.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
-        out["anyOf"] = any_of
-        return out
-
     def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
                    root: bool) -> dict | None:
         """node() for an object or array schema of a planned shape (see _container_plan); None, with
@@ -73,15 +56,7 @@ class Containers:
                 self.report("boolean-subschema", sp + (i,), value="false")
                 self.change("removed-false-subschema", sp + (i,))
                 continue
-            bsp = sp + (i,)
-            if type(b) is dict and nest < NEST_GUARD and self.fast:
-                lp = self.leaf_plans.get(keys := tuple(b))
-                if lp is None:
-                    lp = self._leaf_plan(keys)
-                if lp and (leaf := self._leaf(b, lp, bsp)) is not None:
-                    out.append(leaf)
-                    continue
-            out.append(self.node(b, bsp, ip, depth, nest + 1))
+            out.append(self.node(b, sp + (i,), ip, depth, nest + 1))
         return out
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
@@ -111,16 +86,7 @@ class Containers:
         opt_refuses, null_refuses = self.object_flags[:2]
         leaf_plans = self.leaf_plans
         leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
-        # Once the walk has refused something, a caller that clears builds_refused will not use the
-        # strict form: its properties are walked as before, but only their names are kept (`lean`:
-        # for the counts below), and a planned leaf's values are checked into a scratch dict
-        # (`sink`) instead of a new one.
-        discard = not self.builds_refused
-        lean = False
-        sink: Any = None
         for name, sub in props.items():
-            if discard and not lean and self.refusals:
-                lean, sink = True, {}
             lp = None
             if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
                 # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
@@ -130,7 +96,7 @@ class Containers:
                     lp = self._leaf_plan(keys)
                 child = None
                 if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = lp[3](sub, sink if lean else {"type": t})
+                    child = lp[3](sub, {"type": t})
                 if child is not None:
                     # The property's place is built only when something is reported there.
                     if name not in req and not allowed:  # optional: nullable instead (null is new here)
@@ -141,23 +107,18 @@ class Containers:
                         if opt_refuses or null_refuses:
                             self.refusals += opt_refuses + null_refuses
                         if lp[2]:  # an enum or const takes null its own way (an enum's null is counted)
-                            if lean:
-                                self._count_null(sub, psp)  # (a form not kept needs no null; `sub` has its values)
-                            else:
-                                child = self._nullable(child, psp)
-                        elif not lean:
+                            child = self._nullable(child, psp)
+                        else:
                             child["type"] = [t, "null"]
                     if lp[1]:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
-                    out_props[name] = None if lean else child
+                    out_props[name] = child
                     continue
-            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lp, leaf_ok, lean)
+            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lp, leaf_ok)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
-        if lean:
-            return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
         out["additionalProperties"] = False
@@ -228,9 +189,9 @@ class Containers:
         return req
 
     def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
-                  lp: Any, leaf_ok: bool, lean: bool) -> Any:
-        """The compiled property `name` of the object at `sp` (None when its form is not kept, see
-        `lean` in _object; MISSING when it is left out), after its own findings and null path."""
+                  lp: Any, leaf_ok: bool) -> Any:
+        """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
+        its own findings and null path."""
         bucket, diags, trans = self.bucket, self.diags, self.trans
         opt_code, null_change, _, _, repointed = self.object_codes
         opt_refuses, null_refuses, ref_plain, _ = self.object_flags
@@ -275,8 +236,6 @@ class Containers:
                     if known[1]:
                         trans.append((repointed, "#", psp + ("$ref",), known[1]))
                     bucket.refs.append((pip, target))
-                    if lean:
-                        return None
                     child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
                     # with_null's answer for a bare $ref (see _with_null_own)
                     return {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
@@ -292,10 +251,6 @@ class Containers:
                     child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
         if child is None:
             child = self.node(sub, psp, pip, depth + 1, nest + 1)
-        if lean:
-            if optional and not original_null and type(child) is dict:
-                self._count_null(child, psp)  # counted as in the form that is kept
-            return None
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
@@ -315,12 +270,4 @@ class Containers:
         if items is False:
             self.report("false-subschema-unrepresentable", sp + ("items",))
             return
-        isp = sp + ("items",)
-        if type(items) is dict and nest < NEST_GUARD and self.fast:
-            lp = self.leaf_plans.get(keys := tuple(items))
-            if lp is None:
-                lp = self._leaf_plan(keys)
-            if lp and (leaf := self._leaf(items, lp, isp)) is not None:
-                out["items"] = leaf
-                return
-        out["items"] = self.node(items, isp, ip + (ITEMS,), depth + 1, nest + 1)
+        out["items"] = self.node(items, sp + ("items",), ip + (ITEMS,), depth + 1, nest + 1)
