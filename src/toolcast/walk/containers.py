@@ -7,7 +7,7 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
-from toolcast.walk.plans import _DEF_REFS, _NOT_PLAIN_NULLABLE, _RESHAPING, _def_ref
+from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 
@@ -114,7 +114,7 @@ class Containers:
                         self._record_steps(sub, lp[1], sp + ("properties", name))
                     out_props[name] = child
                     continue
-            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lp, leaf_ok)
+            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
@@ -188,13 +188,12 @@ class Containers:
                     self.report("required-property-undefined", sp + ("required",), name=name)
         return req
 
-    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
-                  lp: Any, leaf_ok: bool) -> Any:
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
         """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
         its own findings and null path."""
         bucket, diags, trans = self.bucket, self.diags, self.trans
-        opt_code, null_change, _, _, repointed = self.object_codes
-        opt_refuses, null_refuses, ref_plain, _ = self.object_flags
+        opt_code, null_change = self.object_codes[:2]
+        opt_refuses, null_refuses = self.object_flags[:2]
         psp = sp + ("properties", name)
         if sub is False:
             self.report("boolean-subschema", psp, value="false")
@@ -226,31 +225,7 @@ class Containers:
                 trans.append((null_change, "#", psp, ""))
             if opt_refuses or (null_refuses and not original_null):
                 self.refusals += opt_refuses + (null_refuses and not original_null)
-        child = None
-        if leaf_ok and type(sub) is dict:
-            if len(sub) == 1 and ref_plain and type(ref := sub.get("$ref")) is str:
-                # A bare reference: what node() makes of it, without the general path.
-                if (known := self.ref_names.get(ref)) is not None and (target := known[0]) and target in self.defs_out:
-                    # Resolved and queued before (_target's and _ref's common case, inline; the
-                    # root, named "", keeps to _ref).
-                    if known[1]:
-                        trans.append((repointed, "#", psp + ("$ref",), known[1]))
-                    bucket.refs.append((pip, target))
-                    child = {"$ref": _DEF_REFS.get(target) or _def_ref(target)}
-                    # with_null's answer for a bare $ref (see _with_null_own)
-                    return {"anyOf": [child, {"type": "null"}]} if optional and not original_null else child
-                child = self._ref(ref, {}, psp, pip)
-            elif lp and sub["type"] == "null":  # a planned leaf the pass above left: null is its value
-                child = self._leaf(sub, lp, psp)
-            elif ((ct := sub.get("type")) == "object" or ct == "array") and _RESHAPING.isdisjoint(sub):
-                # A nested object or array: node()'s own first step, without its checks.
-                cp = self.container_plans.get(keys := tuple(sub))
-                if cp is None:
-                    cp = self._container_plan(keys)
-                if cp:
-                    child = self._container(sub, cp, ct, psp, pip, depth + 1, nest + 1, False)
-        if child is None:
-            child = self.node(sub, psp, pip, depth + 1, nest + 1)
+        child = self.node(sub, psp, pip, depth + 1, nest + 1)
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):

@@ -8,7 +8,6 @@ from toolcast.rules import Rules
 from toolcast.walk.regex import _pattern_kept
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
-    _LEAF_TYPES,
     _ONLY_STR,
     _SCALAR_TYPES,
     EXACT,
@@ -248,8 +247,9 @@ class Plans:
 
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
         """For a schema with exactly these keys, in this order: (values, steps, takes null its own
-        way, copy) when it is a scalar leaf that _leaf_values and _record_steps compile, else False
-        (see _shape; copy from _values_copiers). Cached per rule version."""
+        way, copy) when it is a scalar leaf that its copy and _record_steps compile (a property's
+        leaf in Containers._object), else False (see _shape; copy from _values_copiers). Cached per
+        rule version."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
@@ -264,14 +264,6 @@ class Plans:
                 found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), *_values_copiers(shape[0], self.r))
         plans[keys] = found
         return found
-
-    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
-        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
-        treatment; records nothing."""
-        t = s["type"]
-        if type(t) is not str or t not in _LEAF_TYPES:
-            return None
-        return lp[3](s, {"type": t})
 
     def _container_plan(self, keys: tuple) -> tuple | bool:
         """For an object or array schema with exactly these keys: (plain values, drop steps) as _shape
