@@ -542,13 +542,42 @@ def _dict_nodes(value, out: list) -> None:
             stack.extend(x)
 
 
-# -- a refused schema is walked in full ----------------------------------------------------------
-def _walked(schema, rules: str) -> tuple[dict, tuple]:
-    """The walk's output and everything else it records."""
+# -- a refused schema's strict form is not kept (Walk.builds_refused) -------------------------
+def _walked(schema, rules: str, builds_refused: bool) -> tuple[dict, tuple]:
+    """The walk's output and everything else it records, with or without keeping a refused
+    schema's strict form."""
     walk = Walk(get_rules(rules))
-    out = walk.compile(schema)
+    walk.builds_refused = builds_refused
+    try:
+        out = walk.compile(schema)
+    except RecursionError:  # as compile_tool reports it: what was found up to there must agree too
+        out = None
     return out, (walk.diags, walk.trans, walk.null_paths, walk.refusals, walk.n_props, walk.n_chars, walk.n_enum,
                  walk.deepest)
+
+
+@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
+@pytest.mark.parametrize("rules", VERSIONS)
+def test_a_refused_schema_is_walked_for_the_same_findings_without_its_strict_form(rules: str) -> None:
+    pruned = 0
+    for tool in _corpus_tools():
+        schema = toolcast.compile.read_tool(tool)[2]
+        full, records = _walked(schema, rules, True)
+        lean, lean_records = _walked(schema, rules, False)
+        assert lean_records == records, tool.get("name")
+        if records[3] == 0:
+            assert lean == full, tool.get("name")  # nothing refused: the strict form is built as before
+        elif lean != full:
+            pruned += 1
+            assert len(json.dumps(lean)) < len(json.dumps(full))
+    # Not vacuous: the corpus has refused schemas whose properties come after the refusal.
+    assert pruned > 20
+
+
+@given(schema=schemas(), rules=st.sampled_from(RULES))
+@examples(200)
+def test_generated_schemas_are_walked_for_the_same_findings_without_a_refused_strict_form(schema: dict, rules: str) -> None:
+    assert _walked(schema, rules, False)[1] == _walked(schema, rules, True)[1]
 
 
 def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
@@ -561,10 +590,17 @@ def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
     props |= {f"p{i}": {"type": "integer", "format": "int32"} for i in range(limit)}
     schema = {"type": "object", "properties": props, "required": ["first", "kept"],
               "$defs": {"D": {"type": "object", "properties": {"q": {"type": "string"}}}}}
-    full, records = _walked(schema, rules)
-    codes = [d[0] for d in records[0]]
+    full, records = _walked(schema, rules, True)
+    lean, lean_records = _walked(schema, rules, False)
+    assert lean_records == records
+    codes = [d[0] for d in lean_records[0]]
     assert "openai/tuple-items" in codes and "openai/boolean-subschema" in codes
     assert codes.count(OPTIONAL_PAIR) == limit + 2  # the p's, ref, and D's q: each optional, made nullable
-    assert ("openai/default-keyword-dropped", "#", ("properties", "kept", "default"), (("keyword", "default"),)) in records[0]
-    assert records[4] == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
-    assert len(records[2]) == 0 and len(full["properties"]) == limit + 3  # refused: no null paths
+    assert ("openai/default-keyword-dropped", "#", ("properties", "kept", "default"), (("keyword", "default"),)) in lean_records[0]
+    assert lean_records[4] == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
+    assert len(lean_records[2]) == 0 and len(full["properties"]) == limit + 3  # refused: no null paths either way
+    assert "properties" not in lean  # and the strict form was not kept
+    # The counts are taken as before, from the names of the properties kept: a false property
+    # named by a non-string (from Python) is left out of them either way.
+    odd = {"type": "object", "properties": {"first": props["first"], 1: False, "a": {"type": "string"}}}
+    assert _walked(odd, rules, False)[1] == _walked(odd, rules, True)[1]

@@ -140,6 +140,7 @@ def compile_tool(
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))() if optional_null == "value" else (
                 chosen_walk(r, optional_null))
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))

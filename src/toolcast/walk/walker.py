@@ -91,6 +91,10 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
+    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
+    # strict_schema): once something is refused, an object's properties are still walked for their
+    # findings, null paths and counts, but their compiled forms are not kept (see _object).
+    builds_refused = True
     # Properties of the objects entered so far, and whether this walk paused the collector (see
     # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
     entered_props = 0
