@@ -25,6 +25,7 @@ COMPILED: dict[str, dict] = {
     # docstrings as written); nothing in them is hot.
     "toolcast/model.py": {"binding": True, "embedsignature": False},
     "toolcast/compile.py": {},
+    "toolcast/tool_input.py": {},
     # The walk: the modules a compile spends its time in.
     "toolcast/walk/walker.py": {},
     "toolcast/walk/keywords.py": {},
@@ -39,6 +40,8 @@ COMPILED: dict[str, dict] = {
     "toolcast/walk/document.py": {},
     "toolcast/walk/dialect.py": {},
     "toolcast/walk/resources.py": {},
+    "toolcast/walk/subset.py": {},
+    "toolcast/walk/unlisted.py": {},
     # The run-time loop: tool_calls reads every call of a response through these (compiled,
     # 0.85-1.2x json.loads of the arguments; as Python, 1.3-1.5x). The public classes and
     # functions keep full function objects, as model.py's do.

@@ -1,13 +1,13 @@
-"""Compile tools: read a tool's shape, check name and description, walk the schema, apply policy."""
+"""Compile tools: a tool's name, description and schema walked under the rules, then its status, emitted form and findings."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any
 
 from toolcast.budgets import Budget, Request, apply_budgets
 from toolcast.model import (
@@ -15,115 +15,37 @@ from toolcast.model import (
     Deferred,
     Diagnostic,
     Status,
-    ToolcastError,
     expanded,
     pointer,
 )
-from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
-from toolcast.rules import Rules, family, get_rules, target_of
+from toolcast.rules import Rules
+from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: the CLI, openai, positions)
+    _TARGETS,
+    MAX_COPY_DEPTH,
+    OPTIONAL_NULL,
+    InvalidToolError,
+    OptionalNull,
+    StrictMode,
+    _Report,
+    _TooDeep,
+    check_name,
+    clean_description,
+    copy_json,
+    optional_null_mode,
+    read_tool,
+    resolve_target,
+    strict_mode,
+)
 from toolcast.walk import Walk, without_cycle_gc
 from toolcast.walk.values import non_json
 
 _first = itemgetter(0)
-StrictMode = Literal["auto", True, False]
-OptionalNull = Literal["value", "omit"]
-OPTIONAL_NULL = ("value", "omit")
-
-
-# Deeper than this, a schema cannot even be serialised safely; it is refused in every mode.
-MAX_COPY_DEPTH = 500
-
-
-class _TooDeep(Exception):
-    pass
 
 
 # Root properties beyond which compile_tool pauses the cycle collector (see
 # walk.without_cycle_gc); a schema with definitions is compiled with it paused at any size.
 PAUSE_GC_PROPERTIES = 32
-
-
-def copy_json(value: Any) -> Any:
-    """A deep copy of JSON-like data, refusing absurd nesting (_TooDeep beyond MAX_COPY_DEPTH)."""
-    if not isinstance(value, (dict, list)):
-        return value
-    try:
-        return _copy(value, 1)
-    except RecursionError:  # called from deep in someone's stack: the loop below needs none
-        return _copy_iterative(value)
-
-
-def _copy(value: dict | list, depth: int) -> Any:
-    if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
-        return _copy_dict(value, depth)
-    return _copy_list(value, depth)
-
-
-def _copy_dict(value: dict, depth: int) -> dict:
-    # Shallow-copy the container, then replace its containers: most values are scalars.
-    if depth > MAX_COPY_DEPTH:
-        raise _TooDeep
-    out = dict(value)
-    for k, v in value.items():
-        tv = type(v)
-        if tv is dict:
-            out[k] = _copy_dict(v, depth + 1)
-        elif tv is list:
-            out[k] = _copy_list(v, depth + 1)
-        elif tv not in _SCALARS and isinstance(v, (dict, list)):
-            out[k] = _copy(v, depth + 1)
-    return out
-
-
-def _copy_list(value: list, depth: int) -> list:
-    if depth > MAX_COPY_DEPTH:
-        raise _TooDeep
-    out = list(value)
-    for i, v in enumerate(value):
-        tv = type(v)
-        if tv is dict:
-            out[i] = _copy_dict(v, depth + 1)
-        elif tv is list:
-            out[i] = _copy_list(v, depth + 1)
-        elif tv not in _SCALARS and isinstance(v, (dict, list)):
-            out[i] = _copy(v, depth + 1)
-    return out
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def _copy_iterative(value: dict | list) -> Any:
-    root: Any = {} if isinstance(value, dict) else []
-    stack = [(value, root, 1)]
-    while stack:
-        src, dst, depth = stack.pop()
-        if depth > MAX_COPY_DEPTH:
-            raise _TooDeep
-        items = src.items() if isinstance(src, dict) else enumerate(src)
-        for k, v in items:
-            if isinstance(v, (dict, list)):
-                child: Any = {} if isinstance(v, dict) else []
-                stack.append((v, child, depth + 1))
-            else:
-                child = v
-            if isinstance(dst, dict):
-                dst[k] = child
-            else:
-                dst.append(child)
-    return root
-
-
-class InvalidToolError(ToolcastError, ValueError):
-    """The value is not a tool definition in any shape toolcast reads."""
-
-
-def optional_null_mode(value: Any) -> OptionalNull:
-    """`value` checked as an optional_null choice (see compile_tool)."""
-    if value not in OPTIONAL_NULL or not isinstance(value, str):
-        raise ValueError(f"optional_null must be 'value' or 'omit', not {value!r}")
-    return value
 
 
 def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
@@ -135,104 +57,6 @@ def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
         walk.optional_null = "omit"
         walk.lossy_codes = walk.lossy_codes - {r.changes["stripped-explicit-null"]}
     return walk
-
-
-def strict_mode(value: Any) -> StrictMode:
-    if value in ("auto", None):
-        return "auto"
-    if value is True or value == "true":
-        return True
-    if value is False or value == "false":
-        return False
-    raise ValueError(f"strict must be 'auto', true or false, not {value!r}")
-
-
-def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
-    """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
-    if type(tool) is not dict and hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
-        # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
-        tool = tool.model_dump(by_alias=True, exclude_none=True)
-    if not isinstance(tool, Mapping):
-        raise InvalidToolError(f"a tool must be an object, not {type(tool).__name__}")
-    if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
-        fn = tool["function"]
-        return fn.get("name"), fn.get("description"), fn.get("parameters"), "chat"
-    if "inputSchema" in tool:
-        return tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
-    if "input_schema" in tool:
-        return tool.get("name"), tool.get("description"), tool["input_schema"], "anthropic"
-    if "parameters" in tool or tool.get("type") == "function":
-        return tool.get("name"), tool.get("description"), tool.get("parameters"), "openai"
-    if "name" in tool and set(tool) <= {"name", "description", "title", "annotations", "outputSchema", "_meta", "icons"}:
-        return tool.get("name"), tool.get("description"), None, "mcp"
-    raise InvalidToolError(
-        "not a tool: expected `inputSchema` (MCP), `parameters` (OpenAI), `function` (Chat) or `input_schema` (Anthropic)"
-    )
-
-
-class _Report:
-    """Collects tool-level findings as the walk does: (code, base, tokens, params|note) records."""
-
-    def __init__(self, rules: Rules, diags: list | None = None, trans: list | None = None):
-        self.r = rules
-        self.diags: list[tuple] = [] if diags is None else diags
-        self.trans: list[tuple] = [] if trans is None else trans
-
-    def diag(self, pattern: str, base: str, tokens: tuple = (), **params: Any) -> None:
-        self.diags.append((self.r.patterns[pattern], base, tokens, tuple(params.items())))
-
-    def change(self, pattern: str, base: str, tokens: tuple = (), note: str = "") -> None:
-        self.trans.append((self.r.changes[pattern], base, tokens, note))
-
-
-def check_name(name: Any, r: Rules, diags: list) -> bool:
-    """Whether the provider accepts the tool name; a refusing finding is recorded when it does not."""
-    codes = r.patterns
-    if not isinstance(name, str) or not name:
-        diags.append((codes["tool-name-missing"], "name", (), ()))
-        return False
-    if r.name_re.fullmatch(name):
-        return True
-    if len(name) > r.name_max_length:
-        diags.append((codes["tool-name-too-long"], "name", (), (("count", len(name)), ("limit", r.name_max_length))))
-        if r.name_re.fullmatch(name[: r.name_max_length]):
-            return False
-    diags.append((codes["tool-name-invalid-characters"], "name", (), (("name", name), ("pattern", r.name_pattern))))
-    return False
-
-
-def clean_description(desc: Any, rep: _Report) -> str | None:
-    r = rep.r
-    if desc is None or (isinstance(desc, str) and (not desc or desc.isspace())):
-        rep.diag("missing-tool-description", "description")
-        return desc if isinstance(desc, str) and desc else None
-    if not isinstance(desc, str):
-        raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
-    # The common case: nothing to strip (known without a regex scan when the text is ASCII and no
-    # character the rules strip is) and within every cap.
-    ascii = desc.isascii()
-    if ((ascii and r.description_strip_ascii_free) or r.description_strip_re.search(desc) is None) and (
-        (len(desc) if ascii else len(desc.encode("utf-8"))) <= r.description_max_bytes
-        and (r.description_max_chars is None or len(desc) <= r.description_max_chars)
-    ):
-        return desc
-    cleaned, removed = r.description_strip_re.subn("", desc)
-    if removed:
-        rep.diag("description-invisible-characters", "description", count=removed)
-        rep.change("stripped-description-characters", "description", note=f"({removed} removed)")
-    # A character cap the provider enforced in some rule versions (data: description.max_chars).
-    max_chars = r.description_max_chars
-    if max_chars is not None and len(cleaned) > max_chars:
-        rep.diag("description-over-char-limit", "description", count=len(cleaned), limit=max_chars)
-        rep.change("truncated-description-to-char-limit", "description", note=f"({len(cleaned)} -> {max_chars} characters)")
-        cleaned = cleaned[:max_chars]
-    raw = cleaned.encode("utf-8")
-    if len(raw) > r.description_max_bytes:
-        # Cutting the bytes and dropping a partial trailing sequence keeps whole characters.
-        cleaned = raw[: r.description_max_bytes].decode("utf-8", "ignore")
-        rep.diag("description-too-long", "description", count=len(raw), limit=r.description_max_bytes)
-        rep.change("truncated-description", "description", note=f"({len(raw)} -> {len(cleaned.encode('utf-8'))} bytes)")
-    return cleaned
 
 
 def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusing: frozenset,
@@ -251,18 +75,6 @@ def _reason(diags: list, trans: list, first_diag: int, first_trans: int, refusin
     code, base, tokens, _ = lossy[0]
     more = f" and {len(lossy) - 1} more" if len(lossy) > 1 else ""
     return (("value", f"accept values the original rejects ({code} at {pointer(base, tokens)}{more})"),)
-
-
-def _emitter(target: str, api: str | None) -> tuple[Any, str]:
-    """(the emit module of `target` (providers.EMITTERS), `api` checked against it, or its default)."""
-    emitter = EMITTERS.get(target)
-    if emitter is None:
-        raise ValueError(f"unknown target {target!r}; available: {', '.join(EMITTERS)}")
-    if api is None:
-        return emitter, emitter.DEFAULT_API
-    if api not in emitter.APIS:
-        raise ValueError(f"unknown api {api!r} for target {target!r}; available: {', '.join(emitter.APIS)}")
-    return emitter, api
 
 
 def compile_tool(
@@ -321,17 +133,9 @@ def compile_tool(
             description = clean_description(description, _Report(r, diags, trans))
         if shape not in emitter.NATIVE_SHAPES:
             trans.append(r.tool_records[0])
-        null_paths: tuple = ()
-        compiled: Any = None
-        schema_diags: list[tuple] = []
-        schema_trans: list[tuple] = []
         if mode is False and r.sends_original:
-            diags.append((r.patterns["strict-disabled"], "#", (), ()))
-            status = "non-strict"
-            bad = non_json(schema)
-            if bad is not None:  # (the walk refuses it in the other modes)
-                diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
-                status = "refused"
+            status = _unwalked(schema, r, diags)
+            compiled, schema_diags, schema_trans = None, [], []
         else:
             walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))() if optional_null == "value" else (
                 chosen_walk(r, optional_null))
@@ -346,64 +150,57 @@ def compile_tool(
             else:
                 compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
             schema_diags, schema_trans = walk.diags, walk.trans
-            if status == "strict":
-                null_paths = walk.null_paths
         if not name_ok:
             status = "refused"
-            null_paths = ()
-        tool_out = None
-        if status == "strict":
-            trans.append(r.tool_records[1])
-            tool_out = emitter.emit(name, description, compiled, True, api)
-        elif status != "refused":
-            if r.sends_original:
-                params = _original(schema, r, diags, schema_diags)
-            else:  # the converted schema, lossy changes and all; nothing to send after a refusal
-                params = compiled if walk is not None and not walk.refusals else None
-            if params is None:
-                status = "refused"
-                sent = r.patterns["sent-non-strict"]
-                schema_diags = [d for d in schema_diags if d[0] != sent]
-            else:
-                tool_out = emitter.emit(name, description, params, False, api)
-        # What was not sent: a non-strict tool's compiled schema (its original went out), all of a
-        # refused tool. Its fixes are reported as not applied.
-        unsent: tuple | None = None
-        if status == "refused":
-            unsent = (0, 0)
-        elif status != "strict":
-            unsent = (len(diags), len(trans))
-        return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                           diags + schema_diags, trans + schema_trans, r, api, unsent)
+        return _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags, schema_trans,
+                       r, emitter, api)
     finally:
         if paused or (walk is not None and walk.gc_paused):
             gc_enable()
 
 
-# (target, api as given, rules spec) -> resolve_target's answer: a compile of a small tool costs
-# little more than this lookup would save (4% of bfcl before it).
-_TARGETS: dict[tuple, tuple] = {}
+def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
+    """The status of a tool sent with strict mode off (not walked), its findings added to `diags`."""
+    diags.append((r.patterns["strict-disabled"], "#", (), ()))
+    bad = non_json(schema)
+    if bad is not None:  # (the walk refuses it in the other modes)
+        diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
+        return "refused"
+    return "non-strict"
 
 
-def resolve_target(target: str, api: str | None, rules: str | Rules | None) -> tuple[Any, str, Rules]:
-    """(the target's emit module, the API, the rules) for compile_tool's arguments; ValueError for
-    an unknown target or API, or a rules spec naming another provider than the target's."""
-    api_given = api
-    if api is None and type(rules) is str and "@" in rules:
-        # A rules spec naming a family of this target (gemini@..., gemini-parameters@...) picks its API.
-        named = target_of(rules.partition("@")[0].strip())
-        if named is not None and named[0] == target:
-            api = named[1]
-    emitter, api = _emitter(target, api)
-    provider = family(target, api) or PROVIDER_OF[target]
-    if type(rules) is Rules:
-        return emitter, api, rules  # given tables are used as they are (a provider in the making, say)
-    r = get_rules(rules, provider)
-    if r.provider != provider:
-        raise ValueError(f"rules {r.id} are not {provider}'s; target {target!r} (api {api!r}) compiles under {provider}@VERSION")
-    if len(_TARGETS) < 64:  # (target, api, rules spec) are a handful of strings; never grow without bound
-        _TARGETS[(target, api_given, rules)] = (emitter, api, r)
-    return emitter, api, r
+def _result(name: Any, description: Any, schema: Any, status: Status, compiled: Any, walk: Walk | None,
+            diags: list, trans: list, schema_diags: list, schema_trans: list, r: Rules, emitter: Any,
+            api: str) -> CompileResult:
+    """The CompileResult of a tool whose findings are recorded: its emitted form (the compiled
+    schema if strict, a copy of the original if not, none if refused) and its null paths."""
+    tool_out = None
+    null_paths: tuple = ()
+    if status == "strict":
+        if walk is not None:
+            null_paths = walk.null_paths
+        trans.append(r.tool_records[1])
+        tool_out = emitter.emit(name, description, compiled, True, api)
+    elif status != "refused":
+        if r.sends_original:
+            params = _original(schema, r, diags, schema_diags)
+        else:  # the converted schema, lossy changes and all; nothing to send after a refusal
+            params = compiled if walk is not None and not walk.refusals else None
+        if params is None:
+            status = "refused"
+            sent = r.patterns["sent-non-strict"]
+            schema_diags = [d for d in schema_diags if d[0] != sent]
+        else:
+            tool_out = emitter.emit(name, description, params, False, api)
+    # What was not sent: a non-strict tool's compiled schema (its original went out), all of a
+    # refused tool. Its fixes are reported as not applied.
+    unsent: tuple | None = None
+    if status == "refused":
+        unsent = (0, 0)
+    elif status != "strict":
+        unsent = (len(diags), len(trans))
+    return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
+                                       diags + schema_diags, trans + schema_trans, r, api, unsent)
 
 
 def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:

@@ -35,8 +35,26 @@ _KEPT_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
 
 def dialect_of(uri: Any) -> str | None:
     """The dialect a `$schema` value names, or None when toolcast does not know it."""
-    if not isinstance(uri, str):
+    if type(uri) is str:
+        known = _READ.get(uri, MISSING_DIALECT)
+        if known is not MISSING_DIALECT:
+            return known
+    elif not isinstance(uri, str):
         return None
+    found = _dialect_of(uri)
+    if type(uri) is str and len(uri) <= 256:
+        if len(_READ) >= 256:  # a few spellings are in use; never grow without bound
+            _READ.clear()
+        _READ[uri] = found
+    return found
+
+
+# `$schema` value -> dialect_of's answer (documents of one source repeat one spelling).
+_READ: dict[str, str | None] = {}
+MISSING_DIALECT: Any = object()
+
+
+def _dialect_of(uri: str) -> str | None:
     key = uri.strip()
     for scheme in ("https://", "http://"):
         if key.lower().startswith(scheme):
@@ -89,12 +107,25 @@ class Rewrite:
         return changed if changed is not None else out
 
     def _slot(self, kind: str, v: Any, sp: tuple) -> Any:
+        # A new container only once a member changes: most members of most documents do not.
         if kind == "map" and isinstance(v, dict):
-            new = {n: self.schema(x, sp + (n,)) for n, x in v.items()}
-            return v if all(new[n] is x for n, x in v.items()) else new
+            new: Any = None
+            for n, x in v.items():
+                y = self.schema(x, sp + (n,)) if isinstance(x, dict) else x
+                if y is not x:
+                    if new is None:
+                        new = dict(v)
+                    new[n] = y
+            return v if new is None else new
         if kind in ("list", "schema-or-list") and isinstance(v, list):
-            items = [self.schema(x, sp + (i,)) for i, x in enumerate(v)]
-            return v if all(a is b for a, b in zip(items, v, strict=True)) else items
+            items: Any = None
+            for i, x in enumerate(v):
+                y = self.schema(x, sp + (i,)) if isinstance(x, dict) else x
+                if y is not x:
+                    if items is None:
+                        items = list(v)
+                    items[i] = y
+            return v if items is None else items
         if kind in ("schema", "schema-or-list"):
             return self.schema(v, sp)
         return v

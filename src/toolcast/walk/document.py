@@ -8,12 +8,14 @@ from toolcast.walk.dialect import Rewrite, dialect_of
 from toolcast.walk.resources import bundle
 from toolcast.walk.values import (
     HAS_IDS,
+    HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
     HAS_TUPLES,
     MISSING,
+    _exact_scan,
+    _plain_flags,
     describe,
     json_lists,
-    scan,
 )
 
 
@@ -23,10 +25,12 @@ class Document:
     def _document(self, schema: Any) -> Any:
         """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING
         after a refusal."""
-        problem, flags = scan(schema)
-        if problem is not None:
-            place, what = problem
-            return self._refused("non-json-value", place, value=what)
+        flags = _plain_flags(schema)  # scan's common case, inline
+        if flags < 0:
+            problem, flags = _exact_scan(schema)
+            if problem is not None:
+                place, what = problem
+                return self._refused("non-json-value", place, value=what)
         if flags & HAS_TUPLES:
             schema = json_lists(schema)
         if type(schema) is not dict:
@@ -34,7 +38,7 @@ class Document:
         dialect = "2020-12"
         if "$schema" in schema:
             dialect = dialect_of(schema["$schema"])
-            schema = self._dialect(schema)
+            schema = self._dialect(schema, flags)
             if schema is MISSING:
                 return MISSING
         if flags & (HAS_IDS | HAS_OTHER_REFS):
@@ -47,15 +51,16 @@ class Document:
         self.report(pattern, place, **params)
         return MISSING
 
-    def _dialect(self, schema: dict) -> Any:
+    def _dialect(self, schema: dict, flags: int) -> Any:
         """`schema` with its declared dialect's meaning in 2020-12 terms; MISSING after a refusal
-        (a dialect toolcast does not know: MCP asks for a clear error, not a guess)."""
+        (a dialect toolcast does not know: MCP asks for a clear error, not a guess). `flags` are
+        scan's for the document."""
         declared = schema["$schema"]
         dialect = dialect_of(declared)
         if dialect is None:
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
-        if dialect in ("2020-12", "2019-09"):
-            return schema
+        if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS):
+            return schema  # (the rewrite would give back the same document and record nothing)
         rw = Rewrite(dialect, frozenset(self.annotations))
         out = rw.schema(schema, ())
         for sp, k in rw.ignored:

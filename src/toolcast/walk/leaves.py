@@ -40,14 +40,6 @@ class Leaves:
             else:
                 self._pattern(s[k], sp + (k,))
 
-    def _leaf(self, s: dict, lp: tuple, sp: tuple) -> dict | None:
-        """node() for a scalar leaf of a planned shape; None, with nothing recorded, when a value
-        needs node()'s full treatment."""
-        out = self._leaf_values(s, lp)
-        if out is not None and lp[1]:
-            self._record_steps(s, lp[1], sp)
-        return out
-
     def _pattern(self, pattern: str, sp: tuple) -> bool:
         """Check a `pattern` against the rule version's regex features; False drops it."""
         verdict = _pattern_verdict(self.r, pattern)

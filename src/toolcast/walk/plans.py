@@ -8,7 +8,6 @@ from toolcast.rules import Rules
 from toolcast.walk.regex import _pattern_kept
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
-    _LEAF_TYPES,
     _ONLY_STR,
     _SCALAR_TYPES,
     EXACT,
@@ -51,9 +50,8 @@ _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
 _LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
 # A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
 _LEAF_RESHAPING = _RESHAPING - {"const"}
-_PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects, arrays and anyOf copy plain keywords only
+_PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects and arrays copy plain keywords only
 _TYPE_KEY = frozenset({"type"})
-_ANY_OF_KEY = frozenset({"anyOf"})
 
 
 def keyword_plan(r: Rules) -> dict:
@@ -253,8 +251,9 @@ class Plans:
 
     def _leaf_plan(self, keys: tuple) -> tuple | bool:
         """For a schema with exactly these keys, in this order: (values, steps, takes null its own
-        way, copy) when it is a scalar leaf that _leaf_values and _record_steps compile, else False
-        (see _shape; copy from _values_copiers). Cached per rule version."""
+        way, copy) when it is a scalar leaf that its copy and _record_steps compile (a property's
+        leaf in Containers._object), else False (see _shape; copy from _values_copiers). Cached per
+        rule version."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.leaf_plans
@@ -270,19 +269,10 @@ class Plans:
         plans[keys] = found
         return found
 
-    def _leaf_values(self, s: dict, lp: tuple) -> dict | None:
-        """The compiled leaf `s` (see _leaf_plan), or None when a value needs node()'s full
-        treatment; records nothing."""
-        t = s["type"]
-        if type(t) is not str or t not in _LEAF_TYPES:
-            return None
-        return lp[3](s, {"type": t})
-
     def _container_plan(self, keys: tuple) -> tuple | bool:
-        """For an object or array schema with exactly these keys, or an anyOf beside annotations
-        only: (plain values, drop steps) as _shape gives them and their copy (_values_copiers; for
-        an object or array, one copy for each), when _container or _planned_any_of can compile it,
-        else False. Cached per rule version, like _leaf_plan."""
+        """For an object or array schema with exactly these keys: (plain values, drop steps) as _shape
+        gives them and one copy for each container (_values_copiers), when _container can compile
+        it, else False. Cached per rule version, like _leaf_plan."""
         if not _plannable(keys):
             return False
         plans = self.container_plans
@@ -298,12 +288,5 @@ class Plans:
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
                 found = (*shape, *_values_copiers(shape[0], self.r, keys, ("object", "array")))
-        elif "anyOf" in keys and "type" not in keys and _RESHAPING.isdisjoint(set(keys) - {"anyOf"}) and (
-            plan.get("anyOf", (None,))[0] == OP_STRUCTURAL
-        ):
-            # Siblings that constrain are pushed into the branches (_normalize): annotations only.
-            shape = self._shape(keys, _ANY_OF_KEY, _PLAIN_MODE)
-            if shape is not None and all(o[0] in self.annotations and rank[o[0]] < rank["anyOf"] for o in shape[0]):
-                found = (*shape, *_values_copiers(shape[0], self.r))
         plans[keys] = found
         return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from math import isfinite
 from typing import Any
 from urllib.parse import unquote
 
@@ -177,8 +178,10 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 # What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
-# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a root definition.
-HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS = 1, 2, 4
+# `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a
+# root definition, and what a dialect before 2019-09 would rewrite: a `$ref` with any sibling, a
+# fragment-only `$id` (see dialect.Rewrite; without either, draft-07 and draft-06 mean what 2020-12 does).
+HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS = 1, 2, 4, 8
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -193,35 +196,23 @@ def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
     return (None, flags) if flags >= 0 else _exact_scan(doc)
 
 
-_PLAIN_OR_CONTAINER = frozenset({str, int, bool, type(None), float, dict, list})
-
-
 def _plain_flags(doc: Any) -> int:
     """scan's flags for a document of plain dicts, lists, str keys and JSON scalars (the input of
-    nearly every call, checked a container at a time, at C speed where it can be); -1 when
-    something else is in it (then _exact_scan says what, and where)."""
+    nearly every call); -1 when something else is in it (then _exact_scan says what, and where).
+
+    One loop over each container's keys and values with `type(x) is ...` tests: compiled, each
+    test is a pointer comparison, so this costs about a fifth of the set-of-types check it replaced
+    (bfcl, compiled build; see benchmarks/README.md)."""
     flags = 0
     budget = _PLAIN_BUDGET  # containers checked before shared ones are looked for (a DAG can be
     seen: set[int] | None = None  # exponential in its depth; JSON text never shares)
     stack = [doc]
-    pop, extend = stack.pop, stack.extend
     while stack:
-        v = pop()
+        v = stack.pop()
         tv = type(v)
-        if tv is dict:
-            if not _ONLY_STR_KEYS.issuperset(map(type, v)):
-                return -1
-            if not _FLAG_KEYS.isdisjoint(v):
-                if _names_a_resource(v, v is doc):
-                    flags |= HAS_IDS
-                if "$ref" in v and def_ref_name(v["$ref"]) is None:
-                    flags |= HAS_OTHER_REFS
-            vals: Any = v.values()
-        elif tv is list:
-            vals = v
-        elif tv in _JSON_SCALARS or (tv is float and math.isfinite(v)):
-            continue
-        else:
+        if tv is not dict and tv is not list:
+            if tv is str or tv is int or tv is bool or v is None or (tv is float and isfinite(v)):
+                continue  # (only the document itself is pushed as a scalar)
             return -1
         budget -= 1
         if budget < 0:
@@ -230,24 +221,36 @@ def _plain_flags(doc: Any) -> int:
             if id(v) in seen:
                 continue
             seen.add(id(v))
-        kinds = set(map(type, vals))
-        if kinds.issubset(_JSON_SCALARS):
-            continue
-        if not kinds.issubset(_PLAIN_OR_CONTAINER):
-            return -1
-        if float in kinds and not all(math.isfinite(x) for x in vals if type(x) is float):
-            return -1
-        if float in kinds or len(kinds) > 2 or not kinds.issubset(_CONTAINER_TYPES):
-            extend([x for x in vals if type(x) is dict or type(x) is list])
+        if tv is dict:
+            if not _FLAG_KEYS.isdisjoint(v):
+                if _names_a_resource(v, v is doc):
+                    flags |= HAS_IDS
+                if "$ref" in v and def_ref_name(v["$ref"]) is None:
+                    flags |= HAS_OTHER_REFS
+                if _old_dialect_form(v):
+                    flags |= HAS_OLD_DIALECT_FORMS
+            for k, x in v.items():
+                if type(k) is not str:
+                    return -1
+                tx = type(x)
+                if tx is str or tx is dict or tx is list or tx is int or tx is bool or x is None:
+                    if tx is dict or tx is list:
+                        stack.append(x)
+                elif tx is not float or not isfinite(x):
+                    return -1
         else:
-            extend(vals)  # containers only
+            for x in v:
+                tx = type(x)
+                if tx is str or tx is dict or tx is list or tx is int or tx is bool or x is None:
+                    if tx is dict or tx is list:
+                        stack.append(x)
+                elif tx is not float or not isfinite(x):
+                    return -1
     return flags
 
 
 _PLAIN_BUDGET = 4096
 _FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
-_CONTAINER_TYPES = frozenset({dict, list})
-_ONLY_STR_KEYS = frozenset([str])
 
 
 def _names_a_resource(v: dict, root: bool) -> bool:
@@ -257,6 +260,14 @@ def _names_a_resource(v: dict, root: bool) -> bool:
     if "$anchor" in v or "$dynamicAnchor" in v:
         return True
     return not root and ("$id" in v or type(v.get("id")) is str)
+
+
+def _old_dialect_form(v: dict) -> bool:
+    """Whether schema object `v` holds what dialect.Rewrite changes in draft-07 and draft-06."""
+    if "$ref" in v and len(v) > 1:
+        return True
+    i = v.get("$id")
+    return isinstance(i, str) and i.startswith("#")
 
 
 def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -284,6 +295,8 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                     flags |= HAS_IDS
                 if "$ref" in value and def_ref_name(value["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
+                if _old_dialect_form(value):
+                    flags |= HAS_OLD_DIALECT_FORMS
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags

@@ -86,16 +86,16 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
     # allow_lossy): such a schema's null paths would never be used, like a refused one's.
     lossy_blocks = False
-    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
-    # strict_schema): once something is refused, an object's properties are still walked for their
-    # findings, null paths and counts, but their compiled forms are not kept (see _object).
-    builds_refused = True
     # What an optional property that already accepts null becomes (compile_tool's optional_null):
     # "value", required with null a real value the handler receives, or "omit", null stripped too.
     optional_null = "value"
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
+    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
+    # strict_schema): once something is refused, an object's properties are still walked for their
+    # findings, null paths and counts, but their compiled forms are not kept (see _object).
+    builds_refused = True
     # Properties of the objects entered so far, and whether this walk paused the collector (see
     # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
     entered_props = 0
@@ -289,12 +289,6 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
-            if "anyOf" in s and self.fast:
-                cp = self.container_plans.get(keys := tuple(s))
-                if cp is None:
-                    cp = self._container_plan(keys)
-                if cp and (out := self._planned_any_of(s, cp, sp, ip, depth, nest)) is not None:
-                    return out
             s = self._normalize(s, sp, root)
             if s is None:
                 return {}
