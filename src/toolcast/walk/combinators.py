@@ -151,25 +151,9 @@ class Combinators:
         for part in parts:
             if part is True:
                 continue
-            if not isinstance(part, dict):
-                if part is False:
-                    self.report("unsatisfiable-schema", sp, value="an allOf branch is false")
-                else:
-                    self.report("non-schema-subschema", sp, value=describe(part))
+            part = self._merge_part(part, sp, depth)
+            if part is None:
                 return None
-            if "nullable" in part:
-                part = self._settled_nullable(part, sp)
-            if "$ref" in part:
-                part = self._merged_ref(part, sp, depth)
-                if part is None:
-                    return None
-            if "allOf" in part and isinstance(part["allOf"], list):
-                inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
-                if inner is None:
-                    return None
-                part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
-                if part is None:
-                    return None
             ap = part.get("additionalProperties", MISSING)
             if ap is False:
                 props = part.get("properties")
@@ -215,6 +199,28 @@ class Combinators:
         if typed_nulls and not self._merged_null(out, typed_nulls, sp):
             return None
         return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
+
+    def _merge_part(self, part: Any, sp: tuple, depth: int) -> dict | None:
+        """One allOf part as a plain schema to merge: `nullable` settled, its `$ref` resolved, its own
+        allOf merged in; None (the finding reported) when it cannot be merged."""
+        if not isinstance(part, dict):
+            if part is False:
+                self.report("unsatisfiable-schema", sp, value="an allOf branch is false")
+            else:
+                self.report("non-schema-subschema", sp, value=describe(part))
+            return None
+        if "nullable" in part:
+            part = self._settled_nullable(part, sp)
+        if "$ref" in part:
+            part = self._merged_ref(part, sp, depth)
+            if part is None:
+                return None
+        if "allOf" in part and isinstance(part["allOf"], list):
+            inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
+            if inner is None:
+                return None
+            part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
+        return part
 
     def _merged_value(self, out: dict, k: str, v: Any, sp: tuple) -> bool:
         """Merge value `v` of keyword `k` into `out`, which holds another (not JSON-equal) value for it,
