@@ -2,10 +2,12 @@
 
     .venv/bin/python benchmarks/runtime.py            # both parts
     .venv/bin/python benchmarks/runtime.py --only calls
+    .venv/bin/python benchmarks/runtime.py --only corpus    # arguments of the corpus's own tools
     .venv/bin/python benchmarks/runtime.py --only proxy --calls 200
 
 Targets: tool_calls at most 1.5x json.loads of the same arguments (median of several runs,
-one process); the proxy at most 2 ms per call over a direct stdio call (median over 200
+one process), for one typical search tool's arguments and for arguments of every strict mcp and bfcl
+corpus tool (generated from the compiled schema, forced nulls included); the proxy at most 2 ms per call over a direct stdio call (median over 200
 calls to tests/servers/echo_server.py). Exits 1 when a target is missed.
 """
 
@@ -92,13 +94,22 @@ def bench_calls(n: int, runs: int) -> bool:
     null_paths = report.null_paths
     readers = {"openai": tc_openai.tool_calls, "anthropic": anthropic.tool_calls,
                "gemini": gemini.tool_calls}
+    responses = _responses(n)
+    for target, (response, _) in responses.items():
+        calls, rejected = readers[target](response, toolset, null_paths)
+        assert len(calls) == n and not rejected and "offset" not in calls[0].arguments
+    return _compare(readers, responses, toolset, null_paths, n, runs, "one search tool")
+
+
+def _compare(readers: dict, responses: dict, toolset: object, null_paths: dict, n: int, runs: int, what: str) -> bool:
+    """Print, per target, tool_calls' median time against json.loads of the same argument texts."""
     ok = True
-    print(f"tool_calls + null stripping, {n} calls per response, median of {runs} runs")
+    print(f"tool_calls + null stripping ({what}), {n} calls per response, median of {runs} runs")
     print(f"{'target':<10} {'µs/call':>8} {'json.loads µs/call':>19} {'ratio':>6}")
-    for target, (response, texts) in _responses(n).items():
+    for target, (response, texts) in responses.items():
         read = readers[target]
         calls, rejected = read(response, toolset, null_paths)
-        assert len(calls) == n and not rejected and "offset" not in calls[0].arguments
+        assert len(calls) == n and not rejected, (target, rejected[:1])
         ours = _median_time(lambda read=read, response=response: read(response, toolset, null_paths), runs)
         base = _median_time(lambda texts=texts: [json.loads(t) for t in texts], runs)
         ratio = ours / base
@@ -106,6 +117,58 @@ def bench_calls(n: int, runs: int) -> bool:
         print(f"{target:<10} {ours / n * 1e6:8.2f} {base / n * 1e6:19.2f} {ratio:6.2f}"
               f"{'' if ratio <= CALLS_RATIO_TARGET else '  MISSED'}")
     return ok
+
+
+def _corpus_responses(n: int, seed: int = 7) -> tuple[object, dict[str, tuple[object, list[str]]], dict]:
+    """(toolset, per target a response of n calls spread over the corpus's strict tools, null paths):
+    each call's arguments are an instance of the tool's compiled schema, so they have the sizes,
+    nesting and forced nulls real calls have."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import common
+    from instances import Skip, generate
+
+    from toolcast import openai as tc_openai
+    from toolcast.toolset import ToolSet
+
+    records = common.load_set("mcp") + common.load_set("bfcl")
+    toolset, _ = ToolSet.build({"c": [{"name": r["name"], "inputSchema": r["inputSchema"]} for r in records]})
+    sent, report = tc_openai.tools(toolset)
+    rng = random.Random(seed)
+    pool: list[tuple[str, str]] = []
+    for tool in sent:
+        if not tool.get("strict"):
+            continue
+        try:
+            pool.append((tool["name"], json.dumps(generate(tool["parameters"], rng))))
+        except Skip:
+            continue
+    # One request's tools (OpenAI takes at most 128 a request), each called in turn at random.
+    pool = rng.sample(pool, min(128, len(pool)))
+    picks = [pool[rng.randrange(len(pool))] for _ in range(n)]
+    texts = [t for _, t in picks]
+    openai = {"output": [{"type": "function_call", "call_id": f"c{i}", "name": name, "arguments": t}
+                         for i, (name, t) in enumerate(picks)]}
+    anthropic = {"type": "message", "content": [{"type": "tool_use", "id": f"t{i}", "name": name, "input": json.loads(t)}
+                                                for i, (name, t) in enumerate(picks)]}
+    gemini = {"candidates": [{"content": {"parts": [{"functionCall": {"id": f"g{i}", "name": name, "args": json.loads(t)}}
+                                                    for i, (name, t) in enumerate(picks)]}}]}
+    print(f"(corpus: {len(pool)} strict mcp and bfcl tools with generated arguments, {sum(map(len, texts)) / n:.0f} characters "
+          f"a call on average, {sum(t.count('null') for t in texts) / n:.1f} nulls)")
+    return toolset, {"openai": (openai, texts), "anthropic": (anthropic, texts), "gemini": (gemini, texts)}, \
+        report.null_paths
+
+
+def bench_corpus_calls(n: int, runs: int) -> bool:
+    """bench_calls over the corpus's tools instead of one search tool."""
+    from toolcast import anthropic, gemini
+    from toolcast import openai as tc_openai
+
+    toolset, responses, null_paths = _corpus_responses(n)
+    readers = {"openai": tc_openai.tool_calls, "anthropic": anthropic.tool_calls, "gemini": gemini.tool_calls}
+    return _compare(readers, responses, toolset, null_paths, n, runs, "corpus tools")
 
 
 async def _latencies(command: list[str], tool: str, n: int) -> list[float]:
@@ -138,7 +201,7 @@ def bench_proxy(n: int) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", choices=["calls", "proxy"])
+    parser.add_argument("--only", choices=["calls", "corpus", "proxy"])
     parser.add_argument("--calls", type=int, default=200, help="calls per proxy measurement")
     parser.add_argument("--batch", type=int, default=100, help="calls per response (tool_calls)")
     parser.add_argument("--runs", type=int, default=51, help="runs per tool_calls median")
@@ -146,6 +209,8 @@ def main() -> int:
     ok = True
     if args.only in (None, "calls"):
         ok &= bench_calls(args.batch, args.runs)
+    if args.only in (None, "corpus"):
+        ok &= bench_corpus_calls(args.batch * 10, max(5, args.runs // 5))
     if args.only in (None, "proxy"):
         ok &= bench_proxy(args.calls)
     return 0 if ok else 1

@@ -198,7 +198,8 @@ def _decode_problem(name: str, exc: ValueError) -> str:
     return f"{where} are not valid JSON: the JSON text {reason}"
 
 
-@functools.lru_cache(maxsize=1024)
+# Past a thousand tools (a proxy in front of many servers) the cache must still hold them all.
+@functools.lru_cache(maxsize=8192)
 def _cached_node(paths: tuple[Any, ...]) -> Any:
     from toolcast.nulls import compiled_paths
 
