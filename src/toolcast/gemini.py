@@ -200,9 +200,10 @@ def tools(
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into Gemini's ``tools``: ``[{"functionDeclarations": [...]}]``.
 
-    ``target="vertex"`` compiles for Vertex AI. ``api`` picks the declaration's schema field
-    among those the compile target offers (``json-schema``: ``parametersJsonSchema``, the
-    default; another raises ValueError naming the ones available). The toolset is one request (the provider's request budgets apply across it).
+    ``target="vertex"`` compiles for Vertex AI. ``api`` picks the declaration's schema field:
+    ``parameters`` (the default; the OpenAPI ``Schema`` subset) or ``json-schema``
+    (``parametersJsonSchema``); another raises ValueError naming the ones available. The toolset
+    is one request (the provider's request budgets apply across it).
     Returns the request's ``tools`` value (empty when no tool is sent) and a
     :class:`ToolsReport` to pass to :func:`tool_calls`.
     """
