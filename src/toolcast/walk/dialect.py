@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.values import STORAGE_BESIDE_REF
+
 # Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
 # `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
 # "schema-or-list". These are JSON Schema's own applicators, not a provider's slots.
@@ -30,7 +32,7 @@ DIALECTS = {
 REF_SIBLINGS_IGNORED = frozenset({"draft-07", "draft-06", "draft-04"})
 # What stays beside an ignored-siblings `$ref`: the document's storage (a pointer can still reach
 # a definition kept there) and the dialect itself.
-_KEPT_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
+_KEPT_BESIDE_REF = STORAGE_BESIDE_REF  # (values reads it too, to tell whether a rewrite is needed)
 
 
 def dialect_of(uri: Any) -> str | None:

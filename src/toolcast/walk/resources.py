@@ -166,11 +166,12 @@ def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None
     if not new_refs and len(res.bases) < 2 and not res.anchors:
         return doc
     dropped: dict[tuple, str] = {}
-    out = _rewritten(doc, (), new_refs, dropped)
+    tree = _ref_tree(new_refs)
+    out = _rewritten(doc, (), tree, dropped)
     if hoisted:
         defs = dict(out.get("$defs")) if isinstance(out.get("$defs"), dict) else {}
         for name, place in hoisted.items():
-            defs[name] = _rewritten(res.at(place), place, new_refs, dropped)
+            defs[name] = _rewritten(res.at(place), place, tree, dropped)
             walk.change("copied-ref-target-to-defs", place, f"(as #/$defs/{name})")
         out["$defs"] = defs
     for place, k in dropped.items():
@@ -206,18 +207,25 @@ def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
 _RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor stays: $dynamicRef reads it)
 
 
-def _rewritten(s: Any, sp: tuple, new_refs: dict, dropped: dict) -> Any:
-    """A copy of the schema at `sp` with the `$ref`s of `new_refs` replaced and, below the root,
-    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword)."""
-    tree: dict = {}  # new_refs as a trie of place tokens, so that no place tuple is made per node
+def _rewritten(s: Any, sp: tuple, tree: dict, dropped: dict) -> Any:
+    """A copy of the schema at `sp` with its `$ref`s replaced as `tree` says and, below the root,
+    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword). `tree`
+    holds the new `$ref`s as a trie of place tokens (_ref_tree), so that no place tuple is made per node."""
+    sub: dict | None = tree
+    for t in sp:
+        sub = sub.get(t) if sub else None
+    return _Copy(list(sp), dropped).schema(s, sub)
+
+
+def _ref_tree(new_refs: dict) -> dict:
+    """{place: new `$ref`} as a trie: token -> subtrie, and _NEW_REF -> the `$ref` of that place."""
+    tree: dict = {}
     for place, ref in new_refs.items():
-        if place[:len(sp)] != sp:
-            continue
         node = tree
-        for t in place[len(sp):]:
+        for t in place:
             node = node.setdefault(t, {})
         node[_NEW_REF] = ref
-    return _Copy(list(sp), dropped).schema(s, tree)
+    return tree
 
 
 _NEW_REF = None  # the trie key of a place's new `$ref` (no place token is None)
