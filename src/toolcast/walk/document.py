@@ -7,9 +7,9 @@ from typing import Any
 from toolcast.walk.dialect import Rewrite, dialect_of
 from toolcast.walk.resources import bundle
 from toolcast.walk.values import (
-    HAS_IDS,
     ANNOTATIONS_BESIDE_REF,
     HAS_ANNOTATED_REFS,
+    HAS_IDS,
     HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
     HAS_TUPLES,
@@ -62,7 +62,7 @@ class Document:
         if dialect is None:
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
         if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and (
-                not flags & HAS_ANNOTATED_REFS or ANNOTATIONS_BESIDE_REF <= self.annotations)):
+                not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF)):
             return schema  # (the rewrite would give back the same document and record nothing)
         rw = Rewrite(dialect, frozenset(self.annotations))
         out = rw.schema(schema, ())
