@@ -169,6 +169,8 @@ def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None
     tree = _ref_tree(new_refs)
     out = _rewritten(doc, (), tree, dropped)
     if hoisted:
+        if out is doc:
+            out = dict(doc)  # (never the caller's own)
         defs = dict(out.get("$defs")) if isinstance(out.get("$defs"), dict) else {}
         for name, place in hoisted.items():
             defs[name] = _rewritten(res.at(place), place, tree, dropped)
@@ -208,7 +210,7 @@ _RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor s
 
 
 def _rewritten(s: Any, sp: tuple, tree: dict, dropped: dict) -> Any:
-    """A copy of the schema at `sp` with its `$ref`s replaced as `tree` says and, below the root,
+    """The schema at `sp` with its `$ref`s replaced as `tree` says and, below the root,
     the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword). `tree`
     holds the new `$ref`s as a trie of place tokens (_ref_tree), so that no place tuple is made per node."""
     sub: dict | None = tree
@@ -232,7 +234,8 @@ _NEW_REF = None  # the trie key of a place's new `$ref` (no place token is None)
 
 
 class _Copy:
-    """_rewritten's copy: the place being copied is a stack of keys, a tuple only where it is noted."""
+    """_rewritten's copy: new containers only where something in them changes (the walk never
+    mutates what it reads); the place being copied is a stack of keys, a tuple only where noted."""
 
     def __init__(self, at: list, dropped: dict):
         self.at = at
@@ -242,11 +245,14 @@ class _Copy:
         if not isinstance(s, dict):
             return s
         at = self.at
-        out = dict(s)
+        out = None
         if tree and _NEW_REF in tree:
+            out = dict(s)
             out["$ref"] = tree[_NEW_REF]
         for k, v in s.items():
             if at and k in _RESOLVED_AWAY:
+                if out is None:
+                    out = dict(s)
                 del out[k]
                 self.dropped.setdefault(tuple(at) + (k,), k)
                 continue
@@ -256,18 +262,46 @@ class _Copy:
             sub = tree.get(k) if tree else None
             at.append(k)
             if isinstance(v, dict) and kind == "map":
-                out[k] = {n: self._member(n, x, sub) for n, x in v.items()}
+                new = self._map(v, sub)
             elif isinstance(v, list) and kind in ("list", "schema-or-list"):
-                out[k] = [self._member(i, x, sub) for i, x in enumerate(v)]
+                new = self._list(v, sub)
             elif kind in ("schema", "schema-or-list"):
-                out[k] = self.schema(v, sub)
+                new = self.schema(v, sub)
+            else:
+                new = v
             at.pop()
-        return out
+            if new is not v:
+                if out is None:
+                    out = dict(s)
+                out[k] = new
+        return s if out is None else out
 
-    def _member(self, key: Any, x: Any, tree: dict | None) -> Any:
-        if not isinstance(x, dict):
-            return x
-        self.at.append(key)
-        out = self.schema(x, tree.get(key) if tree else None)
-        self.at.pop()
-        return out
+    def _map(self, v: dict, tree: dict | None) -> dict:
+        at = self.at
+        out = None
+        for n, x in v.items():
+            if not isinstance(x, dict):
+                continue
+            at.append(n)
+            y = self.schema(x, tree.get(n) if tree else None)
+            at.pop()
+            if y is not x:
+                if out is None:
+                    out = dict(v)
+                out[n] = y
+        return v if out is None else out
+
+    def _list(self, v: list, tree: dict | None) -> list:
+        at = self.at
+        out = None
+        for i, x in enumerate(v):
+            if not isinstance(x, dict):
+                continue
+            at.append(i)
+            y = self.schema(x, tree.get(i) if tree else None)
+            at.pop()
+            if y is not x:
+                if out is None:
+                    out = list(v)
+                out[i] = y
+        return v if out is None else out
