@@ -82,6 +82,22 @@ def test_input_is_never_mutated() -> None:
     assert tool == before
 
 
+def test_a_bundled_document_is_never_mutated() -> None:
+    # Bundling copies only what changes (a repointed `$ref`, a nested resource's keywords dropped,
+    # a target hoisted into the root's `$defs`); the caller's containers stay as they were.
+    schema = {"$id": "https://x.invalid/s.json", "type": "object", "required": ["a", "b", "c"],
+              "properties": {"a": {"$ref": "#/properties/c"}, "b": {"$ref": "n.json"},
+                             "c": {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"],
+                                   "additionalProperties": False}},
+              "$defs": {"n": {"$id": "n.json", "type": "string", "$defs": {"m": {"type": "integer"}}}}}
+    tool = {"name": "t", "inputSchema": schema}
+    before = copy.deepcopy(tool)
+    for target in ("openai", "gemini"):
+        res = compile_tool(tool, target=target)
+        assert res.status != "refused", res.diagnostics
+    assert tool == before
+
+
 def test_output_is_byte_stable_and_shares_nothing_with_the_input() -> None:
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"z": {"type": "string"}, "a": {"type": "object", "properties": {"k": {"type": "string"}}}}}}
     a = json.dumps(compile_tool(tool).to_dict())

@@ -271,3 +271,17 @@ def test_unknown_keywords_with_different_values_do_not_block_an_allof_merge() ->
     _accepted(r)
     assert r.tool["parameters"]["properties"]["v"] == {"type": "string", "maxLength": 3}
     assert "openai/ref-sibling-conflict" not in [c for c, _ in _codes(r)]
+
+
+def test_draft07_annotations_beside_ref_are_kept_only_where_the_provider_takes_them() -> None:
+    # The document pass skips the draft-07 rewrite when nothing it would drop is there; a
+    # `description` beside `$ref` is kept by OpenAI (ref_siblings) but not by Gemini.
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+              "properties": {"a": {"$ref": "#/definitions/s", "description": "d"}}, "required": ["a"],
+              "definitions": {"s": {"type": "string"}}}
+    tool = {"name": "t", "inputSchema": schema}
+    openai = compile_tool(tool)
+    assert not any(d.code.endswith("ref-sibling-ignored") for d in openai.diagnostics)
+    gemini = compile_tool(tool, target="gemini")
+    ignored = [d for d in gemini.diagnostics if d.code.endswith("ref-sibling-ignored")]
+    assert [d.path for d in ignored] == ["#/properties/a/description"], gemini.diagnostics

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolcast.walk.values import (
+    HAS_ANNOTATED_REFS,
     HAS_IDS,
     HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
@@ -59,8 +60,12 @@ def test_the_flags_of_a_plain_document():
     assert _plain_flags({"properties": {"a": {"id": "a.json"}}}) == HAS_IDS
     assert _plain_flags({"properties": {"id": {"type": "string"}}}) == 0  # a property named id
     assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a"}}}) == 0
-    # What draft-07 and draft-06 would rewrite: a $ref with a sibling, a fragment-only $id.
-    assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "description": "d"}}}) == HAS_OLD_DIALECT_FORMS
+    # What draft-07 and draft-06 would rewrite: a $ref with a sibling, a fragment-only $id; a $ref
+    # beside annotations only is noted apart (a provider that takes them there needs no rewrite).
+    assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "description": "d"}}}) == HAS_ANNOTATED_REFS
+    assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "title": "t", "default": 1}}}) == (
+        HAS_ANNOTATED_REFS | HAS_OLD_DIALECT_FORMS)
+    assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "$defs": {}}}}) == 0
     assert _plain_flags({"$defs": {"a": {"$id": "#a", "type": "string"}}}) == HAS_IDS | HAS_OLD_DIALECT_FORMS
     assert _plain_flags({"properties": {"a": {"$ref": "#/properties/b"}}, "x": [{"$anchor": "a"}]}) == (
         HAS_IDS | HAS_OTHER_REFS)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.values import STORAGE_BESIDE_REF
+
 # Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
 # `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
 # "schema-or-list". These are JSON Schema's own applicators, not a provider's slots.
@@ -30,7 +32,7 @@ DIALECTS = {
 REF_SIBLINGS_IGNORED = frozenset({"draft-07", "draft-06", "draft-04"})
 # What stays beside an ignored-siblings `$ref`: the document's storage (a pointer can still reach
 # a definition kept there) and the dialect itself.
-_KEPT_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
+_KEPT_BESIDE_REF = STORAGE_BESIDE_REF  # (values reads it too, to tell whether a rewrite is needed)
 
 
 def dialect_of(uri: Any) -> str | None:
@@ -72,46 +74,64 @@ class Rewrite:
 
     def __init__(self, dialect: str, annotations: frozenset = frozenset()):
         self.dialect = dialect
+        self.ref_siblings_ignored = dialect in REF_SIBLINGS_IGNORED
+        self.draft4 = dialect == "draft-04"
         # Annotations the provider takes beside `$ref` stay: they constrain nothing either way.
         self.kept = _KEPT_BESIDE_REF | annotations
         self.ignored: list[tuple[tuple, str]] = []  # (place, keyword) beside $ref, dropped
         self.bounds: list[tuple[tuple, str, str]] = []  # (place, keyword, what it became)
         self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
+        # The place being rewritten, one key a level: a tuple is made only for a place that is
+        # recorded (a new tuple per visited node cost about a third of the rewrite).
+        self._at: list = []
 
     def schema(self, s: Any, sp: tuple) -> Any:
-        """`s` in 2020-12 terms (the same object when nothing in it changes)."""
+        """`s`, the schema at place `sp`, in 2020-12 terms (the same object when nothing in it changes)."""
+        self._at = list(sp)
+        return self._schema(s)
+
+    def _schema(self, s: Any) -> Any:
         if not isinstance(s, dict):
             return s
         out = s
-        if "$ref" in s and self.dialect in REF_SIBLINGS_IGNORED:
+        if self.ref_siblings_ignored and "$ref" in s:
             extra = [k for k in s if k not in self.kept]
             if extra:
+                sp = tuple(self._at)
                 self.ignored.extend((sp, k) for k in extra)
                 out = {k: v for k, v in s.items() if k in self.kept}
-        if self.dialect == "draft-04":
-            out = self._draft4(out, sp)
-        if self.dialect in REF_SIBLINGS_IGNORED and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):
+        if self.draft4:
+            out = self._draft4(out)
+        if self.ref_siblings_ignored and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):
             # Before 2019-09 a fragment-only `$id` is how a schema names itself: an anchor now.
-            self.anchors.append((sp, out["$id"]))
+            self.anchors.append((tuple(self._at), out["$id"]))
             out = {("$anchor" if k == "$id" else k): (v[1:] if k == "$id" else v) for k, v in out.items()}
         changed = None
+        at = self._at
         for k, v in out.items():
             kind = SCHEMA_SLOTS.get(k)
             if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
                 continue
-            new = self._slot(kind, v, sp + (k,))
+            at.append(k)
+            new = self._slot(kind, v)
+            at.pop()
             if new is not v:
                 if changed is None:
                     changed = dict(out)
                 changed[k] = new
         return changed if changed is not None else out
 
-    def _slot(self, kind: str, v: Any, sp: tuple) -> Any:
+    def _slot(self, kind: str, v: Any) -> Any:
         # A new container only once a member changes: most members of most documents do not.
+        at = self._at
         if kind == "map" and isinstance(v, dict):
             new: Any = None
             for n, x in v.items():
-                y = self.schema(x, sp + (n,)) if isinstance(x, dict) else x
+                if not isinstance(x, dict):
+                    continue
+                at.append(n)
+                y = self._schema(x)
+                at.pop()
                 if y is not x:
                     if new is None:
                         new = dict(v)
@@ -120,27 +140,35 @@ class Rewrite:
         if kind in ("list", "schema-or-list") and isinstance(v, list):
             items: Any = None
             for i, x in enumerate(v):
-                y = self.schema(x, sp + (i,)) if isinstance(x, dict) else x
+                if not isinstance(x, dict):
+                    continue
+                at.append(i)
+                y = self._schema(x)
+                at.pop()
                 if y is not x:
                     if items is None:
                         items = list(v)
                     items[i] = y
             return v if items is None else items
         if kind in ("schema", "schema-or-list"):
-            return self.schema(v, sp)
+            return self._schema(v)
         return v
 
-    def _draft4(self, s: dict, sp: tuple) -> dict:
+    def _draft4(self, s: dict) -> dict:
         """Draft-04's `id`, and its boolean `exclusiveMinimum`/`exclusiveMaximum`, which make
         `minimum`/`maximum` exclusive: the numeric 2020-12 keywords, exactly."""
         out = s
+        sp = None
         if isinstance(s.get("id"), str) and "$id" not in s:
             out = {("$id" if k == "id" else k): v for k, v in s.items()}
+            sp = tuple(self._at)
             self.bounds.append((sp, "id", "$id"))
         for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
             if type(out.get(flag)) is not bool:
                 continue
             new = dict(out)
+            if sp is None:
+                sp = tuple(self._at)
             if new.pop(flag) and bound in new:
                 new[flag] = new.pop(bound)  # `minimum: m` with the flag set: `exclusiveMinimum: m`
                 self.bounds.append((sp, flag, f"exclusive {bound} {new[flag]!r}"))

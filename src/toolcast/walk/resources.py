@@ -25,38 +25,75 @@ class Resources:
         self.bases: dict[str, tuple] = {}  # resource URI -> the place of its root schema
         self.anchors: dict[tuple[str, str], tuple] = {}  # (resource URI, anchor) -> place
         self.refs: list[tuple[tuple, str, str]] = []  # (place of the $ref's schema, $ref, base URI)
-        self.schemas: set[tuple] = set()  # the places that hold a schema
         self.dialects: list[tuple[tuple, Any]] = []  # (place, `$schema`) of embedded resources
-        self._index(doc, (), DEFAULT_BASE)
+        # The place being indexed, one key a level: a tuple is made only for a place recorded.
+        self._at: list = []
+        self._index(doc, DEFAULT_BASE)
 
-    def _index(self, s: Any, sp: tuple, base: str) -> None:
-        self.schemas.add(sp)
+    def _index(self, s: Any, base: str) -> None:
         if not isinstance(s, dict):
             return
+        at = self._at
         if isinstance(s.get("$id"), str):
             base = urldefrag(_join(base, s["$id"]))[0] or base
-            self.bases.setdefault(base, sp)
-            if sp and "$schema" in s:
-                self.dialects.append((sp, s["$schema"]))
-        elif sp == ():
+            self.bases.setdefault(base, tuple(at))
+            if at and "$schema" in s:
+                self.dialects.append((tuple(at), s["$schema"]))
+        elif not at:
             self.bases[base] = ()
         for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
             if isinstance(s.get(key), str):
-                self.anchors.setdefault((base, s[key]), sp)
+                self.anchors.setdefault((base, s[key]), tuple(at))
         if isinstance(s.get("$ref"), str):
-            self.refs.append((sp, s["$ref"], base))
+            self.refs.append((tuple(at), s["$ref"], base))
         for k, v in s.items():
             kind = SCHEMA_SLOTS.get(k)
             if kind is None:
                 continue
+            at.append(k)
             if isinstance(v, dict) and kind == "map":
                 for n, x in v.items():
-                    self._index(x, sp + (k, n), base)
+                    if isinstance(x, dict):
+                        at.append(n)
+                        self._index(x, base)
+                        at.pop()
             elif isinstance(v, list) and kind in ("list", "schema-or-list"):
                 for i, x in enumerate(v):
-                    self._index(x, sp + (k, i), base)
+                    if isinstance(x, dict):
+                        at.append(i)
+                        self._index(x, base)
+                        at.pop()
             elif kind in ("schema", "schema-or-list"):
-                self._index(v, sp + (k,), base)
+                self._index(v, base)
+            at.pop()
+
+    def holds_schema(self, place: tuple) -> bool:
+        """Whether `place` is one _index visits: the document itself, or a schema slot's value (a
+        member of a "map" or "list" slot) reached through schema objects only."""
+        node: Any = self.doc
+        i, n = 0, len(place)
+        while i < n:
+            if not isinstance(node, dict):
+                return False
+            k = place[i]
+            kind = SCHEMA_SLOTS.get(k) if type(k) is str else None
+            if kind is None or k not in node:
+                return False
+            v = node[k]
+            if isinstance(v, dict) and kind == "map":
+                if i + 1 == n or place[i + 1] not in v:
+                    return False
+                node, i = v[place[i + 1]], i + 2
+            elif isinstance(v, list) and kind in ("list", "schema-or-list"):
+                j = place[i + 1] if i + 1 < n else None
+                if type(j) is not int or not 0 <= j < len(v):
+                    return False
+                node, i = v[j], i + 2
+            elif kind in ("schema", "schema-or-list"):
+                node, i = v, i + 1
+            else:
+                return False
+        return True
 
     def target(self, ref: str, base: str) -> tuple | str | None:
         """The place `ref` (read at `base`) names; "external" for a resource not in the document;
@@ -119,7 +156,7 @@ def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None
         if place is None:
             walk.report("unresolvable-ref", sp + ("$ref",), value=ref)
             return None
-        if place not in res.schemas:  # a pointer to a value that is no schema (an enum member, ...)
+        if not res.holds_schema(place):  # a pointer to a value that is no schema (an enum member, ...)
             walk.report("unsupported-ref-target", sp + ("$ref",), value=ref)
             return None
         if place not in names:
@@ -129,11 +166,14 @@ def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None
     if not new_refs and len(res.bases) < 2 and not res.anchors:
         return doc
     dropped: dict[tuple, str] = {}
-    out = _rewritten(doc, (), new_refs, dropped)
+    tree = _ref_tree(new_refs)
+    out = _rewritten(doc, (), tree, dropped)
     if hoisted:
+        if out is doc:
+            out = dict(doc)  # (never the caller's own)
         defs = dict(out.get("$defs")) if isinstance(out.get("$defs"), dict) else {}
         for name, place in hoisted.items():
-            defs[name] = _rewritten(res.at(place), place, new_refs, dropped)
+            defs[name] = _rewritten(res.at(place), place, tree, dropped)
             walk.change("copied-ref-target-to-defs", place, f"(as #/$defs/{name})")
         out["$defs"] = defs
     for place, k in dropped.items():
@@ -169,26 +209,99 @@ def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
 _RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor stays: $dynamicRef reads it)
 
 
-def _rewritten(s: Any, sp: tuple, new_refs: dict, dropped: dict) -> Any:
-    """A copy of the schema at `sp` with the `$ref`s of `new_refs` replaced and, below the root,
-    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword)."""
-    if not isinstance(s, dict):
-        return s
-    out = dict(s)
-    if sp in new_refs:
-        out["$ref"] = new_refs[sp]
-    for k, v in s.items():
-        if sp and k in _RESOLVED_AWAY:
-            del out[k]
-            dropped.setdefault(sp + (k,), k)
-            continue
-        kind = SCHEMA_SLOTS.get(k)
-        if kind is None:
-            continue
-        if isinstance(v, dict) and kind == "map":
-            out[k] = {n: _rewritten(x, sp + (k, n), new_refs, dropped) for n, x in v.items()}
-        elif isinstance(v, list) and kind in ("list", "schema-or-list"):
-            out[k] = [_rewritten(x, sp + (k, i), new_refs, dropped) for i, x in enumerate(v)]
-        elif kind in ("schema", "schema-or-list"):
-            out[k] = _rewritten(v, sp + (k,), new_refs, dropped)
-    return out
+def _rewritten(s: Any, sp: tuple, tree: dict, dropped: dict) -> Any:
+    """The schema at `sp` with its `$ref`s replaced as `tree` says and, below the root,
+    the keywords of _RESOLVED_AWAY left out (noted in `dropped`, place -> keyword). `tree`
+    holds the new `$ref`s as a trie of place tokens (_ref_tree), so that no place tuple is made per node."""
+    sub: dict | None = tree
+    for t in sp:
+        sub = sub.get(t) if sub else None
+    return _Copy(list(sp), dropped).schema(s, sub)
+
+
+def _ref_tree(new_refs: dict) -> dict:
+    """{place: new `$ref`} as a trie: token -> subtrie, and _NEW_REF -> the `$ref` of that place."""
+    tree: dict = {}
+    for place, ref in new_refs.items():
+        node = tree
+        for t in place:
+            node = node.setdefault(t, {})
+        node[_NEW_REF] = ref
+    return tree
+
+
+_NEW_REF = None  # the trie key of a place's new `$ref` (no place token is None)
+
+
+class _Copy:
+    """_rewritten's copy: new containers only where something in them changes (the walk never
+    mutates what it reads); the place being copied is a stack of keys, a tuple only where noted."""
+
+    def __init__(self, at: list, dropped: dict):
+        self.at = at
+        self.dropped = dropped
+
+    def schema(self, s: Any, tree: dict | None) -> Any:
+        if not isinstance(s, dict):
+            return s
+        at = self.at
+        out = None
+        if tree and _NEW_REF in tree:
+            out = dict(s)
+            out["$ref"] = tree[_NEW_REF]
+        for k, v in s.items():
+            if at and k in _RESOLVED_AWAY:
+                if out is None:
+                    out = dict(s)
+                del out[k]
+                self.dropped.setdefault(tuple(at) + (k,), k)
+                continue
+            kind = SCHEMA_SLOTS.get(k)
+            if kind is None:
+                continue
+            sub = tree.get(k) if tree else None
+            at.append(k)
+            if isinstance(v, dict) and kind == "map":
+                new = self._map(v, sub)
+            elif isinstance(v, list) and kind in ("list", "schema-or-list"):
+                new = self._list(v, sub)
+            elif kind in ("schema", "schema-or-list"):
+                new = self.schema(v, sub)
+            else:
+                new = v
+            at.pop()
+            if new is not v:
+                if out is None:
+                    out = dict(s)
+                out[k] = new
+        return s if out is None else out
+
+    def _map(self, v: dict, tree: dict | None) -> dict:
+        at = self.at
+        out = None
+        for n, x in v.items():
+            if not isinstance(x, dict):
+                continue
+            at.append(n)
+            y = self.schema(x, tree.get(n) if tree else None)
+            at.pop()
+            if y is not x:
+                if out is None:
+                    out = dict(v)
+                out[n] = y
+        return v if out is None else out
+
+    def _list(self, v: list, tree: dict | None) -> list:
+        at = self.at
+        out = None
+        for i, x in enumerate(v):
+            if not isinstance(x, dict):
+                continue
+            at.append(i)
+            y = self.schema(x, tree.get(i) if tree else None)
+            at.pop()
+            if y is not x:
+                if out is None:
+                    out = list(v)
+                out[i] = y
+        return v if out is None else out

@@ -179,9 +179,12 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 
 # What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
 # `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a
-# root definition, and what a dialect before 2019-09 would rewrite: a `$ref` with any sibling, a
+# root definition, and what a dialect before 2019-09 would rewrite: a `$ref` with a sibling, a
 # fragment-only `$id` (see dialect.Rewrite; without either, draft-07 and draft-06 mean what 2020-12 does).
-HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS = 1, 2, 4, 8
+# A `$ref` whose only siblings are `description`/`title` (and what Rewrite always keeps) is noted
+# apart (HAS_ANNOTATED_REFS): a provider that takes those annotations beside `$ref` keeps them, so
+# such a document needs no rewrite there.
+HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -227,8 +230,7 @@ def _plain_flags(doc: Any) -> int:
                     flags |= HAS_IDS
                 if "$ref" in v and def_ref_name(v["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
-                if _old_dialect_form(v):
-                    flags |= HAS_OLD_DIALECT_FORMS
+                flags |= _old_dialect_forms(v)
             for k, x in v.items():
                 if type(k) is not str:
                     return -1
@@ -262,12 +264,27 @@ def _names_a_resource(v: dict, root: bool) -> bool:
     return not root and ("$id" in v or type(v.get("id")) is str)
 
 
-def _old_dialect_form(v: dict) -> bool:
-    """Whether schema object `v` holds what dialect.Rewrite changes in draft-07 and draft-06."""
+def _old_dialect_forms(v: dict) -> int:
+    """The HAS_OLD_DIALECT_FORMS and HAS_ANNOTATED_REFS flags of schema object `v`: what
+    dialect.Rewrite may change in draft-07 and draft-06."""
+    flags = 0
     if "$ref" in v and len(v) > 1:
-        return True
+        for k in v:
+            if k in ANNOTATIONS_BESIDE_REF:
+                flags |= HAS_ANNOTATED_REFS
+            elif k not in STORAGE_BESIDE_REF:
+                flags |= HAS_OLD_DIALECT_FORMS
+                break
     i = v.get("$id")
-    return isinstance(i, str) and i.startswith("#")
+    if isinstance(i, str) and i.startswith("#"):
+        flags |= HAS_OLD_DIALECT_FORMS
+    return flags
+
+
+# Beside `$ref`: what dialect.Rewrite always keeps (with `$ref` itself), and the annotations it
+# keeps where the provider takes them (every provider's `ref_siblings` is empty or these two).
+STORAGE_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
+ANNOTATIONS_BESIDE_REF = frozenset({"description", "title"})
 
 
 def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -295,8 +312,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                     flags |= HAS_IDS
                 if "$ref" in value and def_ref_name(value["$ref"]) is None:
                     flags |= HAS_OTHER_REFS
-                if _old_dialect_form(value):
-                    flags |= HAS_OLD_DIALECT_FORMS
+                flags |= _old_dialect_forms(value)
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags
