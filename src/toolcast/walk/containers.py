@@ -7,10 +7,10 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
-from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
+from toolcast.walk.plans import _NOT_PLAIN_NULLABLE, NodePlan
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.unlisted import unlisted_object_rules
-from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
+from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -20,16 +20,31 @@ PAUSE_GC_AFTER_PROPERTIES = 256
 class Containers:
     """Actions on objects, arrays and anyOf (a mixin of Walk)."""
 
-    def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
-                   root: bool) -> dict | None:
-        """node() for an object or array schema of a planned shape (see _container_plan); None, with
-        nothing recorded, when a value needs node()'s full treatment."""
-        # The plan's copy checks the structural keywords' values as node() checks them.
-        out = (cp[2] if t == "object" else cp[3])(s, {"type": t})
+    def _planned(self, s: dict, np: NodePlan, sp: tuple, ip: NullPath, depth: int, nest: int,
+                 root: bool) -> dict | None:
+        """node() for a schema of a planned key shape (see Plans._node_plan), by its type; None, with
+        nothing recorded, when its type or a value needs node()'s reading of every keyword."""
+        t = s["type"]
+        if type(t) is not str:
+            return None
+        if t == "object":
+            copy, steps = np.object, np.container_steps
+        elif t == "array":
+            copy, steps = np.array, np.container_steps
+        elif t in _NON_NULL_LEAF_TYPES:
+            copy, steps = np.leaf, np.leaf_steps
+        else:
+            return None
+        if copy is None:
+            return None
+        # The plan's copy checks the values (a container's structural ones too) as node() checks them.
+        out = copy(s, {"type": t})
         if out is None:
             return None
-        if cp[1]:
-            self._record_steps(s, cp[1], sp)
+        if steps:
+            self._record_steps(s, steps, sp)
+        if copy is np.leaf:
+            return out  # a scalar leaf adds no level of nesting
         if depth > self.deepest[0]:
             self.deepest = (depth, sp)
         if t == "object":
@@ -62,7 +77,7 @@ class Containers:
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
         """The object closed, every property required (an optional one made nullable, with its null
-        path) and walked; the commonest property, a planned scalar leaf, in one pass here."""
+        path) and walked."""
         props = s.get("properties")
         if not isinstance(props, dict):
             props = {}
@@ -81,61 +96,12 @@ class Containers:
         # null, no null path, and `required` keeps the author's list.
         allowed = self.optional_allowed
         out_props: dict = {}
-        bucket = self.bucket
-        diags, trans = self.diags, self.trans
-        # The per-property findings, recorded inline (their outcomes read once per rules).
-        null_change = self.object_codes[1]
-        opt_refuses, null_refuses = self.object_flags[:2]
-        leaf_plans = self.leaf_plans
-        leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
-        # Once the walk has refused something, a caller that clears builds_refused will not use the
-        # strict form: its properties are walked as before, but only their names are kept (`lean`:
-        # for the counts below), and a planned leaf's values are checked into a scratch dict
-        # (`sink`) instead of a new one. (Measured for issue 16: without it large x10 took 7% more
-        # time and mcp x100 10%, compiled.)
-        discard = not self.builds_refused
-        lean = False
-        sink: Any = None
         for name, sub in props.items():
-            if discard and not lean and self.refusals:
-                lean, sink = True, {}
-            lp = None
-            if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
-                # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
-                # findings after the property's, as node() would have them.
-                lp = leaf_plans.get(keys := tuple(sub))
-                if lp is None:
-                    lp = self._leaf_plan(keys)
-                child = None
-                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = lp[3](sub, sink if lean else {"type": t})
-                if child is not None:
-                    # The property's place is built only when something is reported there.
-                    if name not in req and not allowed:  # optional: nullable instead (null is new here)
-                        psp = sp + ("properties", name)
-                        bucket.nulls.append(ip + (name,))
-                        diags.append((OPTIONAL_PAIR, "#", psp, ()))  # its two diagnostics, in one record
-                        trans.append((null_change, "#", psp, ""))
-                        if opt_refuses or null_refuses:
-                            self.refusals += opt_refuses + null_refuses
-                        if lp[2]:  # an enum or const takes null its own way (an enum's null is counted)
-                            if lean:
-                                self._count_null(sub, psp)  # (a form not kept needs no null; `sub` has its values)
-                            else:
-                                child = self._nullable(child, psp)
-                        elif not lean:
-                            child["type"] = [t, "null"]
-                    if lp[1]:
-                        self._record_steps(sub, lp[1], sp + ("properties", name))
-                    out_props[name] = None if lean else child
-                    continue
-            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lean)
+            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
-        if lean:
-            return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
         if not self.objects_unlisted or (self.objects_keep_closed and s.get("additionalProperties") is False):
@@ -206,10 +172,9 @@ class Containers:
                     self.report("required-property-undefined", sp + ("required",), name=name)
         return req
 
-    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
-                  lean: bool) -> Any:
-        """The compiled property `name` of the object at `sp` (None when its form is not kept, see
-        `lean` in _object; MISSING when it is left out), after its own findings and null path."""
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
+        """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
+        its own findings and null path."""
         bucket, diags, trans = self.bucket, self.diags, self.trans
         opt_code, null_change = self.object_codes[:2]
         opt_refuses, null_refuses = self.object_flags[:2]
@@ -245,10 +210,6 @@ class Containers:
             if opt_refuses or (null_refuses and not original_null):
                 self.refusals += opt_refuses + (null_refuses and not original_null)
         child = self.node(sub, psp, pip, depth + 1, nest + 1)
-        if lean:
-            if optional and not original_null and type(child) is dict:
-                self._count_null(child, psp)  # counted as in the form that is kept
-            return None
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
