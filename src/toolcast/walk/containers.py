@@ -10,7 +10,7 @@ from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.walk.plans import _NOT_PLAIN_NULLABLE, NodePlan
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.unlisted import unlisted_object_rules
-from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING
+from toolcast.walk.values import MISSING
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -20,31 +20,16 @@ PAUSE_GC_AFTER_PROPERTIES = 256
 class Containers:
     """Actions on objects, arrays and anyOf (a mixin of Walk)."""
 
-    def _planned(self, s: dict, np: NodePlan, sp: tuple, ip: NullPath, depth: int, nest: int,
+    def _planned(self, s: dict, np: NodePlan, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
                  root: bool) -> dict | None:
-        """node() for a schema of a planned key shape (see Plans._node_plan), by its type; None, with
-        nothing recorded, when its type or a value needs node()'s reading of every keyword."""
-        t = s["type"]
-        if type(t) is not str:
-            return None
-        if t == "object":
-            copy, steps = np.object, np.container_steps
-        elif t == "array":
-            copy, steps = np.array, np.container_steps
-        elif t in _NON_NULL_LEAF_TYPES:
-            copy, steps = np.leaf, np.leaf_steps
-        else:
-            return None
-        if copy is None:
-            return None
-        # The plan's copy checks the values (a container's structural ones too) as node() checks them.
-        out = copy(s, {"type": t})
+        """node() for an object or array (`t`) of a planned key shape (see Plans._node_plan); None,
+        with nothing recorded, when a value needs node()'s reading of every keyword."""
+        # The plan's copy checks the values (the structural ones too) as node() checks them.
+        out = (np.object if t == "object" else np.array)(s, {"type": t})
         if out is None:
             return None
-        if steps:
-            self._record_steps(s, steps, sp)
-        if copy is np.leaf:
-            return out  # a scalar leaf adds no level of nesting
+        if np.container_steps:
+            self._record_steps(s, np.container_steps, sp)
         if depth > self.deepest[0]:
             self.deepest = (depth, sp)
         if t == "object":
@@ -175,9 +160,6 @@ class Containers:
     def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
         """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
         its own findings and null path."""
-        bucket, diags, trans = self.bucket, self.diags, self.trans
-        opt_code, null_change = self.object_codes[:2]
-        opt_refuses, null_refuses = self.object_flags[:2]
         psp = sp + ("properties", name)
         if sub is False:
             self.report("boolean-subschema", psp, value="false")
@@ -195,20 +177,10 @@ class Containers:
             original_null = known  # a bare $ref: allows_null's answer for its target, remembered
         else:
             original_null = allows_null(sub, self)
-        omit_null = optional and original_null and self.optional_null == "omit"
-        if original_null and not omit_null:
-            bucket.legit.append(pip)
-        elif optional:
-            bucket.nulls.append(pip)
         if optional:
-            if original_null:
-                diags.append((opt_code, "#", psp, (("name", name),)))
-                self._optional_null(name, psp, omit_null)
-            else:
-                diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
-                trans.append((null_change, "#", psp, ""))
-            if opt_refuses or (null_refuses and not original_null):
-                self.refusals += opt_refuses + (null_refuses and not original_null)
+            self._optional(name, psp, pip, original_null)
+        elif original_null:
+            self.bucket.legit.append(pip)
         child = self.node(sub, psp, pip, depth + 1, nest + 1)
         if optional and not original_null:
             t = child.get("type")
@@ -217,6 +189,24 @@ class Containers:
             else:
                 child = self._nullable(child, psp)
         return child
+
+    def _optional(self, name: str, psp: tuple, pip: NullPath, original_null: bool) -> None:
+        """What an optional property records before its schema is walked: its diagnostics and its
+        null path (a legit one when null was a value already, kept as the handler receives it)."""
+        omit_null = original_null and self.optional_null == "omit"
+        if original_null and not omit_null:
+            self.bucket.legit.append(pip)
+        else:
+            self.bucket.nulls.append(pip)
+        opt_refuses, null_refuses = self.object_flags[:2]
+        if original_null:
+            self.diags.append((self.object_codes[0], "#", psp, (("name", name),)))
+            self._optional_null(name, psp, omit_null)
+        else:
+            self.diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
+            self.trans.append((self.object_codes[1], "#", psp, ""))
+        if opt_refuses or (null_refuses and not original_null):
+            self.refusals += opt_refuses + (null_refuses and not original_null)
 
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)

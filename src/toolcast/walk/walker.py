@@ -30,6 +30,7 @@ from toolcast.walk.values import (
     _TYPE_SETS,
     IMPLIES,
     JSON_TYPES,
+    _NON_NULL_LEAF_TYPES,
     MISSING,
     NEST_GUARD,
     _ok_type,
@@ -273,8 +274,16 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
         np = self.node_plans.get(keys := tuple(s))
         if np is None:
             np = self._node_plan(keys)
-        if np and (out := self._planned(s, np, sp, ip, depth, nest, root)) is not None:
-            return out
+        if np and type(t := s["type"]) is str:
+            if t in _NON_NULL_LEAF_TYPES:
+                # A scalar leaf: its values copied, its steps recorded (it adds no level of nesting).
+                if np.leaf is not None and (out := np.leaf(s, {"type": t})) is not None:
+                    if np.leaf_steps:
+                        self._record_steps(s, np.leaf_steps, sp)
+                    return out
+            elif (t == "object" or t == "array") and np.object is not None and (
+                    out := self._planned(s, np, t, sp, ip, depth, nest, root)) is not None:
+                return out
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
