@@ -10,7 +10,7 @@ from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
 from toolcast.walk.plans import _NOT_PLAIN_NULLABLE, NodePlan
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.unlisted import unlisted_object_rules
-from toolcast.walk.values import MISSING
+from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -81,8 +81,31 @@ class Containers:
         # null, no null path, and `required` keeps the author's list.
         allowed = self.optional_allowed
         out_props: dict = {}
+        plans = self.node_plans
+        leaf_ok = nest < NEST_GUARD  # (deeper, node() refuses the property)
         for name, sub in props.items():
-            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest)
+            optional = name not in req and not allowed
+            if leaf_ok and type(sub) is dict:
+                # node()'s first case, a scalar leaf by its plan, without node()'s dispatch: the
+                # property's place is built only where something is recorded there.
+                np = plans.get(keys := tuple(sub))
+                if np is None:
+                    np = self._node_plan(keys)
+                if (np and np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
+                        and (child := np.leaf(sub, {"type": t})) is not None):
+                    psp = None
+                    if optional:  # (a plain type: null is new here)
+                        psp = sp + ("properties", name)
+                        self._optional(name, psp, ip + (name,), False)
+                        if np.own_null:
+                            child = self._nullable(child, psp)
+                        else:
+                            child["type"] = [t, "null"]
+                    if np.leaf_steps:
+                        self._record_steps(sub, np.leaf_steps, psp or sp + ("properties", name))
+                    out_props[name] = child
+                    continue
+            child = self._property(name, sub, optional, sp, ip, depth, nest)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)

@@ -294,13 +294,15 @@ class NodePlan:
     rules run; None where that type needs node()'s reading of every keyword. A copy hands back None
     when a value needs it too (see _values_copiers)."""
 
-    __slots__ = ("leaf", "leaf_steps", "object", "array", "container_steps")
+    __slots__ = ("leaf", "leaf_steps", "own_null", "object", "array", "container_steps")
 
     def __init__(self, leaf: tuple | None, container: tuple | None, r: Rules, keys: tuple):
         self.leaf = self.object = self.array = None
         self.leaf_steps = self.container_steps = ()
+        self.own_null = False  # whether the leaf takes null its own way (an enum or const), not by its type
         if leaf is not None:
             self.leaf_steps, (self.leaf,) = leaf[1], _values_copiers(leaf[0], r)
+            self.own_null = any(o[3] in (_ENUM, _CONST) for o in leaf[0])
         if container is not None:
             self.container_steps = container[1]
             self.object, self.array = _values_copiers(container[0], r, keys, ("object", "array"))
