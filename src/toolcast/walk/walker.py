@@ -67,6 +67,19 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
+# The attributes nearly every walk sets (its records, the root, its counts), started at their
+# class values in the dict a walk begins with (see Walk.__init__).
+_STARTED = ("diags", "trans", "bucket", "buckets", "hold_gc", "lossy_blocks", "root_raw", "deepest", "entered_props",
+            "n_props", "n_chars", "null_paths", "n_enum", "refusals")
+
+
+def _walk_start(rules: Rules) -> dict:
+    """The dict a walk of `rules` starts from: the rule version's tables and the started state."""
+    start = {**_walk_tables(rules), **{k: getattr(Walk, k, None) for k in _STARTED}}
+    rules.__dict__["_walk_start"] = start
+    return start
+
+
 class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
@@ -98,8 +111,10 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     hold_gc = False
 
     def __init__(self, rules: Rules):
-        # What the walk reads of its rule version (built once per Rules), then this walk's state.
-        self.__dict__ = (rules.__dict__.get("_walk_tables") or _walk_tables(rules)).copy()
+        # What the walk reads of its rule version and the state every walk sets, from one dict
+        # built once per Rules: a copy of it, sized for the whole walk, is cheaper than the tables
+        # copied and the state added key by key (growing the dict as it goes).
+        self.__dict__ = (rules.__dict__.get("_walk_start") or _walk_start(rules)).copy()
         self._fresh()
 
     def _fresh(self) -> None:
