@@ -45,10 +45,10 @@ _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
  OP_CONST, OP_AT_MOST_ONE) = range(11)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
-# The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
+# The keywords a leaf plan copies or records (see Plans._leaf_shape), by the walk's op for them.
 _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
 _LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
-# A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
+# A leaf with one of these has no leaf plan; `const` only beside `enum` (see _leaf_shape).
 _LEAF_RESHAPING = _RESHAPING - {"const"}
 _PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects and arrays copy plain keywords only
 _TYPE_KEY = frozenset({"type"})
@@ -214,10 +214,10 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
 class Plans:
     """The walk's plans of key shapes (a mixin of Walk)."""
 
-    # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
+    # -- one plan per key shape: what node() does with the keywords, decided once per rule version
     def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
-        """(values, steps) for the keywords in `keys` that are not `own` (read by the caller), or None
-        when one of them needs node()'s handling.
+        """(values, steps) for the keywords in `keys` that are not `own` (read by the plan's runner),
+        or None when one of them needs node()'s reading of every keyword.
 
         `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
         `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
@@ -294,7 +294,7 @@ class NodePlan:
     rules run; None where that type needs node()'s reading of every keyword. A copy hands back None
     when a value needs it too (see _values_copiers)."""
 
-    __slots__ = ("leaf", "leaf_steps", "own_null", "object", "array", "container_steps")
+    __slots__ = ("array", "container_steps", "leaf", "leaf_steps", "object", "own_null")
 
     def __init__(self, leaf: tuple | None, container: tuple | None, r: Rules, keys: tuple):
         self.leaf = self.object = self.array = None

@@ -27,10 +27,10 @@ from toolcast.walk.refs import References
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
     _IMPLIES_SETS,
+    _NON_NULL_LEAF_TYPES,
     _TYPE_SETS,
     IMPLIES,
     JSON_TYPES,
-    _NON_NULL_LEAF_TYPES,
     MISSING,
     NEST_GUARD,
     _ok_type,
