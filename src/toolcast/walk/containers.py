@@ -216,20 +216,20 @@ class Containers:
     def _optional(self, name: str, psp: tuple, pip: NullPath, original_null: bool) -> None:
         """What an optional property records before its schema is walked: its diagnostics and its
         null path (a legit one when null was a value already, kept as the handler receives it)."""
-        omit_null = original_null and self.optional_null == "omit"
-        if original_null and not omit_null:
-            self.bucket.legit.append(pip)
+        flags = self.object_flags  # (its diagnostic refuses, its null warning refuses, ...)
+        if original_null:
+            omit = self.optional_null == "omit"
+            (self.bucket.nulls if omit else self.bucket.legit).append(pip)
+            self.diags.append((self.object_codes[0], "#", psp, (("name", name),)))
+            self._optional_null(name, psp, omit)
+            if flags[0]:
+                self.refusals += 1
         else:
             self.bucket.nulls.append(pip)
-        opt_refuses, null_refuses = self.object_flags[:2]
-        if original_null:
-            self.diags.append((self.object_codes[0], "#", psp, (("name", name),)))
-            self._optional_null(name, psp, omit_null)
-        else:
             self.diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
             self.trans.append((self.object_codes[1], "#", psp, ""))
-        if opt_refuses or (null_refuses and not original_null):
-            self.refusals += opt_refuses + (null_refuses and not original_null)
+            if flags[0] or flags[1]:
+                self.refusals += flags[0] + flags[1]
 
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)
