@@ -250,31 +250,6 @@ def test_rules_diff_across_providers_with_impact(tmp_path, capsys):
     assert "minLength" in text and "anthropic/unsupported-keyword" in text
 
 
-# -- the planned paths give the same results under every target -------------------------------
-
-@needs_corpus
-@pytest.mark.parametrize("target", ("anthropic", "gemini", "vertex"))
-def test_planned_paths_agree_under_every_target(target):
-    """The walk's planned twins (Walk.fast) and node() agree on the corpus under each target's
-    policy (optional allowed, property keys, enum value types)."""
-    import json
-
-    from toolcast.walk import Walk
-
-    differ = []
-    for tool in _corpus_tools():
-        for strict in ("auto", True):
-            fast = json.dumps(toolcast.compile_tool(tool, target=target, strict=strict).to_dict())
-            Walk.fast = False
-            try:
-                slow = json.dumps(toolcast.compile_tool(tool, target=target, strict=strict).to_dict())
-            finally:
-                Walk.fast = True
-            if fast != slow:
-                differ.append((tool.get("name"), strict))
-    assert differ == []
-
-
 @needs_corpus
 def test_target_report_is_fresh_and_without_crashes():
     import importlib.util

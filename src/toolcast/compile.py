@@ -52,7 +52,7 @@ def chosen_walk(r: Rules, optional_null: OptionalNull) -> Walk:
     """A Walk for `r` with the caller's optional_null choice. "omit" strips an optional property's
     null where null was already a real value: lossy (reported so), but a loss the caller chose, so it
     does not keep the tool from going strict."""
-    walk = Walk.for_rules(r)()
+    walk = Walk(r)
     if optional_null == "omit":
         walk.optional_null = "omit"
         walk.lossy_codes = walk.lossy_codes - {r.changes["stripped-explicit-null"]}
@@ -137,10 +137,8 @@ def compile_tool(
             status = _unwalked(schema, r, diags)
             compiled, schema_diags, schema_trans = None, [], []
         else:
-            walk = (r.__dict__.get("_walk_class") or Walk.for_rules(r))() if optional_null == "value" else (
-                chosen_walk(r, optional_null))
+            walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
             walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
-            walk.builds_refused = False  # a refused schema's strict form is never sent
             if not allow_lossy:
                 walk.lossy_blocks = True
             if mode is False:  # (policy non_strict `converted`: the original cannot be sent)

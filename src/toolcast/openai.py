@@ -26,7 +26,6 @@ def strict_schema(schema: Any, rules: str | Rules | None = None,
     """
     r = get_rules(rules)
     walk = chosen_walk(r, optional_null_mode(optional_null))
-    walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk.compile, schema)
     diags = expanded(walk.diags, r.optional_codes)
     chosen = {r.patterns["explicit-null-stripped"]} if walk.optional_null == "omit" else set()

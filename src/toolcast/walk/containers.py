@@ -7,7 +7,7 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
-from toolcast.walk.plans import _NOT_PLAIN_NULLABLE
+from toolcast.walk.plans import _NOT_PLAIN_NULLABLE, NodePlan
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.unlisted import unlisted_object_rules
 from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
@@ -20,16 +20,16 @@ PAUSE_GC_AFTER_PROPERTIES = 256
 class Containers:
     """Actions on objects, arrays and anyOf (a mixin of Walk)."""
 
-    def _container(self, s: dict, cp: tuple, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
-                   root: bool) -> dict | None:
-        """node() for an object or array schema of a planned shape (see _container_plan); None, with
-        nothing recorded, when a value needs node()'s full treatment."""
-        # The plan's copy checks the structural keywords' values as node() checks them.
-        out = (cp[2] if t == "object" else cp[3])(s, {"type": t})
+    def _planned(self, s: dict, np: NodePlan, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
+                 root: bool) -> dict | None:
+        """node() for an object or array (`t`) of a planned key shape (see Plans._node_plan); None,
+        with nothing recorded, when a value needs node()'s reading of every keyword."""
+        # The plan's copy checks the values (the structural ones too) as node() checks them.
+        out = (np.object if t == "object" else np.array)(s, {"type": t})
         if out is None:
             return None
-        if cp[1]:
-            self._record_steps(s, cp[1], sp)
+        if np.container_steps:
+            self._record_steps(s, np.container_steps, sp)
         if depth > self.deepest[0]:
             self.deepest = (depth, sp)
         if t == "object":
@@ -62,7 +62,7 @@ class Containers:
 
     def _object(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
         """The object closed, every property required (an optional one made nullable, with its null
-        path) and walked; the commonest property, a planned scalar leaf, in one pass here."""
+        path) and walked."""
         props = s.get("properties")
         if not isinstance(props, dict):
             props = {}
@@ -81,61 +81,35 @@ class Containers:
         # null, no null path, and `required` keeps the author's list.
         allowed = self.optional_allowed
         out_props: dict = {}
-        bucket = self.bucket
-        diags, trans = self.diags, self.trans
-        # The per-property findings, recorded inline (their outcomes read once per rules).
-        null_change = self.object_codes[1]
-        opt_refuses, null_refuses = self.object_flags[:2]
-        leaf_plans = self.leaf_plans
-        leaf_ok = nest < NEST_GUARD and self.fast  # node() refuses deeper schemas; a leaf is never too deep
-        # Once the walk has refused something, a caller that clears builds_refused will not use the
-        # strict form: its properties are walked as before, but only their names are kept (`lean`:
-        # for the counts below), and a planned leaf's values are checked into a scratch dict
-        # (`sink`) instead of a new one. (Measured for issue 16: without it large x10 took 7% more
-        # time and mcp x100 10%, compiled.)
-        discard = not self.builds_refused
-        lean = False
-        sink: Any = None
+        plans = self.node_plans
+        leaf_ok = nest < NEST_GUARD  # (deeper, node() refuses the property)
         for name, sub in props.items():
-            if discard and not lean and self.refusals:
-                lean, sink = True, {}
-            lp = None
-            if leaf_ok and type(sub) is dict and (len(sub) != 1 or "$ref" not in sub):  # a bare $ref is no leaf
-                # The commonest property, a plain scalar leaf (see _leaf_plan), in one pass: its own
-                # findings after the property's, as node() would have them.
-                lp = leaf_plans.get(keys := tuple(sub))
-                if lp is None:
-                    lp = self._leaf_plan(keys)
-                child = None
-                if lp and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES:
-                    child = lp[3](sub, sink if lean else {"type": t})
-                if child is not None:
-                    # The property's place is built only when something is reported there.
-                    if name not in req and not allowed:  # optional: nullable instead (null is new here)
+            optional = name not in req and not allowed
+            if leaf_ok and type(sub) is dict:
+                # node()'s first case, a scalar leaf by its plan, without node()'s dispatch: the
+                # property's place is built only where something is recorded there.
+                np = plans.get(keys := tuple(sub))
+                if np is None:
+                    np = self._node_plan(keys)
+                if (np and np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
+                        and (child := np.leaf(sub, {"type": t})) is not None):
+                    psp = None
+                    if optional:  # (a plain type: null is new here)
                         psp = sp + ("properties", name)
-                        bucket.nulls.append(ip + (name,))
-                        diags.append((OPTIONAL_PAIR, "#", psp, ()))  # its two diagnostics, in one record
-                        trans.append((null_change, "#", psp, ""))
-                        if opt_refuses or null_refuses:
-                            self.refusals += opt_refuses + null_refuses
-                        if lp[2]:  # an enum or const takes null its own way (an enum's null is counted)
-                            if lean:
-                                self._count_null(sub, psp)  # (a form not kept needs no null; `sub` has its values)
-                            else:
-                                child = self._nullable(child, psp)
-                        elif not lean:
+                        self._optional(name, psp, ip + (name,), False)
+                        if np.own_null:
+                            child = self._nullable(child, psp)
+                        else:
                             child["type"] = [t, "null"]
-                    if lp[1]:
-                        self._record_steps(sub, lp[1], sp + ("properties", name))
-                    out_props[name] = None if lean else child
+                    if np.leaf_steps:
+                        self._record_steps(sub, np.leaf_steps, psp or sp + ("properties", name))
+                    out_props[name] = child
                     continue
-            child = self._property(name, sub, name not in req and not allowed, sp, ip, depth, nest, lean)
+            child = self._property(name, sub, optional, sp, ip, depth, nest)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
         self.n_chars += sum(map(len, out_props))
-        if lean:
-            return  # the strict form is not kept
         out["properties"] = out_props
         out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
         if not self.objects_unlisted or (self.objects_keep_closed and s.get("additionalProperties") is False):
@@ -206,13 +180,9 @@ class Containers:
                     self.report("required-property-undefined", sp + ("required",), name=name)
         return req
 
-    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
-                  lean: bool) -> Any:
-        """The compiled property `name` of the object at `sp` (None when its form is not kept, see
-        `lean` in _object; MISSING when it is left out), after its own findings and null path."""
-        bucket, diags, trans = self.bucket, self.diags, self.trans
-        opt_code, null_change = self.object_codes[:2]
-        opt_refuses, null_refuses = self.object_flags[:2]
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
+        """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
+        its own findings and null path."""
         psp = sp + ("properties", name)
         if sub is False:
             self.report("boolean-subschema", psp, value="false")
@@ -230,25 +200,11 @@ class Containers:
             original_null = known  # a bare $ref: allows_null's answer for its target, remembered
         else:
             original_null = allows_null(sub, self)
-        omit_null = optional and original_null and self.optional_null == "omit"
-        if original_null and not omit_null:
-            bucket.legit.append(pip)
-        elif optional:
-            bucket.nulls.append(pip)
         if optional:
-            if original_null:
-                diags.append((opt_code, "#", psp, (("name", name),)))
-                self._optional_null(name, psp, omit_null)
-            else:
-                diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
-                trans.append((null_change, "#", psp, ""))
-            if opt_refuses or (null_refuses and not original_null):
-                self.refusals += opt_refuses + (null_refuses and not original_null)
+            self._optional(name, psp, pip, original_null)
+        elif original_null:
+            self.bucket.legit.append(pip)
         child = self.node(sub, psp, pip, depth + 1, nest + 1)
-        if lean:
-            if optional and not original_null and type(child) is dict:
-                self._count_null(child, psp)  # counted as in the form that is kept
-            return None
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
@@ -256,6 +212,24 @@ class Containers:
             else:
                 child = self._nullable(child, psp)
         return child
+
+    def _optional(self, name: str, psp: tuple, pip: NullPath, original_null: bool) -> None:
+        """What an optional property records before its schema is walked: its diagnostics and its
+        null path (a legit one when null was a value already, kept as the handler receives it)."""
+        flags = self.object_flags  # (its diagnostic refuses, its null warning refuses, ...)
+        if original_null:
+            omit = self.optional_null == "omit"
+            (self.bucket.nulls if omit else self.bucket.legit).append(pip)
+            self.diags.append((self.object_codes[0], "#", psp, (("name", name),)))
+            self._optional_null(name, psp, omit)
+            if flags[0]:
+                self.refusals += 1
+        else:
+            self.bucket.nulls.append(pip)
+            self.diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
+            self.trans.append((self.object_codes[1], "#", psp, ""))
+            if flags[0] or flags[1]:
+                self.refusals += flags[0] + flags[1]
 
     def _array(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
         items = s.get("items", MISSING)

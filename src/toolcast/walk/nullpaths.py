@@ -106,7 +106,7 @@ class NullPaths:
         if not n_nulls:
             return None, ()
         n_legit = expand("legit", counting=True) if any(b.legit for b in buckets.values()) else 0
-        if self.fast and self._blocked():
+        if self._blocked():
             # Refused already (or lossy where that blocks): no path will be used, and only an
             # ambiguous one is still reported.
             # Each legit path is looked for among the null paths without listing them.

@@ -45,10 +45,10 @@ _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
  OP_CONST, OP_AT_MOST_ONE) = range(11)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
-# The keywords a leaf plan copies or records (see Walk._leaf_plan), by the walk's op for them.
+# The keywords a leaf plan copies or records (see Plans._leaf_shape), by the walk's op for them.
 _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
 _LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
-# A leaf with one of these needs node(); `const` only beside `enum` (see _leaf_plan).
+# A leaf with one of these has no leaf plan; `const` only beside `enum` (see _leaf_shape).
 _LEAF_RESHAPING = _RESHAPING - {"const"}
 _PLAIN_MODE = {OP_PLAIN: _PLAIN}  # objects and arrays copy plain keywords only
 _TYPE_KEY = frozenset({"type"})
@@ -94,8 +94,7 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_rank"] = _Rank(r.order_index)
     r.__dict__["_refusing_codes"] = frozenset(c for c, e in r.diagnostics.items() if e[1] == "refuses")
     r.__dict__["_lossy_codes"] = frozenset(c for c, e in r.transformations.items() if e[0])
-    r.__dict__["_leaf_plans"] = {}
-    r.__dict__["_container_plans"] = {}
+    r.__dict__["_node_plans"] = {}
     refusing = r.__dict__["_refusing_codes"]
     # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural,
     #  an object's missing additionalProperties refuses)
@@ -124,7 +123,7 @@ def _walk_tables(r: Rules) -> dict:
         d = r.__dict__
         tables = d["_walk_tables"] = {
             "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
-            "rank": d["_rank"], "leaf_plans": d["_leaf_plans"], "container_plans": d["_container_plans"],
+            "rank": d["_rank"], "node_plans": d["_node_plans"],
             "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
             "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
             "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
@@ -215,10 +214,10 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
 class Plans:
     """The walk's plans of key shapes (a mixin of Walk)."""
 
-    # -- the simple leaf: the same result as node() for the commonest shape, without its dispatch
+    # -- one plan per key shape: what node() does with the keywords, decided once per rule version
     def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
-        """(values, steps) for the keywords in `keys` that are not `own` (read by the caller), or None
-        when one of them needs node()'s handling.
+        """(values, steps) for the keywords in `keys` that are not `own` (read by the plan's runner),
+        or None when one of them needs node()'s reading of every keyword.
 
         `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
         `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
@@ -249,44 +248,61 @@ class Plans:
         values.sort(key=lambda o: rank[o[0]])
         return tuple(values), tuple(steps)
 
-    def _leaf_plan(self, keys: tuple) -> tuple | bool:
-        """For a schema with exactly these keys, in this order: (values, steps, takes null its own
-        way, copy) when it is a scalar leaf that its copy and _record_steps compile (a property's
-        leaf in Containers._object), else False (see _shape; copy from _values_copiers). Cached per
-        rule version."""
+    def _node_plan(self, keys: tuple) -> NodePlan | bool:
+        """The plan of a schema with exactly these keys, in this order (see NodePlan), or False when
+        node() must read each keyword itself. Cached per rule version; derived from the keyword
+        plan, never from the values."""
         if not _plannable(keys):
             return False  # not cached: node() takes it (the cache never holds large keys alive)
-        plans = self.leaf_plans
+        plans = self.node_plans
         if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
             plans.clear()
-        found: tuple | bool = False
-        # (Under policy enum_values an enum or const leaf goes through node(), which checks its types.)
-        if "type" in keys and _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys) and (
-                self.enum_types is None or ("enum" not in keys and "const" not in keys)):
-            shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
-            if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
-                found = (*shape, any(o[3] in (_ENUM, _CONST) for o in shape[0]), *_values_copiers(shape[0], self.r))
+        found: NodePlan | bool = False
+        if "type" in keys:
+            leaf, container = self._leaf_shape(keys), self._container_shape(keys)
+            if leaf is not None or container is not None:
+                found = NodePlan(leaf, container, self.r, keys)
         plans[keys] = found
         return found
 
-    def _container_plan(self, keys: tuple) -> tuple | bool:
-        """For an object or array schema with exactly these keys: (plain values, drop steps) as _shape
-        gives them and one copy for each container (_values_copiers), when _container can compile
-        it, else False. Cached per rule version, like _leaf_plan."""
-        if not _plannable(keys):
-            return False
-        plans = self.container_plans
-        if len(plans) >= 4096:
-            plans.clear()
-        found: tuple | bool = False
-        plan = self.plan
-        rank = self.rank
-        if "type" in keys and _RESHAPING.isdisjoint(keys) and all(
-            plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS
-        ):
+    def _leaf_shape(self, keys: tuple) -> tuple | None:
+        """_shape of a scalar leaf with these keys, when its plan can compile it."""
+        # (Under policy enum_values an enum or const leaf goes through node(), which checks its types.)
+        if _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys) and (
+                self.enum_types is None or ("enum" not in keys and "const" not in keys)):
+            shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
+            if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
+                return shape
+        return None
+
+    def _container_shape(self, keys: tuple) -> tuple | None:
+        """_shape of an object or array with these keys (plain values only), when its plan can
+        compile it."""
+        plan, rank = self.plan, self.rank
+        if _RESHAPING.isdisjoint(keys) and all(plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS):
             shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
             first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
             if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
-                found = (*shape, *_values_copiers(shape[0], self.r, keys, ("object", "array")))
-        plans[keys] = found
-        return found
+                return shape
+        return None
+
+
+class NodePlan:
+    """What node() does with a schema of one key shape, by its `type`: a scalar leaf's values
+    copied (`leaf`) and its steps recorded (`leaf_steps`), or an object's or array's plain values
+    copied (`object`, `array`) and its drop steps recorded (`container_steps`) before the container
+    rules run; None where that type needs node()'s reading of every keyword. A copy hands back None
+    when a value needs it too (see _values_copiers)."""
+
+    __slots__ = ("array", "container_steps", "leaf", "leaf_steps", "object", "own_null")
+
+    def __init__(self, leaf: tuple | None, container: tuple | None, r: Rules, keys: tuple):
+        self.leaf = self.object = self.array = None
+        self.leaf_steps = self.container_steps = ()
+        self.own_null = False  # whether the leaf takes null its own way (an enum or const), not by its type
+        if leaf is not None:
+            self.leaf_steps, (self.leaf,) = leaf[1], _values_copiers(leaf[0], r)
+            self.own_null = any(o[3] in (_ENUM, _CONST) for o in leaf[0])
+        if container is not None:
+            self.container_steps = container[1]
+            self.object, self.array = _values_copiers(container[0], r, keys, ("object", "array"))

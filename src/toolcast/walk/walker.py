@@ -27,6 +27,7 @@ from toolcast.walk.refs import References
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
     _IMPLIES_SETS,
+    _NON_NULL_LEAF_TYPES,
     _TYPE_SETS,
     IMPLIES,
     JSON_TYPES,
@@ -66,14 +67,22 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
+# The attributes nearly every walk sets (its records, the root, its counts), started at their
+# class values in the dict a walk begins with (see Walk.__init__).
+_STARTED = ("diags", "trans", "bucket", "buckets", "hold_gc", "lossy_blocks", "root_raw", "deepest", "entered_props",
+            "n_props", "n_chars", "null_paths", "n_enum", "refusals")
+
+
+def _walk_start(rules: Rules) -> dict:
+    """The dict a walk of `rules` starts from: the rule version's tables and the started state."""
+    start = {**_walk_tables(rules), **{k: getattr(Walk, k, None) for k in _STARTED}}
+    rules.__dict__["_walk_start"] = start
+    return start
+
+
 class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
     """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
 
-    # The planned paths (plain leaves, objects and arrays of a known key shape, bare $refs), the
-    # null-path shortcut of a refused schema and the memo of merged $refs give the same result as
-    # the general ones; False sends every node through node(), lists every null path and merges
-    # every $ref afresh (tests compare).
-    fast = True
     # Counters and flags start at these class values; the walk sets its own when they change.
     refusals = 0
     n_props = 0
@@ -92,10 +101,9 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
-    # Cleared by a caller that never uses a refused schema's strict form (compile_tool,
-    # strict_schema): once something is refused, an object's properties are still walked for their
-    # findings, null paths and counts, but their compiled forms are not kept (see _object).
-    builds_refused = True
+    # Read only by the memos of walk.combinators (merged $refs, judged oneOf lists), always on; the
+    # last switch of the kind, to go when that module drops its three tests of `self.fast`.
+    fast = True
     # Properties of the objects entered so far, and whether this walk paused the collector (see
     # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
     entered_props = 0
@@ -103,20 +111,11 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     hold_gc = False
 
     def __init__(self, rules: Rules):
-        # What the walk reads of its rule version (built once per Rules), then this walk's state.
-        self.__dict__ = (rules.__dict__.get("_walk_tables") or _walk_tables(rules)).copy()
+        # What the walk reads of its rule version and the state every walk sets, from one dict
+        # built once per Rules: a copy of it, sized for the whole walk, is cheaper than the tables
+        # copied and the state added key by key (growing the dict as it goes).
+        self.__dict__ = (rules.__dict__.get("_walk_start") or _walk_start(rules)).copy()
         self._fresh()
-
-    @staticmethod
-    def for_rules(rules: Rules) -> type[Walk]:
-        """A Walk class bound to `rules` (cached), whose instances skip the per-rules setup: the
-        rule version's tables are its class attributes. A compile's walk is made this way; without
-        it (a copy of the tables per walk), a walk of bfcl took 13% more time (best of 7 CPU times)."""
-        cls = rules.__dict__.get("_walk_class")
-        if cls is None:
-            cls = type("Walk", (Walk,), {"__init__": Walk._fresh, "__module__": __name__, **_walk_tables(rules)})
-            rules.__dict__["_walk_class"] = cls
-        return cls
 
     def _fresh(self) -> None:
         """The state of one walk."""
@@ -219,7 +218,7 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
                 # Only a place walked twice (anyOf branches, a kept slot beside properties) can
                 # repeat a path.
                 nulls = root_bucket.nulls
-                self.null_paths = tuple(dict.fromkeys(nulls)) if self.branched or not self.fast else tuple(nulls)
+                self.null_paths = tuple(dict.fromkeys(nulls)) if self.branched else tuple(nulls)
         return out
 
     def _root(self, schema: Any) -> dict | tuple | None:
@@ -286,18 +285,26 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
             s = self._not_a_node(s, sp, nest)
             if s is None:
                 return {}
+        # The plan of this key shape, when it has one: most nodes are compiled by it alone.
+        np = self.node_plans.get(keys := tuple(s))
+        if np is None:
+            np = self._node_plan(keys)
+        if np and type(t := s["type"]) is str:
+            if t in _NON_NULL_LEAF_TYPES:
+                # A scalar leaf: its values copied, its steps recorded (it adds no level of nesting).
+                if np.leaf is not None and (out := np.leaf(s, {"type": t})) is not None:
+                    if np.leaf_steps:
+                        self._record_steps(s, np.leaf_steps, sp)
+                    return out
+            elif (t == "object" or t == "array") and np.object is not None and (
+                    out := self._planned(s, np, t, sp, ip, depth, nest, root)) is not None:
+                return out
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _RESHAPING.isdisjoint(s)
         if special:
             s = self._normalize(s, sp, root)
             if s is None:
                 return {}
-        elif ((t := s.get("type")) == "object" or t == "array") and self.fast:
-            cp = self.container_plans.get(keys := tuple(s))
-            if cp is None:
-                cp = self._container_plan(keys)
-            if cp and (out := self._container(s, cp, t, sp, ip, depth, nest, root)) is not None:
-                return out
         out, nullable = self._keywords(s, sp, ip, depth, nest)
         any_of: list | None = None
         if special:

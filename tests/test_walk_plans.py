@@ -1,17 +1,8 @@
-"""The planned fast paths give exactly the general walk's result.
-
-Plain scalar leaves, objects and arrays of a known key shape, and bare `$ref` properties are
-compiled from per-rule-version plans instead of node()'s keyword dispatch (issue 6). The two
-must agree on everything a result holds, in order: status, emitted tool (key order included),
-null paths, every diagnostic and transformation. `Walk.fast = False` sends every node through
-the general path; these tests compile the same inputs both ways.
-"""
+"""The walk's plans, memos and guards: plans are taken and bounded, memos keep exponential cases
+linear, the null-path guards count instead of listing, and the fast helpers equal their plain
+definitions."""
 
 from __future__ import annotations
-
-import importlib.util
-import json
-from pathlib import Path
 
 import pytest
 from hypothesis import example, given
@@ -19,52 +10,9 @@ from hypothesis import strategies as st
 from strategies import RULES, examples, schemas
 
 import toolcast
-from toolcast.interpret import NEST_GUARD, Walk
+from toolcast.interpret import Walk
 from toolcast.model import OPTIONAL_PAIR
 from toolcast.rules import get_rules
-
-_spec = importlib.util.spec_from_file_location(
-    "corpus_report", Path(__file__).resolve().parent.parent / "tools" / "corpus_report.py")
-corpus_report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(corpus_report)
-CORPUS = corpus_report.default_corpus()
-VERSIONS = ("openai@2024-08-06", "openai@2026-10-17")
-POLICIES = ({"strict": "auto"}, {"strict": True}, {"strict": True, "allow_lossy": True})
-
-
-def both(tool: dict, **kw) -> tuple[str, str]:
-    """The result's JSON (key order kept) with the fast paths on, then off."""
-    fast = json.dumps(toolcast.compile_tool(tool, **kw).to_dict())
-    Walk.fast = False
-    try:
-        slow = json.dumps(toolcast.compile_tool(tool, **kw).to_dict())
-    finally:
-        Walk.fast = True
-    return fast, slow
-
-
-def _corpus_tools() -> list[dict]:
-    """Every corpus tool, read as the corpus report reads them (jsonl sets and large/)."""
-    return [tool for _name, tools in corpus_report.corpus_sets(CORPUS) for tool in tools]
-
-
-@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
-@pytest.mark.parametrize("rules", VERSIONS)
-def test_corpus_results_are_the_same_either_way(rules: str) -> None:
-    differ = []
-    for i, tool in enumerate(_corpus_tools()):
-        for policy in POLICIES:
-            fast, slow = both(tool, rules=rules, **policy)
-            if fast != slow:
-                differ.append((i, tool.get("name"), policy))
-    assert differ == []
-
-
-@given(schema=schemas(), rules=st.sampled_from(RULES), strict=st.sampled_from(["auto", True]))
-@examples(150)
-def test_generated_schemas_are_the_same_either_way(schema: dict, rules: str, strict) -> None:
-    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules, strict=strict)
-    assert fast == slow
 
 
 # A definition graph for null paths: the root and definitions A, B, C, each an object with an
@@ -101,22 +49,6 @@ BLOCKERS = {"refused": {"not": {"type": "string"}},
             "lossy": {"oneOf": [{"type": "string"}, {"type": "string", "enum": ["a"]}]}}
 
 
-@given(root=_ref_object("ABC"), defs=st.fixed_dictionaries({"A": _ref_object("BC"), "B": _ref_object("C"), "C": _ref_object("")}),
-       blocker=st.sampled_from([None, *BLOCKERS]), policy=st.sampled_from(POLICIES), rules=st.sampled_from(RULES))
-@examples(300)
-def test_null_paths_behind_refs_are_judged_the_same_either_way(root: dict, defs: dict, blocker: str | None, policy: dict,
-                                                               rules: str) -> None:
-    """A blocked schema's null paths are not listed; an ambiguous or unbounded one is still
-    reported exactly as the full listing reports it, and a lossy schema sent strict under
-    allow_lossy keeps every path."""
-    schema = {**root, "$defs": defs}
-    if blocker:
-        schema["properties"] = {**schema["properties"], "zz": BLOCKERS[blocker]}
-        schema["required"] = [*schema["required"], "zz"]
-    fast, slow = both({"name": "t", "description": "d", "parameters": schema}, rules=rules, **policy)
-    assert fast == slow
-
-
 def test_a_lossy_schema_keeps_its_null_paths_where_lossy_changes_are_allowed() -> None:
     """The lossy shortcut follows the policy: allow_lossy sends the schema strict, paths and all."""
     schema = {"type": "object", "additionalProperties": False, "required": ["a", "zz"], "properties": {
@@ -144,8 +76,6 @@ def test_an_ambiguous_null_path_of_a_refused_schema_is_still_reported() -> None:
     found = [d for d in res.diagnostics if d.code == "openai/ambiguous-null-path"]
     assert res.status == "non-strict" and len(found) == 1 and "home/*/pet/name" in found[0].message
     assert any(d.code == "openai/unsupported-keyword" or "not" in d.path for d in res.diagnostics)
-    fast, slow = both({"name": "t", "description": "d", "parameters": schema})
-    assert fast == slow
 
 
 def _leafy(prop: object) -> dict:
@@ -153,95 +83,20 @@ def _leafy(prop: object) -> dict:
             "parameters": {"type": "object", "properties": {"a": prop, "b": prop}, "required": ["a"]}}
 
 
-# Values a planned shape must hand back to node() (it reports them), and shapes it takes itself.
-EDGE_PROPS = [
-    {"type": "string", "description": "plain"},
-    {"type": "dict", "description": "a type name that is not one"},
-    {"type": "string", "description": 5},
-    {"type": "string", "enum": []},
-    {"type": "string", "enum": ["a", {"b": 1}]},
-    {"type": "number", "enum": [1.5, float("nan")]},
-    {"type": "string", "const": "x"},
-    {"type": "number", "const": 2.5},
-    {"type": "string", "const": {"a": 1}},
-    {"type": "string", "const": ["x"]},
-    {"type": "string", "enum": "not a list"},
-    {"type": "string", "format": 5},
-    {"type": "string", "const": "x", "enum": ["x", "y"]},
-    {"type": "string", "format": "uuid"},
-    {"type": "string", "format": "not-a-format"},
-    {"type": "string", "pattern": "^[a-z]+$"},
-    {"type": "string", "pattern": "(?<=a)b"},
-    {"type": "string", "pattern": "(unclosed"},
-    {"type": "string", "default": "x", "x-extra": 1, "title": "T"},
-    {"type": "integer", "minimum": 0, "maximum": "ten"},
-    {"type": "null"},
-    {"type": ["string", "null"]},
-    {"type": "string", "nullable": True},
-    {"type": "string", 5: "int key"},
-    {"type": "string", "k" * 600: "long key"},
-    {"type": "object", "properties": {"x": {"type": "string"}}, "$schema": "x", "description": "d"},
-    {"type": "object", "properties": "not a map"},
-    {"type": "object", "properties": {}, "required": [1, "x"]},
-    {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": {"type": "string"}},
-    {"type": "object", "items": {"type": "string"}},
-    {"type": "array", "items": {"type": "integer", "enum": [1, 2]}, "minItems": 1},
-    {"type": "array", "items": [{"type": "string"}]},
-    {"type": "array", "properties": {}},
-    {"type": "array", "required": ["a"], "items": {"type": "string"}},
-    {"type": "array", "additionalProperties": False, "items": {"type": "string"}},
-    {"type": "array", "items": 5},
-    {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": "no"},
-    {"type": "object", "properties": {"x": {"type": "string"}}, "items": 5},
-    {"type": "array"},
-    {"$ref": "#/$defs/D"},
-    {"$ref": "#/definitions/L"},
-    {"$ref": 5},
-    {"$ref": "#/$defs/missing"},
-    {"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer", "enum": [1]}]},
-]
-
-
-@pytest.mark.parametrize("rules", VERSIONS)
-@pytest.mark.parametrize("prop", EDGE_PROPS, ids=lambda p: json.dumps(p, default=str)[:60])
-def test_edge_values_are_the_same_either_way(prop: dict, rules: str) -> None:
-    tool = _leafy(prop)
-    tool["parameters"]["$defs"] = {"D": {"type": "object", "properties": {"x": {"type": "string"}}}}
-    tool["parameters"]["definitions"] = {"L": {"type": "string"}}
-    for policy in POLICIES:
-        fast, slow = both(tool, rules=rules, **policy)
-        assert fast == slow
-
-
-@pytest.mark.parametrize("levels", [NEST_GUARD - 2, NEST_GUARD - 1, NEST_GUARD, NEST_GUARD + 1])
-def test_leaves_at_the_nesting_guard_are_the_same_either_way(levels: int) -> None:
-    schema: dict = {"type": "string", "description": "leaf"}
-    for _ in range(levels):
-        schema = {"type": "object", "properties": {"p": schema, "q": {"type": "integer"}}, "required": ["p"]}
-    fast, slow = both({"name": "t", "description": "d", "parameters": schema})
-    assert fast == slow
-    if levels > NEST_GUARD:
-        assert "openai/schema-too-deep" in fast
-
-
 def test_the_planned_paths_are_taken() -> None:
-    """Not vacuous: compiling fills the plan caches, and the general path leaves them alone."""
+    """Not vacuous: compiling fills the rule version's plan cache with each new key shape, a scalar
+    leaf's plan holding its copy and an array's its container copies."""
     r = get_rules("openai@2026-10-17")
-    walk_class = Walk(r)  # its plan caches are the rule version's
+    plans = Walk(r).node_plans  # the rule version's cache
     tool = {"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"zz_leaf": {"type": "string", "description": "x", "x-zz": 1},
                                          "zz_list": {"type": "array", "items": {"type": "integer"}, "x-zy": 2}}}}
     leaf_keys, list_keys = ("type", "description", "x-zz"), ("type", "items", "x-zy")
-    walk_class.leaf_plans.pop(leaf_keys, None)
-    walk_class.container_plans.pop(list_keys, None)
-    Walk.fast = False
-    try:
-        toolcast.compile_tool(tool, rules=r)
-    finally:
-        Walk.fast = True
-    assert leaf_keys not in walk_class.leaf_plans and list_keys not in walk_class.container_plans
+    plans.pop(leaf_keys, None)
+    plans.pop(list_keys, None)
     toolcast.compile_tool(tool, rules=r)
-    assert walk_class.leaf_plans[leaf_keys] and walk_class.container_plans[list_keys]
+    assert plans[leaf_keys].leaf is not None and plans[list_keys].array is not None
+    assert plans[list_keys].leaf is None  # `items` is no scalar leaf's keyword
 
 
 def test_large_key_shapes_are_not_cached() -> None:
@@ -249,7 +104,7 @@ def test_large_key_shapes_are_not_cached() -> None:
     r = get_rules("openai@2026-10-17")
     keys = ("type", "k" * 600)
     toolcast.compile_tool(_leafy({"type": "string", "k" * 600: 1}), rules=r)
-    assert keys not in Walk(r).leaf_plans
+    assert keys not in Walk(r).node_plans
 
 
 def _doubling_chain(n: int, optional: bool) -> dict:
@@ -317,7 +172,7 @@ def test_the_path_search_agrees_with_the_listing(root: dict, defs: dict) -> None
 
     walk = Walk(get_rules(None))
     walk.compile({**root, "$defs": defs})
-    walk.fast = False  # the full listing, whatever the walk refused
+    walk.refusals = 0  # the full listing, whatever the walk refused
     nulls, legit = walk._expand_null_paths()
     if not nulls or not isinstance(legit, set):
         return
@@ -367,8 +222,6 @@ def test_a_definition_merged_twice_at_one_place_is_merged_once(key: str) -> None
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": _doubling_all_of(60, key)})
     assert res.status == "strict"
     assert res.tool["parameters"]["$defs"]["D0"]["properties"] == {"x": {"type": "string"}}
-    fast, slow = both({"name": "t", "description": "d", "parameters": _doubling_all_of(8, key)})
-    assert fast == slow
 
 
 _JSONISH = st.recursive(
@@ -489,7 +342,7 @@ def test_allows_null_agrees_with_its_plain_definition(schema: dict, rules: str) 
 def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatch) -> None:
     """A definition's oneOf merged in at many places (allOf of a $ref, as in schemastore's
     github-workflow) is judged exclusive once per walk; every place still has its own finding,
-    with the reason, and the result equals the general path's (which judges each place)."""
+    with the reason."""
     from toolcast.walk import combinators
 
     calls = 0
@@ -508,76 +361,12 @@ def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatc
     tool = {"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": props, "required": list(props), "additionalProperties": False,
         "definitions": {"event": event}}}
-    fast, slow = both(tool)
-    assert fast == slow
-    calls = 0
     res = toolcast.compile_tool(tool)
     assert calls == 1
     found = [d for d in res.diagnostics if d.code == "openai/one-of-exclusive-converted"]
     assert [d.path for d in found] == [f"#/properties/e{i}/oneOf" for i in range(n)]
     assert {dict(d.params)["value"] for d in found} == {"their types differ"}
     assert res.status == "strict"
-    # The general path judges every place afresh: the memo is what the count above measures.
-    Walk.fast = False
-    try:
-        calls = 0
-        toolcast.compile_tool(tool)
-    finally:
-        Walk.fast = True
-    assert calls == n
-
-
-# Values of the wrong kind for a keyword, to send the copiers down their hand-back branches.
-_ODD_VALUES = (None, 0, 1.5, float("nan"), True, "x", "", [], ["a", 1], [{}], {}, {"a": 1}, "date-time", "^a+$", "(?=a)")
-
-
-def _dict_nodes(value, out: list) -> None:
-    stack = [value]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            out.append(x)
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-
-
-# -- a refused schema's strict form is not kept (Walk.builds_refused) -------------------------
-def _walked(schema, rules: str, builds_refused: bool) -> tuple[dict, tuple]:
-    """The walk's output and everything else it records, with or without keeping a refused
-    schema's strict form."""
-    walk = Walk(get_rules(rules))
-    walk.builds_refused = builds_refused
-    try:
-        out = walk.compile(schema)
-    except RecursionError:  # as compile_tool reports it: what was found up to there must agree too
-        out = None
-    return out, (walk.diags, walk.trans, walk.null_paths, walk.refusals, walk.n_props, walk.n_chars, walk.n_enum,
-                 walk.deepest)
-
-
-@pytest.mark.skipif(not (CORPUS / "mcp.jsonl").is_file(), reason="shared corpus not found")
-@pytest.mark.parametrize("rules", VERSIONS)
-def test_a_refused_schema_is_walked_for_the_same_findings_without_its_strict_form(rules: str) -> None:
-    pruned = 0
-    for tool in _corpus_tools():
-        schema = toolcast.compile.read_tool(tool)[2]
-        full, records = _walked(schema, rules, True)
-        lean, lean_records = _walked(schema, rules, False)
-        assert lean_records == records, tool.get("name")
-        if records[3] == 0:
-            assert lean == full, tool.get("name")  # nothing refused: the strict form is built as before
-        elif lean != full:
-            pruned += 1
-            assert len(json.dumps(lean)) < len(json.dumps(full))
-    # Not vacuous: the corpus has refused schemas whose properties come after the refusal.
-    assert pruned > 20
-
-
-@given(schema=schemas(), rules=st.sampled_from(RULES))
-@examples(200)
-def test_generated_schemas_are_walked_for_the_same_findings_without_a_refused_strict_form(schema: dict, rules: str) -> None:
-    assert _walked(schema, rules, False)[1] == _walked(schema, rules, True)[1]
 
 
 def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
@@ -590,17 +379,11 @@ def test_properties_after_a_refusal_are_still_checked_and_counted() -> None:
     props |= {f"p{i}": {"type": "integer", "format": "int32"} for i in range(limit)}
     schema = {"type": "object", "properties": props, "required": ["first", "kept"],
               "$defs": {"D": {"type": "object", "properties": {"q": {"type": "string"}}}}}
-    full, records = _walked(schema, rules, True)
-    lean, lean_records = _walked(schema, rules, False)
-    assert lean_records == records
-    codes = [d[0] for d in lean_records[0]]
+    walk = Walk(get_rules(rules))
+    out = walk.compile(schema)
+    codes = [d[0] for d in walk.diags]
     assert "openai/tuple-items" in codes and "openai/boolean-subschema" in codes
     assert codes.count(OPTIONAL_PAIR) == limit + 2  # the p's, ref, and D's q: each optional, made nullable
-    assert ("openai/default-keyword-dropped", "#", ("properties", "kept", "default"), (("keyword", "default"),)) in lean_records[0]
-    assert lean_records[4] == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
-    assert len(lean_records[2]) == 0 and len(full["properties"]) == limit + 3  # refused: no null paths either way
-    assert "properties" not in lean  # and the strict form was not kept
-    # The counts are taken as before, from the names of the properties kept: a false property
-    # named by a non-string (from Python) is left out of them either way.
-    odd = {"type": "object", "properties": {"first": props["first"], 1: False, "a": {"type": "string"}}}
-    assert _walked(odd, rules, False)[1] == _walked(odd, rules, True)[1]
+    assert ("openai/default-keyword-dropped", "#", ("properties", "kept", "default"), (("keyword", "default"),)) in walk.diags
+    assert walk.n_props == limit + 4 and "openai/too-many-properties" in codes  # 3 + `limit` p's + D's q; `gone` is not counted
+    assert walk.null_paths == () and len(out["properties"]) == limit + 3  # refused: no null paths
