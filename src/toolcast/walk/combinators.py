@@ -107,7 +107,7 @@ class Combinators:
         # a place as long as the nesting at every merge would be quadratic in a chain of
         # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
         # place passed as another tuple is merged again, to the same end.
-        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 and type(ref) is str and self.fast else None
+        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 else None
         if known is not None and known[0] is sp:
             # Merged here before (an allOf that names a definition twice, or a definition
             # that does): the same schema, and the same findings, which repeat.
@@ -126,7 +126,7 @@ class Combinators:
                 self._merging.discard(ref)
             if part is None:
                 return None
-            if not rest and type(ref) is str and self.fast:
+            if not rest:
                 # A merge that succeeded met no $ref already being merged, so it holds
                 # wherever this reference is merged again at this place.
                 if type(self.merged_refs) is not dict:
@@ -379,7 +379,7 @@ class Combinators:
         """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive
         (judged once per list in a walk), else as lossy."""
         branches = s["oneOf"]
-        known = self.exclusive_of.get(id(branches)) if self.fast else None
+        known = self.exclusive_of.get(id(branches))
         if known is not None and known[0] is branches:
             why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
         else:

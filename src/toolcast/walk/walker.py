@@ -101,9 +101,6 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
     # may repeat).
     branched = False
-    # Read only by the memos of walk.combinators (merged $refs, judged oneOf lists), always on; the
-    # last switch of the kind, to go when that module drops its three tests of `self.fast`.
-    fast = True
     # Properties of the objects entered so far, and whether this walk paused the collector (see
     # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
     entered_props = 0
