@@ -30,12 +30,7 @@ class Containers:
             return None
         if np.container_steps:
             self._record_steps(s, np.container_steps, sp)
-        if depth > self.deepest[0]:
-            self.deepest = (depth, sp)
-        if t == "object":
-            self._object(s, out, sp, ip, depth, nest, root)
-        else:
-            self._array(s, out, sp, ip, depth, nest)
+        self._container(s, out, sp, ip, depth, nest, root, t == "object", t == "array")
         return out
 
     def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:

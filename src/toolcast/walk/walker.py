@@ -318,17 +318,7 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
             out["anyOf"] = any_of
         if nullable:
             out = self._nullable(out, sp)
-        if len(out) < 2:
-            return out
-        # Keywords in the table's output order (unknown ones last, stable); `_ordered`, inline.
-        rank = self.rank
-        prev = -1
-        for k in out:
-            i = rank[k]
-            if i < prev:
-                return {k: out[k] for k in sorted(out, key=rank.__getitem__)}
-            prev = i
-        return out
+        return self._ordered(out)
 
     def _not_a_node(self, s: Any, sp: tuple, nest: int) -> dict | None:
         """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
@@ -357,25 +347,25 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
         if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
             out["type"] = t
             if t == "object" or t == "array":
-                # Nesting counts containers only: a scalar leaf adds no level.
-                if depth > self.deepest[0]:
-                    self.deepest = (depth, sp)
-                if t == "object":
-                    self._object(s, out, sp, ip, depth, nest, root)
-                else:
-                    self._array(s, out, sp, ip, depth, nest)
+                self._container(s, out, sp, ip, depth, nest, root, t == "object", t == "array")
             return True
         types = self._types(s, out, sp, has_any_of)
         if types is None:
             return False
         if "object" in types or "array" in types:
-            if depth > self.deepest[0]:
-                self.deepest = (depth, sp)
-            if "object" in types:
-                self._object(s, out, sp, ip, depth, nest, root)
-            if "array" in types:
-                self._array(s, out, sp, ip, depth, nest)
+            self._container(s, out, sp, ip, depth, nest, root, "object" in types, "array" in types)
         return True
+
+    def _container(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
+                   is_object: bool, is_array: bool) -> None:
+        """The object and/or array rules of `s` into `out`. Nesting counts containers only: a
+        scalar leaf adds no level."""
+        if depth > self.deepest[0]:
+            self.deepest = (depth, sp)
+        if is_object:
+            self._object(s, out, sp, ip, depth, nest, root)
+        if is_array:
+            self._array(s, out, sp, ip, depth, nest)
 
     def _ordered(self, out: dict) -> dict:
         """`out` with its keywords in the table's output order (unknown ones last, stable)."""
