@@ -69,7 +69,52 @@ def _dialect_of(uri: str) -> str | None:
     return DIALECTS.get(host.lower() + "/" + rest)
 
 
-class Rewrite:
+class SlotCopy:
+    """A copy-on-write descent into the member schemas of one schema slot: each member goes
+    through `self.schema(member, its context)` with its key pushed on the place stack `self.at`,
+    and a map or list is copied only once a member changes (most members of most documents do
+    not). A context is the subclass's own data for a place, a dict keyed as the document, or None."""
+
+    at: list
+
+    def schema(self, s: Any, ctx: Any) -> Any:
+        raise NotImplementedError
+
+    def slot(self, kind: str, v: Any, ctx: Any) -> Any:
+        """Slot value `v` (of SCHEMA_SLOTS kind `kind`) with its member schemas through schema()."""
+        at = self.at
+        if kind == "map" and isinstance(v, dict):
+            out: Any = None
+            for n, x in v.items():
+                if not isinstance(x, dict):
+                    continue
+                at.append(n)
+                y = self.schema(x, ctx.get(n) if ctx else None)
+                at.pop()
+                if y is not x:
+                    if out is None:
+                        out = dict(v)
+                    out[n] = y
+            return v if out is None else out
+        if kind in ("list", "schema-or-list") and isinstance(v, list):
+            items: Any = None
+            for i, x in enumerate(v):
+                if not isinstance(x, dict):
+                    continue
+                at.append(i)
+                y = self.schema(x, ctx.get(i) if ctx else None)
+                at.pop()
+                if y is not x:
+                    if items is None:
+                        items = list(v)
+                    items[i] = y
+            return v if items is None else items
+        if kind in ("schema", "schema-or-list"):
+            return self.schema(v, ctx)
+        return v
+
+
+class Rewrite(SlotCopy):
     """One document's rewrite into 2020-12 terms: the new document and what was changed where."""
 
     def __init__(self, dialect: str, annotations: frozenset = frozenset()):
@@ -83,76 +128,43 @@ class Rewrite:
         self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
         # The place being rewritten, one key a level: a tuple is made only for a place that is
         # recorded (a new tuple per visited node cost about a third of the rewrite).
-        self._at: list = []
+        self.at = []
 
-    def schema(self, s: Any, sp: tuple) -> Any:
+    def rewrite(self, s: Any, sp: tuple) -> Any:
         """`s`, the schema at place `sp`, in 2020-12 terms (the same object when nothing in it changes)."""
-        self._at = list(sp)
-        return self._schema(s)
+        self.at = list(sp)
+        return self.schema(s, None)
 
-    def _schema(self, s: Any) -> Any:
+    def schema(self, s: Any, ctx: Any) -> Any:
         if not isinstance(s, dict):
             return s
         out = s
         if self.ref_siblings_ignored and "$ref" in s:
             extra = [k for k in s if k not in self.kept]
             if extra:
-                sp = tuple(self._at)
+                sp = tuple(self.at)
                 self.ignored.extend((sp, k) for k in extra)
                 out = {k: v for k, v in s.items() if k in self.kept}
         if self.draft4:
             out = self._draft4(out)
         if self.ref_siblings_ignored and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):
             # Before 2019-09 a fragment-only `$id` is how a schema names itself: an anchor now.
-            self.anchors.append((tuple(self._at), out["$id"]))
+            self.anchors.append((tuple(self.at), out["$id"]))
             out = {("$anchor" if k == "$id" else k): (v[1:] if k == "$id" else v) for k, v in out.items()}
         changed = None
-        at = self._at
+        at = self.at
         for k, v in out.items():
             kind = SCHEMA_SLOTS.get(k)
             if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
                 continue
             at.append(k)
-            new = self._slot(kind, v)
+            new = self.slot(kind, v, None)
             at.pop()
             if new is not v:
                 if changed is None:
                     changed = dict(out)
                 changed[k] = new
         return changed if changed is not None else out
-
-    def _slot(self, kind: str, v: Any) -> Any:
-        # A new container only once a member changes: most members of most documents do not.
-        at = self._at
-        if kind == "map" and isinstance(v, dict):
-            new: Any = None
-            for n, x in v.items():
-                if not isinstance(x, dict):
-                    continue
-                at.append(n)
-                y = self._schema(x)
-                at.pop()
-                if y is not x:
-                    if new is None:
-                        new = dict(v)
-                    new[n] = y
-            return v if new is None else new
-        if kind in ("list", "schema-or-list") and isinstance(v, list):
-            items: Any = None
-            for i, x in enumerate(v):
-                if not isinstance(x, dict):
-                    continue
-                at.append(i)
-                y = self._schema(x)
-                at.pop()
-                if y is not x:
-                    if items is None:
-                        items = list(v)
-                    items[i] = y
-            return v if items is None else items
-        if kind in ("schema", "schema-or-list"):
-            return self._schema(v)
-        return v
 
     def _draft4(self, s: dict) -> dict:
         """Draft-04's `id`, and its boolean `exclusiveMinimum`/`exclusiveMaximum`, which make
@@ -161,14 +173,14 @@ class Rewrite:
         sp = None
         if isinstance(s.get("id"), str) and "$id" not in s:
             out = {("$id" if k == "id" else k): v for k, v in s.items()}
-            sp = tuple(self._at)
+            sp = tuple(self.at)
             self.bounds.append((sp, "id", "$id"))
         for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
             if type(out.get(flag)) is not bool:
                 continue
             new = dict(out)
             if sp is None:
-                sp = tuple(self._at)
+                sp = tuple(self.at)
             if new.pop(flag) and bound in new:
                 new[flag] = new.pop(bound)  # `minimum: m` with the flag set: `exclusiveMinimum: m`
                 self.bounds.append((sp, flag, f"exclusive {bound} {new[flag]!r}"))

@@ -65,7 +65,7 @@ class Document:
                 not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF)):
             return schema  # (the rewrite would give back the same document and record nothing)
         rw = Rewrite(dialect, frozenset(self.annotations))
-        out = rw.schema(schema, ())
+        out = rw.rewrite(schema, ())
         for sp, k in rw.ignored:
             self.report("ref-sibling-ignored", sp + (k,), keyword=k, value=dialect)
             self.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")

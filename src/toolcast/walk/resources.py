@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
+from toolcast.walk.dialect import SCHEMA_SLOTS, SlotCopy, dialect_of
 from toolcast.walk.plans import _def_ref
 from toolcast.walk.values import describe, ref_pointer
 
@@ -233,7 +233,7 @@ def _ref_tree(new_refs: dict) -> dict:
 _NEW_REF = None  # the trie key of a place's new `$ref` (no place token is None)
 
 
-class _Copy:
+class _Copy(SlotCopy):
     """_rewritten's copy: new containers only where something in them changes (the walk never
     mutates what it reads); the place being copied is a stack of keys, a tuple only where noted."""
 
@@ -259,16 +259,8 @@ class _Copy:
             kind = SCHEMA_SLOTS.get(k)
             if kind is None:
                 continue
-            sub = tree.get(k) if tree else None
             at.append(k)
-            if isinstance(v, dict) and kind == "map":
-                new = self._map(v, sub)
-            elif isinstance(v, list) and kind in ("list", "schema-or-list"):
-                new = self._list(v, sub)
-            elif kind in ("schema", "schema-or-list"):
-                new = self.schema(v, sub)
-            else:
-                new = v
+            new = self.slot(kind, v, tree.get(k) if tree else None)
             at.pop()
             if new is not v:
                 if out is None:
@@ -276,32 +268,3 @@ class _Copy:
                 out[k] = new
         return s if out is None else out
 
-    def _map(self, v: dict, tree: dict | None) -> dict:
-        at = self.at
-        out = None
-        for n, x in v.items():
-            if not isinstance(x, dict):
-                continue
-            at.append(n)
-            y = self.schema(x, tree.get(n) if tree else None)
-            at.pop()
-            if y is not x:
-                if out is None:
-                    out = dict(v)
-                out[n] = y
-        return v if out is None else out
-
-    def _list(self, v: list, tree: dict | None) -> list:
-        at = self.at
-        out = None
-        for i, x in enumerate(v):
-            if not isinstance(x, dict):
-                continue
-            at.append(i)
-            y = self.schema(x, tree.get(i) if tree else None)
-            at.pop()
-            if y is not x:
-                if out is None:
-                    out = list(v)
-                out[i] = y
-        return v if out is None else out
