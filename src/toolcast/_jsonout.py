@@ -17,20 +17,11 @@ def chunks(value: Any, *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:
     A big tool is never held as one string (with the encoder's list of its parts, several
     times the text). JSON escapes newlines inside strings, so each newline is a line break.
     """
-    nl = "\n" + "  " * depth
-    buf: list[str] = []
-    n = 0
-    for piece in _ENCODER.iterencode(value):
-        if depth and "\n" in piece:
-            piece = piece.replace("\n", nl)
-        buf.append(piece)
-        n += len(piece)
-        if n >= size:
-            yield "".join(buf)
-            buf.clear()
-            n = 0
-    if buf:
-        yield "".join(buf)
+    pieces = _ENCODER.iterencode(value)
+    if depth:
+        nl = "\n" + "  " * depth
+        pieces = (piece.replace("\n", nl) if "\n" in piece else piece for piece in pieces)
+    return batched(pieces, size)
 
 
 class Lazy:
