@@ -226,11 +226,7 @@ def _plain_flags(doc: Any) -> int:
             seen.add(id(v))
         if tv is dict:
             if not _FLAG_KEYS.isdisjoint(v):
-                if _names_a_resource(v, v is doc):
-                    flags |= HAS_IDS
-                if "$ref" in v and def_ref_name(v["$ref"]) is None:
-                    flags |= HAS_OTHER_REFS
-                flags |= _old_dialect_forms(v)
+                flags |= _node_flags(v, v is doc)
             for k, x in v.items():
                 if type(k) is not str:
                     return -1
@@ -253,6 +249,14 @@ def _plain_flags(doc: Any) -> int:
 
 _PLAIN_BUDGET = 4096
 _FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
+
+
+def _node_flags(v: dict, root: bool) -> int:
+    """The document flags schema object `v` raises (0 when it holds none of _FLAG_KEYS)."""
+    flags = HAS_IDS if _names_a_resource(v, root) else 0
+    if "$ref" in v and def_ref_name(v["$ref"]) is None:
+        flags |= HAS_OTHER_REFS
+    return flags | _old_dialect_forms(v)
 
 
 def _names_a_resource(v: dict, root: bool) -> bool:
@@ -308,11 +312,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                 continue
             seen.add(id(value))
             if isinstance(value, dict):
-                if _names_a_resource(value, value is doc):
-                    flags |= HAS_IDS
-                if "$ref" in value and def_ref_name(value["$ref"]) is None:
-                    flags |= HAS_OTHER_REFS
-                flags |= _old_dialect_forms(value)
+                flags |= _node_flags(value, value is doc)
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags
