@@ -79,19 +79,6 @@ class Combinators:
             out["additionalProperties"] = open_schema
         return True
 
-    def _all_of_place(self, sp: tuple) -> tuple:
-        """sp + ("allOf",), as the same tuple each time for the same `sp` tuple: an allOf reached
-        twice from one place (a definition named twice in one allOf) then meets its memo in
-        merged_refs, which keys places by identity."""
-        known = self.all_of_places.get(id(sp))
-        if known is not None and known[0] is sp:
-            return known[1]
-        place = sp + ("allOf",)
-        if type(self.all_of_places) is not dict:
-            self.all_of_places = {}
-        self.all_of_places[id(sp)] = (sp, place)  # holding `sp` keeps its id its own
-        return place
-
     def _merged_ref(self, part: dict, sp: tuple, depth: int) -> dict | None:
         """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
         a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
@@ -103,15 +90,13 @@ class Combinators:
             # A schema that is defined as itself (plus more) has no meaning to merge.
             self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
             return None
-        # The place is keyed by identity (the memo holds it, so its id stays its own): hashing
-        # a place as long as the nesting at every merge would be quadratic in a chain of
-        # definitions. Merges pass one place on as one tuple (see _all_of_place); the same
-        # place passed as another tuple is merged again, to the same end.
-        known = self.merged_refs.get((ref, id(sp))) if len(part) == 1 else None
-        if known is not None and known[0] is sp:
+        # Keyed by the reference and the place's tokens: a place is no longer than the nesting
+        # plus the merges it is in, both guarded (NEST_GUARD, RECURSION_GUARD).
+        known = self.merged_refs.get((ref, sp)) if len(part) == 1 else None
+        if known is not None:
             # Merged here before (an allOf that names a definition twice, or a definition
             # that does): the same schema, and the same findings, which repeat.
-            part = known[1]
+            part = known
         else:
             target = self._resolve_raw(ref, sp + ("$ref",))
             if target is MISSING:
@@ -131,7 +116,7 @@ class Combinators:
                 # wherever this reference is merged again at this place.
                 if type(self.merged_refs) is not dict:
                     self.merged_refs = {}
-                self.merged_refs[(ref, id(sp))] = (sp, part)
+                self.merged_refs[(ref, sp)] = part
         return part
 
     def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
@@ -216,7 +201,7 @@ class Combinators:
             if part is None:
                 return None
         if "allOf" in part and isinstance(part["allOf"], list):
-            inner = self._merge(part["allOf"], self._all_of_place(sp), depth + 1)
+            inner = self._merge(part["allOf"], sp + ("allOf",), depth + 1)
             if inner is None:
                 return None
             part = self._merge([{k: v for k, v in part.items() if k != "allOf"}, inner], sp, depth + 1)
@@ -376,17 +361,9 @@ class Combinators:
         return merged
 
     def _one_of_as_any_of(self, s: dict, sp: tuple) -> dict:
-        """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive
-        (judged once per list in a walk), else as lossy."""
-        branches = s["oneOf"]
-        known = self.exclusive_of.get(id(branches))
-        if known is not None and known[0] is branches:
-            why = known[1]  # the same list met again (a definition's oneOf, merged in elsewhere)
-        else:
-            why = exclusive(branches, self)
-            if type(self.exclusive_of) is not dict:
-                self.exclusive_of = {}
-            self.exclusive_of[id(branches)] = (branches, why)  # holding the list keeps its id its own
+        """Node `s` with its oneOf as anyOf: reported as exact when the branches are exclusive, else
+        as lossy."""
+        why = exclusive(s["oneOf"], self)
         if why:
             self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
             self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))

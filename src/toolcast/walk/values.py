@@ -149,6 +149,22 @@ def ref_pointer(ref: str) -> tuple[str, ...] | None:
     """The JSON Pointer tokens a same-document `$ref` ("#...") names, read as JSON Schema reads a
     URI fragment: percent-decoded first, then split at "/" and each token unescaped (`~1` before
     `~0`, RFC 6901); None when the fragment is not a pointer (a plain name is an anchor)."""
+    known = _POINTERS.get(ref, MISSING)
+    if known is not MISSING:
+        return known
+    tokens = _ref_pointer(ref)
+    if len(ref) <= 256:  # a document names few definitions, many times each: remember them
+        if len(_POINTERS) >= 4096:
+            _POINTERS.clear()  # never grow without bound
+        _POINTERS[ref] = tokens
+    return tokens
+
+
+# `$ref` string -> ref_pointer's answer (a tuple of str or None: immutable, so shared safely).
+_POINTERS: dict[str, tuple[str, ...] | None] = {}
+
+
+def _ref_pointer(ref: str) -> tuple[str, ...] | None:
     frag = ref[1:]
     if "%" in frag:
         frag = unquote(frag)

@@ -132,9 +132,7 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
     ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
     ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
     ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
-    merged_refs: Any = _EMPTY  # ($ref, id(place)) -> (place, its target merged there) (see _merge)
-    all_of_places: Any = _EMPTY  # id(place) -> (place, place + ("allOf",)) (see _all_of_place)
-    exclusive_of: Any = _EMPTY  # id(oneOf list) -> (the list, semantics.exclusive's answer for it)
+    merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:
