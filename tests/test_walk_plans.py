@@ -339,10 +339,11 @@ def test_allows_null_agrees_with_its_plain_definition(schema: dict, rules: str) 
         assert allows_null(sub, walk) == _allows_null_plainly(sub, walk), sub
 
 
-def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatch) -> None:
+def test_a_one_of_met_again_is_judged_once_per_place_and_reported_at_each(monkeypatch) -> None:
     """A definition's oneOf merged in at many places (allOf of a $ref, as in schemastore's
-    github-workflow) is judged exclusive once per walk; every place still has its own finding,
-    with the reason."""
+    github-workflow) is judged exclusive once at each place it is walked (no memo keyed by the
+    list's identity: a judgement reads the branches' top level only); every place has its own
+    finding, with the reason."""
     from toolcast.walk import combinators
 
     calls = 0
@@ -362,7 +363,7 @@ def test_a_one_of_met_again_is_judged_once_and_reported_at_each_place(monkeypatc
         "type": "object", "properties": props, "required": list(props), "additionalProperties": False,
         "definitions": {"event": event}}}
     res = toolcast.compile_tool(tool)
-    assert calls == 1
+    assert calls == n
     found = [d for d in res.diagnostics if d.code == "openai/one-of-exclusive-converted"]
     assert [d.path for d in found] == [f"#/properties/e{i}/oneOf" for i in range(n)]
     assert {dict(d.params)["value"] for d in found} == {"their types differ"}

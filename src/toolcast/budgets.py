@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from toolcast.model import CompileResult, Diagnostic
@@ -65,22 +65,12 @@ def _counts(res: CompileResult, schema_of: Callable[[dict], Any]) -> dict[str, i
             "union-parameters": count_union(schema) if strict else 0}
 
 
-def apply_budgets(tools: Sequence[Any], results: Sequence[CompileResult], rules: Any, emitter: Any, mode: Any,
-                  recompile: Callable[[Any], CompileResult]) -> tuple[tuple[CompileResult, ...], tuple]:
-    """(results, usage): each tool in input order takes its share of every budget of `rules`; a
-    tool past a budget that applies to all tools is refused; past a budget of strict tools it is
-    refused under strict true and, under auto, sent non-strict (`recompile(tool)` gives its
-    non-strict form). A refused tool uses nothing."""
-    if not rules.budgets:
-        return tuple(results), tuple(() for _ in results)
-    budget = Budget(rules, emitter, mode, recompile)
-    taken = [budget.take(tool, res) for tool, res in zip(tools, results, strict=True)]
-    return tuple(res for res, _ in taken), tuple(use for _, use in taken)
-
-
 class Budget:
-    """The budgets of one request as its tools come, in input order (apply_budgets, and the CLI,
-    which writes each result as it is compiled)."""
+    """The budgets of one request as its tools come, in input order (compile_request takes each tool's
+    as it is compiled, as the CLI does before it writes the result): a tool past a budget that
+    applies to all tools is refused; past a budget of strict tools it is refused under strict true
+    and, under auto, sent non-strict (`recompile(tool)` gives its non-strict form). A refused tool
+    uses nothing."""
 
     def __init__(self, rules: Any, emitter: Any, mode: Any, recompile: Callable[[Any], CompileResult]) -> None:
         self.rules, self.emitter, self.mode, self.recompile = rules, emitter, mode, recompile

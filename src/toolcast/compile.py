@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any
 
-from toolcast.budgets import Budget, Request, apply_budgets
+from toolcast.budgets import Budget, Request
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -291,11 +291,10 @@ def compile_request(
     """compile_tools, with what the request used of each budget per tool and the request's
     `tools` value (Request)."""
     emitter, api, r = resolve_target(target, api, rules)
-    tools = list(tools)
     optional_null = optional_null_mode(optional_null)
-    results = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
-                               optional_null)  # paused once, for all
-    results, usage = _budgeted(tools, results, target, api, r, strict, emitter)
+    budget = Budget(r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r)) if r.budgets else None
+    results, usage = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
+                                      optional_null, budget)  # paused once, for all
     return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
 
 
@@ -307,11 +306,6 @@ def request_budget(*, target: str = "openai", api: str | None = None, rules: str
     return Budget(r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r))
 
 
-def _budgeted(tools: Sequence[Any], results: Sequence[CompileResult], target: str, api: str, r: Rules,
-              strict: StrictMode | str, emitter: Any) -> tuple[tuple, tuple]:
-    return apply_budgets(tools, results, r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r))
-
-
 def _budget_mode(strict: StrictMode | str) -> Any:
     return "auto" if strict == "auto" else strict_mode(strict)
 
@@ -321,11 +315,20 @@ def _non_strict_compiler(target: str, api: str, r: Rules) -> Any:
 
 
 def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
-                 allow_lossy: bool, optional_null: OptionalNull) -> tuple[CompileResult, ...]:
+                 allow_lossy: bool, optional_null: OptionalNull, budget: Budget | None) -> tuple[tuple, tuple]:
+    """(results, what each used of the budgets): each tool's budgets are taken as soon as it is
+    compiled, so a tool refused past a budget lets its emitted form go at once (a request of
+    thousands of tools never holds every emitted form at the same time)."""
     results = []
+    usage = []
     seen: set[str] = set()
     for tool in tools:
         res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy,
                            optional_null=optional_null)
-        results.append(refuse_repeated_name(res, seen, r))
-    return tuple(results)
+        res = refuse_repeated_name(res, seen, r)
+        use: tuple = ()
+        if budget is not None:
+            res, use = budget.take(tool, res)
+        results.append(res)
+        usage.append(use)
+    return tuple(results), tuple(usage)
