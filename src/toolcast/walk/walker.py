@@ -41,6 +41,8 @@ _first = itemgetter(0)
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+# (bound once: compiled, a call of the bound method skips the method lookup made per node)
+_not_reshaping = _RESHAPING.isdisjoint
 
 
 _T = TypeVar("_T")
@@ -143,7 +145,10 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
 
     def report(self, pattern: str, sp: tuple, **params: Any) -> None:
         """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
-        self.diag(self.codes[pattern], sp, **params)
+        code = self.codes[pattern]  # (diag's body: a call that passes **params on copies them)
+        if code in self.refusing:
+            self.refusals += 1
+        self.diags.append((code, "#", sp, tuple(params.items())))
 
     def change(self, pattern: str, sp: tuple, note: str = "") -> None:
         """Record the rules' transformation for change pattern `pattern` at `sp`."""
@@ -295,7 +300,7 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
                     out := self._planned(s, np, t, sp, ip, depth, nest, root)) is not None:
                 return out
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
-        special = not _RESHAPING.isdisjoint(s)
+        special = not _not_reshaping(s)
         if special:
             s = self._normalize(s, sp, root)
             if s is None:
