@@ -19,6 +19,11 @@ SCHEMA_SLOTS = {
     "unevaluatedProperties": "schema", "unevaluatedItems": "schema", "contentSchema": "schema",
 }
 
+# A schema object with none of these keys holds no subschema (most nodes: leaves); the copies below
+# return such a node without looking at its keys one by one (bound once: compiled, no method lookup).
+no_slots = frozenset(SCHEMA_SLOTS).isdisjoint
+slot_kind = SCHEMA_SLOTS.get
+
 # The dialects toolcast reads, by their meta-schema URI (scheme, trailing "#" and case of the
 # host ignored: both spellings are in use). 2020-12 is the default (MCP, since 2025-11-25).
 DIALECTS = {
@@ -151,10 +156,12 @@ class Rewrite(SlotCopy):
             # Before 2019-09 a fragment-only `$id` is how a schema names itself: an anchor now.
             self.anchors.append((tuple(self.at), out["$id"]))
             out = {("$anchor" if k == "$id" else k): (v[1:] if k == "$id" else v) for k, v in out.items()}
+        if no_slots(out):
+            return out
         changed = None
         at = self.at
         for k, v in out.items():
-            kind = SCHEMA_SLOTS.get(k)
+            kind = slot_kind(k)
             if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
                 continue
             at.append(k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from toolcast.walk.dialect import SCHEMA_SLOTS, SlotCopy, dialect_of
+from toolcast.walk.dialect import SCHEMA_SLOTS, SlotCopy, dialect_of, no_slots, slot_kind
 from toolcast.walk.plans import _def_ref
 from toolcast.walk.values import describe, ref_pointer
 
@@ -46,8 +46,10 @@ class Resources:
                 self.anchors.setdefault((base, s[key]), tuple(at))
         if isinstance(s.get("$ref"), str):
             self.refs.append((tuple(at), s["$ref"], base))
+        if no_slots(s):
+            return
         for k, v in s.items():
-            kind = SCHEMA_SLOTS.get(k)
+            kind = slot_kind(k)
             if kind is None:
                 continue
             at.append(k)
@@ -207,6 +209,7 @@ def _ref_for(place: tuple, taken: set, hoisted: dict) -> str:
 # or definition now names a root definition (or a copy of the target there). Left in place, an
 # `$id` beside a `$ref` would count as a sibling to merge.
 _RESOLVED_AWAY = ("$id", "$anchor", "$defs", "definitions")  # ($dynamicAnchor stays: $dynamicRef reads it)
+_nothing_resolved_away = frozenset(_RESOLVED_AWAY).isdisjoint
 
 
 def _rewritten(s: Any, sp: tuple, tree: dict, dropped: dict) -> Any:
@@ -249,6 +252,8 @@ class _Copy(SlotCopy):
         if tree and _NEW_REF in tree:
             out = dict(s)
             out["$ref"] = tree[_NEW_REF]
+        elif no_slots(s) and (not at or _nothing_resolved_away(s)):
+            return s  # (a new `$ref` is only ever at a place that holds a schema, never below a leaf)
         for k, v in s.items():
             if at and k in _RESOLVED_AWAY:
                 if out is None:
@@ -256,7 +261,7 @@ class _Copy(SlotCopy):
                 del out[k]
                 self.dropped.setdefault(tuple(at) + (k,), k)
                 continue
-            kind = SCHEMA_SLOTS.get(k)
+            kind = slot_kind(k)
             if kind is None:
                 continue
             at.append(k)

@@ -180,7 +180,25 @@ def _ref_pointer(ref: str) -> tuple[str, ...] | None:
 
 def def_ref_name(ref: Any) -> str | None:
     """The root definition a same-document `$ref` names ("" for the root itself), or None."""
-    if type(ref) is not str or not ref.startswith("#"):
+    if type(ref) is not str:
+        return None
+    known = _DEF_NAMES.get(ref, MISSING)
+    if known is not MISSING:
+        return known
+    name = _def_ref_name(ref)
+    if len(ref) <= 256:
+        if len(_DEF_NAMES) >= 4096:
+            _DEF_NAMES.clear()
+        _DEF_NAMES[ref] = name
+    return name
+
+
+# `$ref` string -> def_ref_name's answer (as _POINTERS).
+_DEF_NAMES: dict[str, str | None] = {}
+
+
+def _def_ref_name(ref: str) -> str | None:
+    if not ref.startswith("#"):
         return None
     tokens = ref_pointer(ref)
     if tokens == ():
@@ -275,6 +293,8 @@ _no_flag_keys = _FLAG_KEYS.isdisjoint
 
 def _node_flags(v: dict, root: bool) -> int:
     """The document flags schema object `v` raises (0 when it holds none of _FLAG_KEYS)."""
+    if len(v) == 1 and "$ref" in v:  # a bare $ref (most of them): no resource, nothing beside it
+        return 0 if def_ref_name(v["$ref"]) is not None else HAS_OTHER_REFS
     flags = HAS_IDS if _names_a_resource(v, root) else 0
     if "$ref" in v and def_ref_name(v["$ref"]) is None:
         flags |= HAS_OTHER_REFS
