@@ -259,7 +259,7 @@ def _plain_flags(doc: Any) -> int:
                 continue
             seen.add(id(v))
         if tv is dict:
-            if not _no_flag_keys(v):
+            if "$ref" in v or "$id" in v or "id" in v or "$anchor" in v or "$dynamicAnchor" in v:  # (_FLAG_KEYS)
                 flags |= _node_flags(v, v is doc)
             for k, x in v.items():
                 if type(k) is not str:
@@ -287,8 +287,8 @@ def _plain_flags(doc: Any) -> int:
 # schemas (an allOf of 1,500 parts, the 10x-inflated large ones), and made their scan superlinear.
 _PLAIN_BUDGET = 1 << 16
 _FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
-# (bound once: compiled, a call of the bound method skips the method lookup made per container)
-_no_flag_keys = _FLAG_KEYS.isdisjoint
+# (The scan tests each of them by name: a set's isdisjoint would iterate every key of every dict,
+# a `properties` map's included.)
 
 
 def _node_flags(v: dict, root: bool) -> int:

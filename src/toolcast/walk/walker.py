@@ -6,7 +6,6 @@ from collections.abc import Callable
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -36,8 +35,6 @@ from toolcast.walk.values import (
     _ok_type,
     describe,
 )
-
-_first = itemgetter(0)
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
@@ -156,7 +153,12 @@ class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Container
 
     def lossy(self) -> bool:
         """Whether the walk has recorded a lossy change."""
-        return not self.lossy_codes.isdisjoint(map(_first, self.trans))
+        lossy_codes = self.lossy_codes
+        # A loop, not any() or isdisjoint over a map: compiled, it makes no generator or call per record.
+        for rec in self.trans:  # noqa: SIM110
+            if rec[0] in lossy_codes:
+                return True
+        return False
 
     def _blocked(self) -> bool:
         """Whether this schema cannot go strict whatever comes next: it refused something, or
