@@ -292,17 +292,20 @@ def compile_request(
     `tools` value (Request)."""
     emitter, api, r = resolve_target(target, api, rules)
     optional_null = optional_null_mode(optional_null)
-    budget = Budget(r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r)) if r.budgets else None
     results, usage = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
-                                      optional_null, budget)  # paused once, for all
+                                      optional_null, _budget(emitter, api, r, target, strict))  # paused once, for all
     return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
 
 
 def request_budget(*, target: str = "openai", api: str | None = None, rules: str | Rules | None = None,
                    strict: StrictMode | str = "auto") -> Budget:
     """The request budgets of the rules, to apply to results one at a time in request order
-    (`Budget.take(tool, result)`), as compile_tools does after compiling."""
+    (`Budget.take(tool, result)`), as compile_tools does with each tool it compiles."""
     emitter, api, r = resolve_target(target, api, rules)
+    return _budget(emitter, api, r, target, strict)
+
+
+def _budget(emitter: Any, api: str, r: Rules, target: str, strict: StrictMode | str) -> Budget:
     return Budget(r, emitter, _budget_mode(strict), _non_strict_compiler(target, api, r))
 
 
@@ -315,7 +318,7 @@ def _non_strict_compiler(target: str, api: str, r: Rules) -> Any:
 
 
 def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
-                 allow_lossy: bool, optional_null: OptionalNull, budget: Budget | None) -> tuple[tuple, tuple]:
+                 allow_lossy: bool, optional_null: OptionalNull, budget: Budget) -> tuple[tuple, tuple]:
     """(results, what each used of the budgets): each tool's budgets are taken as soon as it is
     compiled, so a tool refused past a budget lets its emitted form go at once (a request of
     thousands of tools never holds every emitted form at the same time)."""
@@ -325,10 +328,7 @@ def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: 
     for tool in tools:
         res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy,
                            optional_null=optional_null)
-        res = refuse_repeated_name(res, seen, r)
-        use: tuple = ()
-        if budget is not None:
-            res, use = budget.take(tool, res)
+        res, use = budget.take(tool, refuse_repeated_name(res, seen, r))
         results.append(res)
         usage.append(use)
     return tuple(results), tuple(usage)

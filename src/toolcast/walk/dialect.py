@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.values import STORAGE_BESIDE_REF
+from toolcast.walk.values import STORAGE_BESIDE_REF, remember
 
 # Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
 # `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
@@ -49,11 +49,8 @@ def dialect_of(uri: Any) -> str | None:
     elif not isinstance(uri, str):
         return None
     found = _dialect_of(uri)
-    if type(uri) is str and len(uri) <= 256:
-        if len(_READ) >= 256:  # a few spellings are in use; never grow without bound
-            _READ.clear()
-        _READ[uri] = found
-    return found
+    # (a few spellings are in use)
+    return remember(_READ, uri, found, entries=256) if type(uri) is str else found
 
 
 # `$schema` value -> dialect_of's answer (documents of one source repeat one spelling).

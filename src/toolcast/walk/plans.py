@@ -13,6 +13,7 @@ from toolcast.walk.values import (
     EXACT,
     VALUE_CHECKS,
     _never,
+    remember,
 )
 
 _DEF_REFS: dict[str, str] = {}
@@ -21,12 +22,8 @@ _DEF_REFS: dict[str, str] = {}
 def _def_ref(name: str) -> str:
     # A JSON Pointer in a URI fragment: `~` and `/` escaped (RFC 6901), then `%` percent-encoded
     # so that a reader who percent-decodes the fragment first (as JSON Schema does) gets it back.
-    ref = "#/$defs/" + name.replace("~", "~0").replace("/", "~1").replace("%", "%25")
-    if len(_DEF_REFS) >= 4096:
-        _DEF_REFS.clear()
-    if len(name) <= 128:
-        _DEF_REFS[name] = ref
-    return ref
+    return remember(_DEF_REFS, name, "#/$defs/" + name.replace("~", "~0").replace("/", "~1").replace("%", "%25"),
+                    key_chars=128)
 
 
 def _plannable(keys: tuple) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from math import isfinite
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
@@ -18,6 +18,7 @@ IMPLIES = (
 )
 _IMPLIES_SETS = tuple((kind, frozenset(kws)) for kind, kws in IMPLIES)
 MISSING = object()
+_V = TypeVar("_V")
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
 # could be reached; the provider's depth limit (data nesting) is far below it.
 NEST_GUARD = 48
@@ -145,19 +146,24 @@ def _never(v: Any) -> bool:
 
 
 
+def remember(cache: dict, key: str, value: _V, entries: int = 4096, key_chars: int = 256) -> _V:
+    """`value`, stored in `cache` under `key` unless the key is longer than `key_chars`; the cache is
+    emptied first when it holds `entries` already. The bounded memo of answers read from strings
+    that repeat within and across documents (`$ref`s, `$schema` URIs, definition names)."""
+    if len(key) <= key_chars:
+        if len(cache) >= entries:
+            cache.clear()  # never grow without bound
+        cache[key] = value
+    return value
+
+
 def ref_pointer(ref: str) -> tuple[str, ...] | None:
     """The JSON Pointer tokens a same-document `$ref` ("#...") names, read as JSON Schema reads a
     URI fragment: percent-decoded first, then split at "/" and each token unescaped (`~1` before
     `~0`, RFC 6901); None when the fragment is not a pointer (a plain name is an anchor)."""
     known = _POINTERS.get(ref, MISSING)
-    if known is not MISSING:
-        return known
-    tokens = _ref_pointer(ref)
-    if len(ref) <= 256:  # a document names few definitions, many times each: remember them
-        if len(_POINTERS) >= 4096:
-            _POINTERS.clear()  # never grow without bound
-        _POINTERS[ref] = tokens
-    return tokens
+    # (a document names few definitions, many times each)
+    return known if known is not MISSING else remember(_POINTERS, ref, _ref_pointer(ref))
 
 
 # `$ref` string -> ref_pointer's answer (a tuple of str or None: immutable, so shared safely).
@@ -183,14 +189,7 @@ def def_ref_name(ref: Any) -> str | None:
     if type(ref) is not str:
         return None
     known = _DEF_NAMES.get(ref, MISSING)
-    if known is not MISSING:
-        return known
-    name = _def_ref_name(ref)
-    if len(ref) <= 256:
-        if len(_DEF_NAMES) >= 4096:
-            _DEF_NAMES.clear()
-        _DEF_NAMES[ref] = name
-    return name
+    return known if known is not MISSING else remember(_DEF_NAMES, ref, _def_ref_name(ref))
 
 
 # `$ref` string -> def_ref_name's answer (as _POINTERS).
@@ -259,7 +258,9 @@ def _plain_flags(doc: Any) -> int:
                 continue
             seen.add(id(v))
         if tv is dict:
-            if "$ref" in v or "$id" in v or "id" in v or "$anchor" in v or "$dynamicAnchor" in v:  # (_FLAG_KEYS)
+            # (each flag key by name: a set's isdisjoint would iterate every key of every dict,
+            # a `properties` map's included)
+            if "$ref" in v or "$id" in v or "id" in v or "$anchor" in v or "$dynamicAnchor" in v:
                 flags |= _node_flags(v, v is doc)
             for k, x in v.items():
                 if type(k) is not str:
@@ -286,13 +287,11 @@ def _plain_flags(doc: Any) -> int:
 # this many visits before each container is looked up. At 4,096 the set began inside real large
 # schemas (an allOf of 1,500 parts, the 10x-inflated large ones), and made their scan superlinear.
 _PLAIN_BUDGET = 1 << 16
-_FLAG_KEYS = frozenset({"$id", "$anchor", "$dynamicAnchor", "id", "$ref"})
-# (The scan tests each of them by name: a set's isdisjoint would iterate every key of every dict,
-# a `properties` map's included.)
 
 
 def _node_flags(v: dict, root: bool) -> int:
-    """The document flags schema object `v` raises (0 when it holds none of _FLAG_KEYS)."""
+    """The document flags schema object `v` raises (0 when it holds none of `$ref`, `$id`, `id`,
+    `$anchor`, `$dynamicAnchor`)."""
     if len(v) == 1 and "$ref" in v:  # a bare $ref (most of them): no resource, nothing beside it
         return 0 if def_ref_name(v["$ref"]) is not None else HAS_OTHER_REFS
     flags = HAS_IDS if _names_a_resource(v, root) else 0
