@@ -12,6 +12,7 @@ import pytest
 
 from toolcast.compile import compile_tool
 from toolcast.rules import Rules
+from toolcast.walk import actions
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -24,6 +25,15 @@ import speclib  # noqa: E402
 def spec(tmp_path) -> Path:
     d = tmp_path / "spec"
     shutil.copytree(ROOT / "spec", d)
+    return d
+
+
+@pytest.fixture
+def openai_spec(tmp_path) -> Path:
+    """spec/ with OpenAI's files only: a refusal there needs no other provider's tables built."""
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d, ignore=lambda where, names: [
+        n for n in names if Path(where) == ROOT / "spec" and (ROOT / "spec" / n).is_dir() and n != "openai"])
     return d
 
 
@@ -170,3 +180,117 @@ def test_a_limit_is_read_by_what_it_counts(spec, tmp_path):
     res = compile_tool(tool, rules=swapped)
     found = [(d.code, d.message) for d in res.diagnostics if d.code.startswith("openai/too-many")]
     assert found == [("openai/too-many-enum-values", "The schema has 3 enum values in total; OpenAI accepts at most 2.")]
+
+
+# -- a loss cannot pass as kept: each edit below compiled a tool strict with a constraint gone ----
+
+_MINIMUM = {"name": "t", "description": "d", "inputSchema": {
+    "type": "object", "required": ["n"], "additionalProperties": False,
+    "properties": {"n": {"type": "integer", "minimum": 3}}}}
+
+
+@pytest.mark.parametrize("cls", ["annotation", "default", "unknown"])
+def test_a_constraint_in_a_class_whose_drop_loses_nothing_is_refused(spec, cls):
+    f = new_version(spec, f"keywords:\n  minimum: {{class: {cls}, value: number, cite: [O-SO]}}\n")
+    err = refusal(spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, "keywords.minimum.class")
+    assert f"keyword 'minimum' constrains values, but class {cls!r} drops it" in err.message
+    assert "which is not lossy" in err.message
+
+
+def test_an_annotation_may_still_go_to_a_class_whose_drop_loses_nothing(spec, tmp_path):
+    # `title` says nothing about values: dropping it is a fix, and the tool stays strict.
+    rules = _rules_of_new_version(spec, tmp_path, "keywords:\n  title: {class: annotation, value: string, cite: [O-SO]}\n")
+    tool = {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["n"], "additionalProperties": False,
+        "properties": {"n": {"type": "integer", "title": "N"}}}}
+    res = compile_tool(tool, rules=rules)
+    assert res.status == "strict"
+    assert [(d.code, d.outcome) for d in res.diagnostics] == [("openai/annotation-keyword-dropped", "fixes")]
+    # and a constraint moved to a lossy class is a lossy change, sent non-strict
+    lossy = _rules_of_new_version(spec, tmp_path / "b", "keywords:\n  minimum: {class: tier1, value: number, cite: [O-SO]}\n")
+    assert compile_tool(_MINIMUM, rules=lossy).status == "non-strict"
+
+
+def test_a_class_edit_that_turns_every_drop_into_a_fix_is_refused(spec):
+    # The class's keywords come from the versions before; the edit is the class's transformation.
+    f = new_version(spec, "keyword_classes:\n  tier1: {action: drop, diagnostic: openai/unsupported-keyword,"
+                          " transformation: dropped-annotation-keyword}\n")
+    err = refusal(spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, "keyword_classes.tier1.transformation")
+    assert "reports its drops as lossy ('openai/unsupported-keyword')" in err.message
+
+
+def test_a_class_that_drops_lossily_but_says_it_fixes_is_refused(spec):
+    new_version(spec, "keyword_classes:\n  annotation: {action: drop, diagnostic: openai/annotation-keyword-dropped,"
+                      " transformation: dropped-unsupported-keyword}\n")
+    err = refusal(spec)
+    assert err.path == "keyword_classes.annotation.diagnostic"
+    assert "drops with a lossy transformation, but its diagnostic 'openai/annotation-keyword-dropped' says the outcome 'fixes'" in err.message
+
+
+def test_a_constraint_a_provider_leaves_unlisted_is_refused(spec):
+    # A new provider's file that forgets `minimum`: the `unknown` class would drop it as a fix.
+    acme = second_provider(spec, keep_patterns=True)
+    first = acme / "2024-08-06.yaml"
+    text = first.read_text(encoding="utf-8")
+    assert "\n  minimum: " in text
+    first.write_text(re.sub(r"(?m)^  minimum: .*\n", "", text), encoding="utf-8")
+    err = refusal(spec)
+    assert err.file == str(first) and err.path == "keywords"
+    assert err.line == speclib.load_yaml(first).lines[("keywords",)]
+    assert "keyword 'minimum' constrains values but is not listed" in err.message
+
+
+@pytest.mark.parametrize("pattern", actions.LOSSY_CHANGES)
+def test_a_change_that_loses_values_must_be_marked_lossy(openai_spec, pattern):
+    spec = openai_spec
+    code = _catalogue()[1][pattern]
+    f = new_version(spec, f"transformations:\n  {code}: {{lossy: false}}\n")
+    err = refusal(spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, f"transformations.{code}.lossy")
+    assert "must be marked lossy: true" in err.message
+
+
+@pytest.mark.parametrize("pattern", actions.LOSSY_REPORTS)
+def test_a_finding_beside_a_lossy_change_cannot_say_it_fixes(openai_spec, pattern):
+    spec = openai_spec
+    code = _catalogue()[0][pattern]
+    new_version(spec, f"diagnostics:\n  {code}: {{outcome: fixes}}\n")
+    err = refusal(spec)
+    assert err.path == f"diagnostics.{code}.outcome" and "must be lossy or refuses, not 'fixes'" in err.message
+
+
+def _catalogue():
+    r = speclib.resolve(speclib.discover(ROOT / "spec")["openai"], "2026-10-17")
+    by_pattern = {e["pattern"]: code for code, e in r["diagnostics"].items() if "pattern" in e}
+    changes = {e.get("pattern", code): code for code, e in r["transformations"].items()}
+    return by_pattern, changes
+
+
+# (those OpenAI's catalogue has: recursive-schema and enum-value-type-unsupported are other providers')
+_GIVING_UP = [p for p in (*actions.GIVES_UP, *(p for ps in actions.POLICY_GIVES_UP.values() for p in ps))
+              if p in _catalogue()[0]]
+
+
+@pytest.mark.parametrize("pattern", _GIVING_UP)
+def test_a_finding_where_the_walk_gives_up_must_refuse(openai_spec, pattern):
+    spec = openai_spec
+    code = _catalogue()[0][pattern]
+    outcome = ("lossy", "reports", "fixes")[_GIVING_UP.index(pattern) % 3]
+    new_version(spec, f"diagnostics:\n  {code}: {{outcome: {outcome}}}\n")
+    err = refusal(spec)
+    if err.path.startswith("policy.always_refused"):  # (a code OpenAI refuses in every mode says so first)
+        assert f"{code!r} must be a diagnostic whose outcome refuses" in err.message
+    else:
+        assert err.path == f"diagnostics.{code}.outcome"
+        assert f"its outcome must be refuses, not {outcome!r}" in err.message
+
+
+def test_the_loss_declarations_name_what_the_walk_reports():
+    assert set(actions.LOSSY_CHANGES) <= actions.ALL_CHANGES
+    assert set(actions.LOSSY_REPORTS) | set(actions.GIVES_UP) <= actions.ALL_REPORTS
+    assert {p for ps in actions.POLICY_GIVES_UP.values() for p in ps} <= actions.ALL_REPORTS
+    assert set(actions.STRUCTURAL) - {"$defs"} <= actions.CONSTRAINING
+    for (rule_name, rule) in actions.POLICY_GIVES_UP:
+        assert rule in actions.POLICY[rule_name]

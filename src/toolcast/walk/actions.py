@@ -96,6 +96,57 @@ REWRITE_HANDLERS = {
 # definitions): a spec must keep them, since a dropped one would still steer the walk.
 STRUCTURAL = ("type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs")
 
+# JSON Schema's keywords that constrain the values a schema accepts: the 2020-12 Validation,
+# Applicator and Unevaluated vocabularies, the references, the older drafts' forms of them, and
+# `format` and OpenAPI's `nullable` as the walk reads them (an unsupported format is dropped as a
+# lossy change). The rest (annotations, `$id`/`$anchor`/`$schema`, storage such as `$defs`) say
+# nothing about which values are valid. A class that drops one of these loses values, so
+# tools/gen_tables.py refuses a spec that drops one without a lossy change (or a refusal), or
+# that leaves one unlisted (the `unknown` class would drop it).
+CONSTRAINING = frozenset({
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "format", "maxItems", "minItems", "uniqueItems", "maxContains",
+    "minContains", "maxProperties", "minProperties", "required", "dependentRequired", "nullable",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items",
+    "contains", "properties", "patternProperties", "additionalProperties", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "$ref", "$dynamicRef", "$recursiveRef",
+    "additionalItems", "dependencies",
+})
+
+# Change patterns the walk records where the schema it sends accepts other values than the tool
+# does (a constraint dropped or weakened, a value the tool accepts refused, a null the handler
+# would see stripped): a catalogue must mark each one `lossy: true`, since a tool's status counts
+# a change as lossy only by that flag. (A change marked lossy that loses nothing costs a strict
+# tool, but hides nothing, so the generator lets it be.)
+LOSSY_CHANGES = ("dropped-unsupported-keyword", "dropped-unsupported-format", "converted-one-of-to-any-of",
+                 "dropped-additional-properties-schema", "dropped-additional-properties-false",
+                 "stripped-explicit-null", "dropped-non-string-enum")
+# Diagnostic patterns the walk reports only beside one of those changes: their outcome must say
+# so (lossy, or refuses), not fixes or reports.
+LOSSY_REPORTS = ("unsupported-keyword", "unsupported-string-format", "one-of-converted-to-any-of",
+                 "additional-properties-schema", "additional-properties-unexpressed", "explicit-null-stripped",
+                 "enum-values-not-strings")
+
+# Diagnostic patterns the walk reports where it gives a place up: it leaves the keyword or the
+# reference out, sends `{}` or nothing there, or cannot strip the nulls it forced. The schema it
+# sends then accepts values the tool rejects (or the other way round), so each one must refuse:
+# with any other outcome, such a tool would be sent strict and silently wrong.
+GIVES_UP = ("non-json-value", "unsupported-dialect", "non-schema-subschema", "false-subschema-unrepresentable",
+            "schema-too-deep", "root-schema-not-object", "tuple-items",
+            "required-property-undefined", "invalid-keyword-value", "enum-value-not-scalar",
+            "enum-value-type-unsupported", "pattern-invalid", "schema-missing-type", "unsatisfiable-schema",
+            "external-ref", "unresolvable-ref", "unsupported-ref-target", "ref-sibling-conflict",
+            "conflicting-definitions-keywords", "ambiguous-null-path", "too-many-null-paths",
+            "unbounded-null-paths", "inlined-schema-too-large", "type-union-unrepresentable",
+            "recursive-schema", "lossy-change-refused")
+# The same, under one policy rule only: where objects are closed, an open map or a free-form
+# object is left unclosed and unwalked (under `open` or `unlisted` it keeps its meaning); where the
+# root may not be a combinator, one is walked as it is, for its findings only.
+POLICY_GIVES_UP: dict[tuple[str, str], tuple[str, ...]] = {
+    ("objects", "closed"): ("open-map", "free-form-object"),
+    ("root_combinators", "refuse"): ("root-schema-anyof",),
+}
+
 # The structural policy a spec states (spec.schema.json, policy) -> the rules the walk applies.
 # Any other value is refused by tools/gen_tables.py: the walk has no action for it yet.
 POLICY = {

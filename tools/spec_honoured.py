@@ -1,0 +1,191 @@
+"""What a spec asks of the interpreter is something it does: keyword actions, reported patterns, policy rules, and no loss passed off as kept."""
+
+from __future__ import annotations
+
+import re
+
+
+def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
+    """What the spec asks of the interpreter is something it does: every keyword's class and handler
+    has an action that fits it, every pattern an action reports has a code in the catalogue, and
+    every policy rule is one the walk applies (toolcast.walk.actions declares all three)."""
+    from toolcast.walk import actions
+
+    _check_keyword_actions(r, fail, actions)
+    _check_patterns(r, fail, actions)
+    _check_policy(r, fail, check_cites, actions)
+    _check_losses(r, fail, actions, own)
+
+
+def _check_keyword_actions(r: dict, fail, actions) -> None:
+    classes, slots = r["keyword_classes"], r["slots"]
+    handlers = {**actions.KEEP_HANDLERS, **actions.REWRITE_HANDLERS}
+    schema_kinds = {"schema", "schema-map", "schema-list", "schema-or-list"}
+    for kw, entry in r["keywords"].items():
+        path = ("keywords", kw)
+        action, handler = classes[entry["class"]]["action"], entry.get("handler")
+        if action == "rewrite":
+            if handler not in actions.REWRITE_HANDLERS:
+                raise fail(path + ("handler",), f"a rewrite keyword needs a rewrite handler; {handler!r} is none "
+                           f"(rewrite handlers: {', '.join(sorted(actions.REWRITE_HANDLERS))})")
+        elif handler is not None and handler not in actions.KEEP_HANDLERS:
+            raise fail(path + ("handler",), f"{handler!r} rewrites, but class {entry['class']!r} does not: "
+                       "only rewrite keywords take a rewrite handler")
+        if handler is not None and handlers.get(handler) != kw:
+            # The walk applies each handler where its keyword is read: merge-all-of given to `not`
+            # would drop `not` without a finding (a constraint lost in silence).
+            raise fail(path + ("handler",), f"handler {handler!r} belongs to keyword {handlers.get(handler)!r}: "
+                       f"the interpreter has no action that applies it to {kw!r}")
+        if kw in actions.STRUCTURAL and action != "keep":
+            raise fail(path + ("class",), f"{kw!r} is read by the walk itself (objects, arrays, types, references); "
+                       f"its class must keep it, not {action} it")
+        if action == "keep" and entry["value"] in schema_kinds and kw not in actions.STRUCTURAL and kw not in slots:
+            raise fail(path, f"kept keyword {kw!r} holds schemas but has no slot: the walk would keep them unchecked")
+
+
+def _check_patterns(r: dict, fail, actions) -> None:
+    """Every pattern an action reports names one code of the catalogue (with its outcome)."""
+    by_pattern: dict[str, str] = {}
+    for code, entry in r["diagnostics"].items():
+        pattern = entry.get("pattern")
+        if pattern is None:
+            continue
+        if pattern in by_pattern:
+            raise fail(("diagnostics", code, "pattern"), f"pattern {pattern!r} is already the pattern of {by_pattern[pattern]!r}")
+        if pattern not in actions.ALL_REPORTS:
+            raise fail(("diagnostics", code, "pattern"), f"no action reports pattern {pattern!r}")
+        by_pattern[pattern] = code
+    for family, patterns in actions.REPORTS.items():
+        for pattern in patterns:
+            if pattern not in by_pattern:
+                raise fail(("diagnostics",), f"the catalogue has no code for pattern {pattern!r}, which the "
+                           f"interpreter's {family!r} action reports (give one diagnostic `pattern: {pattern}`)")
+    policy = r.get("policy", {})
+    for (rule_name, rule), patterns in actions.POLICY_REPORTS.items():
+        entry = policy.get(rule_name)
+        if entry is None or entry.get("rule", "present") != rule:
+            continue
+        for pattern in patterns:
+            if pattern not in by_pattern:
+                raise fail(("diagnostics",), f"the catalogue has no code for pattern {pattern!r}, which the walk "
+                           f"reports under policy.{rule_name} {rule!r} (give one diagnostic `pattern: {pattern}`)")
+    changes: dict[str, str] = {}
+    for code, entry in r["transformations"].items():
+        pattern = entry.get("pattern", code)
+        if pattern in changes:
+            raise fail(("transformations", code), f"change pattern {pattern!r} is already recorded as {changes[pattern]!r}")
+        changes[pattern] = code
+    for family, patterns in actions.CHANGES.items():
+        for pattern in patterns:
+            if pattern not in changes:
+                raise fail(("transformations",), f"the catalogue has no transformation for change pattern "
+                           f"{pattern!r}, which the interpreter's {family!r} action records")
+
+
+def _check_policy(r: dict, fail, check_cites, actions) -> None:
+    policy = r["policy"]
+    for rule_name, honoured in actions.POLICY.items():
+        if rule_name not in policy:
+            raise fail(("policy",), f"policy.{rule_name} is missing (and no version it extends states it)")
+        rule = policy[rule_name]["rule"]
+        if rule not in honoured:
+            raise fail(("policy", rule_name, "rule"), f"the interpreter has no action for policy.{rule_name} {rule!r} "
+                       f"(it applies: {', '.join(honoured)})")
+    for rule_name, honoured in actions.OPTIONAL_POLICY.items():
+        if rule_name in policy and policy[rule_name]["rule"] not in honoured:
+            raise fail(("policy", rule_name, "rule"), f"the interpreter has no action for policy.{rule_name} "
+                       f"{policy[rule_name]['rule']!r} (it applies: {', '.join(honoured)})")
+    if "property_keys" in policy:
+        try:
+            re.compile(policy["property_keys"]["pattern"])
+        except re.error as e:
+            raise fail(("policy", "property_keys", "pattern"), f"not a regular expression: {e}") from None
+    for rule_name in ("ref_siblings", "always_refused"):
+        if rule_name not in policy:
+            raise fail(("policy",), f"policy.{rule_name} is missing (and no version it extends states it)")
+    for rule_name, entry in policy.items():
+        check_cites(("policy", rule_name, "cite"), entry["cite"])
+    for i, kw in enumerate(policy["ref_siblings"]["keywords"]):
+        if kw not in r["keywords"]:
+            raise fail(("policy", "ref_siblings", "keywords", i), f"{kw!r} is not a keyword")
+    for i, code in enumerate(policy["always_refused"]["codes"]):
+        if r["diagnostics"].get(code, {}).get("outcome") != "refuses":
+            raise fail(("policy", "always_refused", "codes", i), f"{code!r} must be a diagnostic whose outcome refuses")
+    for name, budget in r.get("budgets", {}).items():
+        check_cites(("budgets", name, "cite"), budget["cite"])
+        if r["diagnostics"].get(budget["code"], {}).get("outcome") != "refuses":
+            raise fail(("budgets", name, "code"), f"{budget['code']!r} must be a diagnostic whose outcome refuses")
+    counted: dict[str, str] = {}
+    for name, limit in r["limits"].items():
+        counts = limit.get("counts")
+        if counts not in actions.COUNTERS:
+            raise fail(("limits", name), f"limit {name!r} must say what it counts (counts: one of {', '.join(actions.COUNTERS)})")
+        if counts in counted:
+            raise fail(("limits", name, "counts"), f"{counts!r} is counted by limit {counted[counts]!r} already")
+        counted[counts] = name
+
+
+def _check_losses(r: dict, fail, actions, own: dict) -> None:
+    """Nothing the walk loses can pass as kept: a keyword that constrains values is dropped only as a
+    lossy change or a refusal, a drop class's diagnostic and transformation agree on the loss, each
+    change the walk knows to lose values is marked lossy, and each pattern it reports where it gives a
+    place up refuses. Each of these, edited the other way in YAML alone, compiled a tool strict with
+    a constraint gone (actions.CONSTRAINING, LOSSY_CHANGES, LOSSY_REPORTS, GIVES_UP say which)."""
+    diagnostics, transformations, classes = r["diagnostics"], r["transformations"], r["keyword_classes"]
+    by_pattern = {e["pattern"]: code for code, e in diagnostics.items() if "pattern" in e}
+    changes = {e.get("pattern", code): code for code, e in transformations.items()}
+
+    def outcome(code: str) -> str:
+        return diagnostics[code]["outcome"]
+
+    def where(*paths: tuple) -> tuple:
+        # The entry this version wrote itself (the edit that made the conflict), else the first.
+        return next((p for p in paths if p[:2] in own), paths[0])
+
+    for pattern in actions.LOSSY_CHANGES:
+        code = changes.get(pattern)
+        if code is not None and not transformations[code]["lossy"]:
+            raise fail(("transformations", code, "lossy"), f"{code!r} records a change that loses values (the schema sent "
+                       "accepts other values than the tool's); it must be marked lossy: true")
+    for pattern in actions.LOSSY_REPORTS:
+        code = by_pattern.get(pattern)
+        if code is not None and outcome(code) not in ("lossy", "refuses"):
+            raise fail(("diagnostics", code, "outcome"), f"{code!r} is reported beside a lossy change; its outcome must "
+                       f"be lossy or refuses, not {outcome(code)!r}")
+    policy = r["policy"]
+    gives_up = list(actions.GIVES_UP)
+    for (rule_name, rule), patterns in actions.POLICY_GIVES_UP.items():
+        if policy.get(rule_name, {}).get("rule") == rule:
+            gives_up.extend(patterns)
+    for pattern in gives_up:
+        code = by_pattern.get(pattern)
+        if code is not None and outcome(code) != "refuses":
+            raise fail(("diagnostics", code, "outcome"), f"the walk reports {code!r} where it gives the place up (the "
+                       f"schema it sends there is not the tool's); its outcome must be refuses, not {outcome(code)!r}")
+    for cname, c in classes.items():
+        if c["action"] != "drop":
+            continue
+        path = ("keyword_classes", cname)
+        said, lossy = outcome(c["diagnostic"]), transformations[c["transformation"]]["lossy"]
+        if said == "lossy" and not lossy:
+            raise fail(where(path + ("transformation",), ("transformations", c["transformation"], "lossy"),
+                             ("diagnostics", c["diagnostic"], "outcome")), f"class {cname!r} reports its drops as lossy ({c['diagnostic']!r}), but its "
+                       f"transformation {c['transformation']!r} is not marked lossy: a tool would still be sent strict")
+        if lossy and said in ("fixes", "reports"):
+            raise fail(where(path + ("diagnostic",), ("diagnostics", c["diagnostic"], "outcome"),
+                             ("transformations", c["transformation"], "lossy")), f"class {cname!r} drops with a lossy transformation, but its diagnostic "
+                       f"{c['diagnostic']!r} says the outcome {said!r}")
+    for kw in sorted(actions.CONSTRAINING):
+        entry = r["keywords"].get(kw)
+        cname = entry["class"] if entry else "unknown"
+        c = classes[cname]
+        if c["action"] != "drop" or transformations[c["transformation"]]["lossy"] or outcome(c["diagnostic"]) == "refuses":
+            continue
+        if entry is None:
+            raise fail(("keywords",), f"keyword {kw!r} constrains values but is not listed: class 'unknown' would drop "
+                       f"it, and {c['transformation']!r} is not lossy (list it, in a class that says what happens)")
+        path = where(("keywords", kw, "class"), ("keyword_classes", cname, "transformation"),
+                     ("transformations", c["transformation"], "lossy"), ("diagnostics", c["diagnostic"], "outcome"))
+        raise fail(path, f"keyword {kw!r} constrains values, but class {cname!r} drops it as {c['transformation']!r}, "
+                   "which is not lossy: the constraint would be lost without a lossy change (choose a class whose "
+                   "drop is lossy, or one that keeps it)")
