@@ -294,3 +294,34 @@ def test_the_loss_declarations_name_what_the_walk_reports():
     assert set(actions.STRUCTURAL) - {"$defs"} <= actions.CONSTRAINING
     for (rule_name, rule) in actions.POLICY_GIVES_UP:
         assert rule in actions.POLICY[rule_name]
+
+
+_ORDER_WITH_NOT = ("output_order:\n  [$ref, type, title, description, enum, const, pattern, format, minLength, maxLength,"
+                   " multipleOf, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems, items,"
+                   " properties, required, additionalProperties, anyOf, $defs, not]\n")
+
+
+def test_a_kept_applicator_must_be_walked_as_schemas(openai_spec):
+    # `not` kept as a plain value would be sent as written: its schema not closed, not checked.
+    f = new_version(openai_spec, _ORDER_WITH_NOT + "keywords:\n  not: {class: supported, value: any, cite: [O-SO]}\n")
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 9, "keywords.not.value")
+    assert "'not' holds schemas (schema), so a class that keeps it needs value 'schema', not 'any'" in err.message
+
+
+def test_a_slot_must_hold_what_the_keyword_holds(openai_spec, tmp_path):
+    # patternProperties walked as one schema: its patterns read as unknown keywords, their schemas dropped.
+    order = _ORDER_WITH_NOT.replace(", not]", ", patternProperties]")
+    body = order + "keywords:\n  patternProperties: {class: supported, value: schema-map, cite: [O-SO]}\nslots:\n"
+    f = new_version(openai_spec, body + "  patternProperties: {kind: schema, depth: 1}\n")
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 11, "slots.patternProperties.kind")
+    assert "holds schemas as a 'map'; a slot of kind 'schema' would walk them as something else" in err.message
+    # the right kind generates, and the map's schemas are walked
+    rules = _rules_of_new_version(openai_spec, tmp_path, body + "  patternProperties: {kind: map, depth: 1}\n")
+    tool = {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["a"], "additionalProperties": False, "properties": {"a": {"type": "string"}},
+        "patternProperties": {"^x": {"type": "integer", "not": {"const": 1}}}}}
+    res = compile_tool(tool, rules=rules)
+    assert res.status == "non-strict"
+    assert ("openai/unsupported-keyword", "#/patternProperties/^x/not") in {(d.code, d.path) for d in res.diagnostics}

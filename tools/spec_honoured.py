@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 
+from toolcast.walk.dialect import SCHEMA_SLOTS
+
+# A slot kind (dialect.SCHEMA_SLOTS) -> the keyword `value` that holds it.
+_VALUE_OF_SLOT = {"map": "schema-map", "list": "schema-list", "schema": "schema", "schema-or-list": "schema-or-list"}
+
 
 def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     """What the spec asks of the interpreter is something it does: every keyword's class and handler
@@ -41,6 +46,15 @@ def _check_keyword_actions(r: dict, fail, actions) -> None:
                        f"its class must keep it, not {action} it")
         if action == "keep" and entry["value"] in schema_kinds and kw not in actions.STRUCTURAL and kw not in slots:
             raise fail(path, f"kept keyword {kw!r} holds schemas but has no slot: the walk would keep them unchecked")
+        held = SCHEMA_SLOTS.get(kw)  # what JSON Schema puts in this keyword, if schemas
+        if held is not None and action == "keep" and entry["value"] != _VALUE_OF_SLOT[held]:
+            # (kept as `any`, its schemas would be sent unwalked: not closed, not checked)
+            raise fail(path + ("value",), f"{kw!r} holds schemas ({held}), so a class that keeps it needs value "
+                       f"{_VALUE_OF_SLOT[held]!r}, not {entry['value']!r}")
+        if held is not None and kw in slots and slots[kw]["kind"] != held:
+            # (a map walked as one schema reads its names as unknown keywords, and drops them)
+            raise fail(("slots", kw, "kind"), f"{kw!r} holds schemas as a {held!r}; a slot of kind "
+                       f"{slots[kw]['kind']!r} would walk them as something else")
 
 
 def _check_patterns(r: dict, fail, actions) -> None:
