@@ -325,3 +325,26 @@ def test_a_slot_must_hold_what_the_keyword_holds(openai_spec, tmp_path):
     res = compile_tool(tool, rules=rules)
     assert res.status == "non-strict"
     assert ("openai/unsupported-keyword", "#/patternProperties/^x/not") in {(d.code, d.path) for d in res.diagnostics}
+
+
+def test_a_value_handler_on_a_dropped_keyword_is_refused(openai_spec, tmp_path):
+    f = new_version(openai_spec, "keywords:\n  format: {class: tier1, value: string, handler: format, cite: [O-SO]}\n")
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, "keywords.format.handler")
+    assert "'format' checks the value of a kept keyword, but class 'tier1' drops 'format'" in err.message
+    # A version that only moves the keyword to a dropping class inherits its handler: that generates,
+    # and the keyword is dropped as a lossy change.
+    rules = _rules_of_new_version(openai_spec, tmp_path, "keywords:\n  format: {class: tier1, value: string, cite: [O-SO]}\n")
+    tool = {"name": "t", "description": "d", "inputSchema": {
+        "type": "object", "required": ["e"], "additionalProperties": False,
+        "properties": {"e": {"type": "string", "format": "email"}}}}
+    res = compile_tool(tool, rules=rules)
+    assert res.status == "non-strict"
+    assert ("openai/unsupported-keyword", "#/properties/e/format") in {(d.code, d.path) for d in res.diagnostics}
+
+
+def test_a_transformation_pattern_no_action_records_is_refused(openai_spec):
+    f = new_version(openai_spec, "transformations:\n  dropped-unknown-keyword: {pattern: dropped-everything}\n")
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, "transformations.dropped-unknown-keyword.pattern")
+    assert "no action records change pattern 'dropped-everything'" in err.message

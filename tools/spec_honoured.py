@@ -16,13 +16,13 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     every policy rule is one the walk applies (toolcast.walk.actions declares all three)."""
     from toolcast.walk import actions
 
-    _check_keyword_actions(r, fail, actions)
+    _check_keyword_actions(r, fail, actions, own)
     _check_patterns(r, fail, actions)
     _check_policy(r, fail, check_cites, actions)
     _check_losses(r, fail, actions, own)
 
 
-def _check_keyword_actions(r: dict, fail, actions) -> None:
+def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
     classes, slots = r["keyword_classes"], r["slots"]
     handlers = {**actions.KEEP_HANDLERS, **actions.REWRITE_HANDLERS}
     schema_kinds = {"schema", "schema-map", "schema-list", "schema-or-list"}
@@ -36,6 +36,10 @@ def _check_keyword_actions(r: dict, fail, actions) -> None:
         elif handler is not None and handler not in actions.KEEP_HANDLERS:
             raise fail(path + ("handler",), f"{handler!r} rewrites, but class {entry['class']!r} does not: "
                        "only rewrite keywords take a rewrite handler")
+        elif handler is not None and action != "keep" and path + ("handler",) in own:
+            # (one inherited from a version that kept the keyword is left alone: it never applies)
+            raise fail(path + ("handler",), f"{handler!r} checks the value of a kept keyword, but class "
+                       f"{entry['class']!r} drops {kw!r}: the handler would never apply")
         if handler is not None and handlers.get(handler) != kw:
             # The walk applies each handler where its keyword is read: merge-all-of given to `not`
             # would drop `not` without a finding (a constraint lost in silence).
@@ -88,6 +92,8 @@ def _check_patterns(r: dict, fail, actions) -> None:
         pattern = entry.get("pattern", code)
         if pattern in changes:
             raise fail(("transformations", code), f"change pattern {pattern!r} is already recorded as {changes[pattern]!r}")
+        if "pattern" in entry and pattern not in actions.ALL_CHANGES:
+            raise fail(("transformations", code, "pattern"), f"no action records change pattern {pattern!r}")
         changes[pattern] = code
     for family, patterns in actions.CHANGES.items():
         for pattern in patterns:
