@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import shutil
@@ -19,6 +20,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import gen_tables  # noqa: E402
 import speclib  # noqa: E402
+
+NEW = "9999-12-31"  # the version each test writes, extending 2026-10-17
 
 
 @pytest.fixture
@@ -38,8 +41,9 @@ def openai_spec(tmp_path) -> Path:
 
 
 def new_version(spec: Path, body: str) -> Path:
-    f = spec / "openai" / "2026-12-01.yaml"
-    f.write_text('provider: openai\nversion: "2026-12-01"\nreviewed: "2026-12-01"\nextends: "2026-10-17"\n'
+    # (named for no day a maintainer will date a version: a real new version never collides)
+    f = spec / "openai" / f"{NEW}.yaml"
+    f.write_text(f'provider: openai\nversion: "{NEW}"\nreviewed: "2026-12-01"\nextends: "2026-10-17"\n'
                  f"summary: test\n{body}", encoding="utf-8")
     return f
 
@@ -152,7 +156,8 @@ def _rules_of_new_version(spec: Path, tmp_path: Path, body: str) -> Rules:
     new_version(spec, body)
     out = tmp_path / "tables"
     assert gen_tables.main(["--spec", str(spec), "--out", str(out), "--docs", str(tmp_path / "codes.md")]) == 0
-    return Rules(_load(out / "openai_2026_12_01.py", f"tc_openai_2026_12_01_{tmp_path.name}"))
+    module = gen_tables.module_name("openai", NEW)
+    return Rules(_load(out / f"{module}.py", f"tc_{module}_{tmp_path.name}"))
 
 
 def test_what_may_stand_beside_a_ref_is_the_spec_s(spec, tmp_path):
@@ -261,7 +266,9 @@ def test_a_finding_beside_a_lossy_change_cannot_say_it_fixes(openai_spec, patter
     assert err.path == f"diagnostics.{code}.outcome" and "must be lossy or refuses, not 'fixes'" in err.message
 
 
-def _catalogue():
+@functools.cache
+def _catalogue() -> tuple[dict, dict]:
+    """(diagnostic pattern -> code, change pattern -> code) of the version the test versions extend."""
     r = speclib.resolve(speclib.discover(ROOT / "spec")["openai"], "2026-10-17")
     by_pattern = {e["pattern"]: code for code, e in r["diagnostics"].items() if "pattern" in e}
     changes = {e.get("pattern", code): code for code, e in r["transformations"].items()}
