@@ -12,8 +12,9 @@ _VALUE_OF_SLOT = {"map": "schema-map", "list": "schema-list", "schema": "schema"
 
 def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     """What the spec asks of the interpreter is something it does: every keyword's class and handler
-    has an action that fits it, every pattern an action reports has a code in the catalogue, and
-    every policy rule is one the walk applies (toolcast.walk.actions declares all three)."""
+    has an action that fits it, every pattern an action reports has a code in the catalogue, every
+    policy rule is one the walk applies, and nothing the walk loses passes as kept
+    (toolcast.walk.actions declares all of it)."""
     from toolcast.walk import actions
 
     _check_keyword_actions(r, fail, actions, own)
@@ -173,14 +174,14 @@ def _check_losses(r: dict, fail, actions, own: dict) -> None:
             raise fail(("diagnostics", code, "outcome"), f"{code!r} is reported beside a lossy change; its outcome must "
                        f"be lossy or refuses, not {outcome(code)!r}")
     policy = r["policy"]
-    gives_up = list(actions.GIVES_UP)
+    gives_up: list[tuple[str, tuple]] = [(p, ()) for p in actions.GIVES_UP]  # (pattern, the rule that makes it so)
     for (rule_name, rule), patterns in actions.POLICY_GIVES_UP.items():
         if policy.get(rule_name, {}).get("rule") == rule:
-            gives_up.extend(patterns)
-    for pattern in gives_up:
+            gives_up.extend((p, ("policy", rule_name, "rule")) for p in patterns)
+    for pattern, because in gives_up:
         code = by_pattern.get(pattern)
         if code is not None and outcome(code) != "refuses":
-            raise fail(("diagnostics", code, "outcome"), f"the walk reports {code!r} where it gives the place up (the "
+            raise fail(where(("diagnostics", code, "outcome"), *(because and (because,))), f"the walk reports {code!r} where it gives the place up (the "
                        f"schema it sends there is not the tool's); its outcome must be refuses, not {outcome(code)!r}")
     for cname, c in classes.items():
         if c["action"] != "drop":
