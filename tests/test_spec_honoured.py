@@ -355,3 +355,17 @@ def test_a_transformation_pattern_no_action_records_is_refused(openai_spec):
     err = refusal(openai_spec)
     assert (err.file, err.line, err.path) == (str(f), 7, "transformations.dropped-unknown-keyword.pattern")
     assert "no action records change pattern 'dropped-everything'" in err.message
+
+
+def test_closing_objects_where_a_free_form_object_only_reports_is_refused_at_the_rule(spec):
+    # Gemini's parameters dialect has no additionalProperties: a free-form object keeps its meaning
+    # there, and only reports. A version that closes objects makes it a place the walk gives up.
+    family = spec / "gemini-parameters"
+    parent = "2025-10-15"  # (objects unlisted, free-form-object reports)
+    f = family / f"{NEW}.yaml"
+    f.write_text(f'provider: gemini-parameters\ntarget: {{name: gemini, api: parameters}}\nversion: "{NEW}"\n'
+                 f'reviewed: "2026-12-01"\nextends: "{parent}"\nsummary: test\n'
+                 "policy:\n  objects: {rule: closed, cite: [G-API]}\n", encoding="utf-8")
+    err = refusal(spec)
+    assert (err.file, err.line, err.path) == (str(f), 8, "policy.objects.rule")
+    assert re.search(r"the walk reports 'gemini/(open-map|free-form-object)' where it gives the place up", err.message)
