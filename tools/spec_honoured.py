@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-from toolcast.walk.dialect import SCHEMA_SLOTS
-
 # A slot kind (dialect.SCHEMA_SLOTS) -> the keyword `value` that holds it.
 _VALUE_OF_SLOT = {"map": "schema-map", "list": "schema-list", "schema": "schema", "schema-or-list": "schema-or-list"}
 
@@ -24,6 +22,9 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
 
 
 def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
+    # (toolcast is imported where it is used, as in speclib)
+    from toolcast.walk.dialect import SCHEMA_SLOTS
+
     classes, slots = r["keyword_classes"], r["slots"]
     handlers = {**actions.KEEP_HANDLERS, **actions.REWRITE_HANDLERS}
     schema_kinds = {"schema", "schema-map", "schema-list", "schema-or-list"}
