@@ -16,9 +16,9 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     from toolcast.walk import actions
 
     _check_keyword_actions(r, fail, actions, own)
-    _check_patterns(r, fail, actions)
+    by_pattern, changes = _check_patterns(r, fail, actions)
     _check_policy(r, fail, check_cites, actions)
-    _check_losses(r, fail, actions, own)
+    _check_losses(r, fail, actions, own, by_pattern, changes)
 
 
 def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
@@ -63,8 +63,9 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
                        f"{slots[kw]['kind']!r} would walk them as something else")
 
 
-def _check_patterns(r: dict, fail, actions) -> None:
-    """Every pattern an action reports names one code of the catalogue (with its outcome)."""
+def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:
+    """Every pattern an action reports names one code of the catalogue (with its outcome); the
+    catalogue by pattern (diagnostic pattern -> code, change pattern -> code)."""
     by_pattern: dict[str, str] = {}
     for code, entry in r["diagnostics"].items():
         pattern = entry.get("pattern")
@@ -102,6 +103,7 @@ def _check_patterns(r: dict, fail, actions) -> None:
             if pattern not in changes:
                 raise fail(("transformations",), f"the catalogue has no transformation for change pattern "
                            f"{pattern!r}, which the interpreter's {family!r} action records")
+    return by_pattern, changes
 
 
 def _check_policy(r: dict, fail, check_cites, actions) -> None:
@@ -147,15 +149,13 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
         counted[counts] = name
 
 
-def _check_losses(r: dict, fail, actions, own: dict) -> None:
+def _check_losses(r: dict, fail, actions, own: dict, by_pattern: dict[str, str], changes: dict[str, str]) -> None:
     """Nothing the walk loses can pass as kept: a keyword that constrains values is dropped only as a
     lossy change or a refusal, a drop class's diagnostic and transformation agree on the loss, each
     change the walk knows to lose values is marked lossy, and each pattern it reports where it gives a
     place up refuses. Each of these, edited the other way in YAML alone, compiled a tool strict with
     a constraint gone (actions.CONSTRAINING, LOSSY_CHANGES, LOSSY_REPORTS, GIVES_UP say which)."""
     diagnostics, transformations, classes = r["diagnostics"], r["transformations"], r["keyword_classes"]
-    by_pattern = {e["pattern"]: code for code, e in diagnostics.items() if "pattern" in e}
-    changes = {e.get("pattern", code): code for code, e in transformations.items()}
 
     def outcome(code: str) -> str:
         return diagnostics[code]["outcome"]
