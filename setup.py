@@ -4,9 +4,13 @@ Compiling is opt-in at build time, as black ships its mypyc wheels: `TOOLCAST_CO
 install .` (or `pip wheel .`) compiles the modules in COMPILED; without the variable, and in every
 editable install, toolcast is its Python source and nothing else. The Python sources stay the one
 definition of behaviour: Cython compiles them as they are (type annotations are not read as C
-types), so a compiled module does what its source does, only without the interpreter loop. Each
-extension is optional: where one fails to compile (no C compiler, no Python headers), that module
-installs as Python. `toolcast --version` and `toolcast.build_info()` say which build runs.
+types), so a compiled module does what its source does, only without the interpreter loop. Beside
+the modules of Walk's line of classes (walk/state.py to walk/walker.py), a `.pxd` file declares
+each class an extension type and its methods C methods: Cython's "augmenting .pxd", which adds
+no code and changes no behaviour (Walk's attributes become C fields, calls between its methods
+direct C calls). Each extension is optional: where one fails to compile (no C compiler, no
+Python headers), that module installs as Python, and with one of the line, the whole line (see
+LINKED). `toolcast --version` and `toolcast.build_info()` say which build runs.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ COMPILED: dict[str, dict] = {
     "toolcast/model.py": {"binding": True, "embedsignature": False},
     "toolcast/compile.py": {},
     "toolcast/tool_input.py": {},
-    # The walk: the modules a compile spends its time in.
+    # The walk: the modules a compile spends its time in. Walk's line of classes (state.py to
+    # walker.py, see LINKED) is declared in their .pxd files as extension types.
+    "toolcast/walk/state.py": {},
     "toolcast/walk/walker.py": {},
     "toolcast/walk/keywords.py": {},
     "toolcast/walk/containers.py": {},
@@ -52,6 +58,10 @@ COMPILED: dict[str, dict] = {
     "toolcast/anthropic.py": {"binding": True, "embedsignature": False},
     "toolcast/gemini.py": {"binding": True, "embedsignature": False},
 }
+# Modules whose .pxd cimports another's: compiled, each is bound to the others' C layout, so they
+# are compiled all together or not at all (where one fails, the others install as Python too).
+LINKED = frozenset(f"toolcast/walk/{m}.py" for m in (
+    "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "walker"))
 DIRECTIVES = {
     "language_level": 3,
     # Annotations document; they are not C types (a `list` annotation must not reject a tuple, as
@@ -92,6 +102,8 @@ def _extensions(modules: dict[str, dict] = COMPILED) -> list[Extension]:
         ext.optional = True  # a module that fails to compile stays Python
         ext.cython_directives = {**DIRECTIVES, **directives}
         ext.cython_c_in_temp = True  # Cython's C goes to the build directory, not beside the source
+        ext.cython_include_dirs = [str(SRC)]  # where a .pxd finds the ones it cimports
+        ext.linked = path in LINKED
         extensions.append(ext)
     return extensions
 
@@ -113,6 +125,24 @@ class BuildExt(build_ext):
             self.extensions = []
         if not self.parallel:
             self.parallel = os.cpu_count() or 1  # the modules compile independently
+        self._built: set[str] = set()
+
+    def build_extension(self, ext: Extension) -> None:
+        super().build_extension(ext)  # (a failure of an optional one is caught and reported by the caller)
+        self._built.add(ext.name)
+
+    def run(self) -> None:
+        super().run()
+        linked = [ext for ext in self.extensions if getattr(ext, "linked", False)]
+        failed = [ext.name for ext in linked if ext.name not in self._built]
+        if failed:
+            # A module of Walk's line is an extension type only if the one it extends is: the
+            # others go too, so that the whole line installs as Python.
+            print(f"setup.py: {', '.join(failed)} did not compile: installing the modules of Walk's line as Python",
+                  file=sys.stderr)
+            for ext in linked:
+                for path in (self.get_ext_fullpath(ext.name), Path(self.build_lib, self.get_ext_filename(ext.name))):
+                    Path(path).unlink(missing_ok=True)
 
 
 def _has_cython() -> bool:

@@ -85,6 +85,9 @@ def test_every_listed_module_exists_and_is_an_optional_extension():
     assert tuple(sorted(e.name for e in extensions)) == LISTED
     assert all(e.optional for e in extensions)
     assert all(e.sources == [f"src/{e.name.replace('.', '/')}.py"] for e in extensions)
+    # The modules with a .pxd (Walk's line) are the ones compiled together or not at all.
+    declared = {p.relative_to(SRC).with_suffix(".py").as_posix() for p in (SRC / "toolcast").rglob("*.pxd")}
+    assert declared == setup_py.LINKED and declared <= set(setup_py.COMPILED)
 
 
 def test_a_listed_module_that_does_not_exist_fails_the_build():
@@ -145,6 +148,34 @@ def test_a_module_that_fails_to_compile_installs_as_python_and_one_that_compiles
              " print(toolcast.strip_nulls({'a': None, 'b': 1}, [('a',)]))", path=tmp_path / "pkg")
     assert p.returncode == 0, p.stderr
     assert p.stdout.split("\n")[:3] == ["toolcast.nulls", "True", "{'b': 1}"]
+
+
+def test_a_module_of_walks_line_that_fails_to_compile_takes_the_line_with_it(tmp_path, monkeypatch):
+    """Compiled, each class of Walk's line extends the extension type before it (its .pxd cimports
+    that one): a line half compiled would not import. Where one of its modules fails, BuildExt
+    removes the others it built, and the modules outside the line stay compiled."""
+    pytest.importorskip("Cython")
+    if shutil.which(os.environ.get("CC", "cc")) is None:
+        pytest.skip("no C compiler")
+    from setuptools.errors import CompileError
+
+    monkeypatch.chdir(ROOT)
+    real = setup_py.build_ext.build_extension
+
+    def plans_fails(self, ext):
+        if ext.name == "toolcast.walk.plans":
+            raise CompileError("a failure of this module alone")
+        return real(self, ext)
+
+    monkeypatch.setattr(setup_py.build_ext, "build_extension", plans_fails)
+    listed = {path: {} for path in ("toolcast/walk/state.py", "toolcast/walk/plans.py", "toolcast/nulls.py")}
+    cmd = _build_ext(tmp_path, setup_py._extensions(listed))
+    assert sorted(e.name for e in cmd.extensions if e.linked) == ["toolcast.walk.plans", "toolcast.walk.state"]
+    cmd.run()  # warns, does not raise
+    assert cmd._built == {"toolcast.walk.state", "toolcast.nulls"}  # state did compile...
+    assert _extension_in(tmp_path / "lib", "state") == []  # ...and was removed with plans
+    assert _extension_in(tmp_path / "lib", "plans") == []
+    assert len(_extension_in(tmp_path / "lib", "nulls")) == 1
 
 
 @needs_build

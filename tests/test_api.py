@@ -266,19 +266,20 @@ def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch
     a small tool is compiled with it on, and a caller's own `gc.disable()` stays."""
     import gc
 
+    from toolcast import compile as compile_mod
     from toolcast.compile import PAUSE_GC_PROPERTIES
     from toolcast.interpret import Walk
 
     seen = []
-    walk_compile = Walk.compile
 
-    def spy(self, schema):
-        seen.append(gc.isenabled())
-        if schema.get("boom"):
-            raise KeyError("boom")  # a bug inside the walk: the collector must come back on
-        return walk_compile(self, schema)
+    class Spied(Walk):  # (compiled, Walk is an extension type: its methods cannot be patched)
+        def compile(self, schema):
+            seen.append(gc.isenabled())
+            if schema.get("boom"):
+                raise KeyError("boom")  # a bug inside the walk: the collector must come back on
+            return super().compile(schema)
 
-    monkeypatch.setattr(Walk, "compile", spy)
+    monkeypatch.setattr(compile_mod, "Walk", Spied)
     small = {"name": "s", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
     wide = {"name": "w", "inputSchema": {"type": "object", "properties": {
         f"p{i}": {"type": "string"} for i in range(PAUSE_GC_PROPERTIES + 1)}}}
@@ -321,11 +322,11 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
     from toolcast.rules import get_rules
 
     seen = []
-    walk_object = Walk._object
 
-    def spy(self, s, *rest):
-        seen.append(gc.isenabled())
-        return walk_object(self, s, *rest)
+    class Spied(Walk):  # (compiled, Walk is an extension type: its methods cannot be patched)
+        def _object(self, s, *rest):
+            seen.append(gc.isenabled())
+            return super()._object(s, *rest)
 
     copies = []
     copy_json = compile_mod.copy_json
@@ -334,7 +335,7 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
         copies.append(gc.isenabled())
         return copy_json(value)
 
-    monkeypatch.setattr(Walk, "_object", spy)
+    monkeypatch.setattr(compile_mod, "Walk", Spied)
     monkeypatch.setattr(compile_mod, "copy_json", copy_spy)
     big = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(PAUSE_GC_AFTER_PROPERTIES + 1)}}
     after = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
@@ -344,7 +345,7 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
     assert compile_tool({"name": "t", "parameters": schema}).status == "strict"
     assert seen == [True, True, False] and gc.isenabled()
     seen.clear()
-    Walk(get_rules()).compile(schema)
+    Spied(get_rules()).compile(schema)
     assert seen == [True, True, False] and gc.isenabled()
     # Sent non-strict (a free-form object refuses): still paused for the copy.
     seen.clear()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.refs import References
 from toolcast.walk.semantics import (
     RECURSION_GUARD,
     exclusive,
@@ -53,8 +54,8 @@ def _common_types(a: str | list, b: str | list) -> list:
     return list(dict.fromkeys(out))
 
 
-class Combinators:
-    """Merges and combinator rewrites (a mixin of Walk)."""
+class Combinators(References):
+    """Merges and combinator rewrites (a class of Walk's line)."""
 
     # -- merging (allOf, $ref siblings, anyOf siblings) ------------------------------------
     def _conflict(self, sp: tuple, k: str) -> None:
@@ -164,7 +165,7 @@ class Combinators:
                         own_req = True
                     new = [x for x in v if not (x in req_names if type(x) is str else x in had)]
                     had.extend(new)
-                    req_names.update(x for x in new if type(x) is str)
+                    req_names.update([x for x in new if type(x) is str])  # (a list: no generator, so compiled _merge is a C method)
                 elif k in self.annotations or self.r.dropped(k):
                     out[k] = v  # the nearer annotation wins; dropped keywords never matter
                 elif k == "properties" and isinstance(v, dict) and isinstance(out[k], dict):

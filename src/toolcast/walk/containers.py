@@ -7,6 +7,7 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, OPTIONAL_PAIR, NullPath
+from toolcast.walk.combinators import Combinators
 from toolcast.walk.plans import _NOT_PLAIN_NULLABLE, NodePlan
 from toolcast.walk.semantics import allows_null
 from toolcast.walk.unlisted import unlisted_object_rules
@@ -17,8 +18,8 @@ from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 PAUSE_GC_AFTER_PROPERTIES = 256
 
 
-class Containers:
-    """Actions on objects, arrays and anyOf (a mixin of Walk)."""
+class Containers(Combinators):
+    """Actions on objects, arrays and anyOf (a class of Walk's line)."""
 
     def _planned(self, s: dict, np: NodePlan, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
                  root: bool) -> dict | None:

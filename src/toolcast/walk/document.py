@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.walk.dialect import Rewrite, dialect_of
+from toolcast.walk.plans import Plans
 from toolcast.walk.resources import bundle
 from toolcast.walk.values import (
     ANNOTATIONS_BESIDE_REF,
@@ -21,8 +22,8 @@ from toolcast.walk.values import (
 )
 
 
-class Document:
-    """The steps a whole document takes before node() sees it (a mixin of Walk)."""
+class Document(Plans):
+    """The steps a whole document takes before node() sees it (a class of Walk's line)."""
 
     def _document(self, schema: Any) -> Any:
         """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING

@@ -6,6 +6,7 @@ from typing import Any
 
 from toolcast.model import NullPath
 from toolcast.walk import actions
+from toolcast.walk.leaves import Leaves
 from toolcast.walk.plans import (
     OP_AT_MOST_ONE,
     OP_CONST,
@@ -22,8 +23,8 @@ from toolcast.walk.plans import (
 from toolcast.walk.values import _SCALAR_TYPES, EXPECTED, JSON_TYPES, MISSING, _scalar, describe
 
 
-class Keywords:
-    """The per-keyword actions of node() (a mixin of Walk)."""
+class Keywords(Leaves):
+    """The per-keyword actions of node() (a class of Walk's line)."""
 
     def _keywords(self, s: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> tuple[dict, bool]:
         """(the node's kept keywords, whether a rewrite made it nullable); structural keywords are

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from toolcast.walk.nullpaths import NullPaths
 from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT, _NOT_PLAIN_NULLABLE
 from toolcast.walk.regex import _pattern_verdict
 from toolcast.walk.semantics import _with_null_own
@@ -11,8 +12,8 @@ from toolcast.walk.values import describe
 _NULL_BY_BRANCH = _NOT_PLAIN_NULLABLE - {"enum"}
 
 
-class Leaves:
-    """Actions on a node's leaf keywords (a mixin of Walk)."""
+class Leaves(NullPaths):
+    """Actions on a node's leaf keywords (a class of Walk's line)."""
 
     def _dropped(self, k: str, ksp: tuple, dcode: str, tcode: str, refuses: bool) -> None:
         """Record that keyword `k` at `ksp` was dropped (its diagnostic and its transformation)."""

@@ -7,6 +7,7 @@ from itertools import chain, repeat
 from typing import Any
 
 from toolcast.model import ITEMS, NullPath
+from toolcast.walk.document import Document
 from toolcast.walk.semantics import _finite, _refs_in
 from toolcast.walk.values import def_ref_name
 
@@ -16,19 +17,8 @@ from toolcast.walk.values import def_ref_name
 NULL_PATHS_GUARD = 10_000
 
 
-class _Bucket:
-    """Null-path facts of one walk root (the schema root or one definition)."""
-
-    __slots__ = ("legit", "nulls", "refs")
-
-    def __init__(self) -> None:
-        self.nulls: list[NullPath] = []  # optional, made nullable: strip here
-        self.legit: list[NullPath] = []  # null is a real value here: never strip
-        self.refs: list[tuple[NullPath, str]] = []  # (instance path, definition) of each $ref
-
-
-class NullPaths:
-    """What is settled once the schema is walked (a mixin of Walk)."""
+class NullPaths(Document):
+    """What is settled once the schema is walked (a class of Walk's line)."""
 
     # -- after the walk --------------------------------------------------------------------
     def _check_finite(self, out: dict) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from toolcast.rules import Rules
 from toolcast.walk.regex import _pattern_kept
+from toolcast.walk.state import State
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
     _ONLY_STR,
@@ -208,8 +209,8 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
     return copy
 
 
-class Plans:
-    """The walk's plans of key shapes (a mixin of Walk)."""
+class Plans(State):
+    """The walk's plans of key shapes (a class of Walk's line)."""
 
     # -- one plan per key shape: what node() does with the keywords, decided once per rule version
     def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.model import NullPath
-from toolcast.walk.nullpaths import _Bucket
+from toolcast.walk.keywords import Keywords
 from toolcast.walk.plans import _DEF_REFS, _def_ref
+from toolcast.walk.state import _Bucket
 from toolcast.walk.values import MISSING, describe, ref_pointer
 
 
-class References:
-    """Definitions and references (a mixin of Walk)."""
+class References(Keywords):
+    """Definitions and references (a class of Walk's line)."""
 
     # -- definitions and references -------------------------------------------------------
     def _collect_defs(self, root: dict) -> None:

@@ -1,4 +1,4 @@
-"""The walk itself: one Walk per schema, its recording, the root, node() and the size limits."""
+"""The walk itself: one Walk per schema, the root, node() and the size limits."""
 
 from __future__ import annotations
 
@@ -6,23 +6,15 @@ from collections.abc import Callable
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
-from types import MappingProxyType
 from typing import Any, TypeVar
 
 from toolcast.model import NullPath
 from toolcast.rules import Rules
-from toolcast.walk.combinators import Combinators
 from toolcast.walk.containers import Containers
-from toolcast.walk.document import Document
-from toolcast.walk.keywords import Keywords
-from toolcast.walk.leaves import Leaves
-from toolcast.walk.nullpaths import NullPaths, _Bucket
 from toolcast.walk.plans import (
     _RESHAPING,
-    Plans,
     _walk_tables,
 )
-from toolcast.walk.refs import References
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
     _IMPLIES_SETS,
@@ -66,112 +58,14 @@ def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
         gc_enable()
 
 
-# The attributes nearly every walk sets (its records, the root, its counts), started at their
-# class values in the dict a walk begins with (see Walk.__init__).
-_STARTED = ("diags", "trans", "bucket", "buckets", "hold_gc", "lossy_blocks", "root_raw", "deepest", "entered_props",
-            "n_props", "n_chars", "null_paths", "n_enum", "refusals")
-
-
-def _walk_start(rules: Rules) -> dict:
-    """The dict a walk of `rules` starts from: the rule version's tables and the started state."""
-    start = {**_walk_tables(rules), **{k: getattr(Walk, k, None) for k in _STARTED}}
-    rules.__dict__["_walk_start"] = start
-    return start
-
-
-class Walk(Document, Plans, Keywords, Leaves, References, Combinators, Containers, NullPaths):
-    """Compiles one parameters schema; collects diagnostics, transformations and null paths."""
-
-    # Counters and flags start at these class values; the walk sets its own when they change.
-    refusals = 0
-    n_props = 0
-    n_chars = 0
-    n_enum = 0
-    deepest: tuple = (0, ())
-    null_paths: tuple[NullPath, ...] = ()
-    root_raw: Any = None
-    guarded = False
-    # Set by a caller that will not send a schema with a lossy change strict (compile_tool, unless
-    # allow_lossy): such a schema's null paths would never be used, like a refused one's.
-    lossy_blocks = False
-    # What an optional property that already accepts null becomes (compile_tool's optional_null):
-    # "value", required with null a real value the handler receives, or "omit", null stripped too.
-    optional_null = "value"
-    # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null path
-    # may repeat).
-    branched = False
-    # Properties of the objects entered so far, and whether this walk paused the collector (see
-    # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
-    entered_props = 0
-    gc_paused = False
-    hold_gc = False
+class Walk(Containers):
+    """Compiles one parameters schema; collects diagnostics, transformations and null paths (its
+    state and records: walk.state.State; its actions: the classes of its line, see State)."""
 
     def __init__(self, rules: Rules):
-        # What the walk reads of its rule version and the state every walk sets, from one dict
-        # built once per Rules: a copy of it, sized for the whole walk, is cheaper than the tables
-        # copied and the state added key by key (growing the dict as it goes).
-        self.__dict__ = (rules.__dict__.get("_walk_start") or _walk_start(rules)).copy()
-        self._fresh()
-
-    def _fresh(self) -> None:
-        """The state of one walk."""
-        self.diags: list[tuple] = []  # (code, base, tokens, params)
-        self.trans: list[tuple] = []  # (code, base, tokens, note)
-        self.bucket = _Bucket()
-        self.buckets: dict[str, _Bucket] = {"": self.bucket}
-        # Definitions, the reference caches and the merge guard start as the empty class values
-        # below and become this walk's own on first write: most schemas need none of them.
-
-    _EMPTY: Any = MappingProxyType({})
-    defs_raw: Any = _EMPTY  # def name -> raw schema
-    defs_src: Any = _EMPTY  # def name -> the keyword it came from
-    defs_out: Any = _EMPTY  # def name -> compiled schema (None while queued)
-    queue: Any = ()  # definitions referred to, in order (repeats included)
-    _merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
-    ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
-    ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
-    ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
-    merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
-
-    # -- recording ---------------------------------------------------------------------
-    def diag(self, code: str, sp: tuple, **params: Any) -> None:
-        """Record diagnostic `code` (one the rules name) at `sp`."""
-        if code in self.refusing:
-            self.refusals += 1
-        self.diags.append((code, "#", sp, tuple(params.items())))
-
-    def report(self, pattern: str, sp: tuple, **params: Any) -> None:
-        """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
-        code = self.codes[pattern]  # (diag's body: a call that passes **params on copies them)
-        if code in self.refusing:
-            self.refusals += 1
-        self.diags.append((code, "#", sp, tuple(params.items())))
-
-    def change(self, pattern: str, sp: tuple, note: str = "") -> None:
-        """Record the rules' transformation for change pattern `pattern` at `sp`."""
-        self.trans.append((self.changes[pattern], "#", sp, note))
-
-    def lossy(self) -> bool:
-        """Whether the walk has recorded a lossy change."""
-        lossy_codes = self.lossy_codes
-        # A loop, not any() or isdisjoint over a map: compiled, it makes no generator or call per record.
-        for rec in self.trans:  # noqa: SIM110
-            if rec[0] in lossy_codes:
-                return True
-        return False
-
-    def _blocked(self) -> bool:
-        """Whether this schema cannot go strict whatever comes next: it refused something, or
-        changed something lossily for a caller that blocks lossy changes."""
-        return bool(self.refusals) or (self.lossy_blocks and self.lossy())
-
-    def refuse(self, pattern: str, sp: tuple, **params: Any) -> dict:
-        self.report(pattern, sp, **params)
-        return {}
+        super().__init__(_walk_tables(rules))
 
     # -- entry point ---------------------------------------------------------------------
-    subset_form = False  # whether the rules write the result in the OpenAPI subset (walk.subset)
-
     def compile(self, schema: Any) -> dict:
         try:
             out = self._compile(schema)

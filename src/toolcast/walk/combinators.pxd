@@ -1,0 +1,21 @@
+# The compiled build's declaration of walk/combinators.py's class (see setup.py and state.pxd): an
+# extension type extending the one before it in Walk's line, its methods callable as C methods
+# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
+# methods).
+
+from toolcast.walk.refs cimport References
+
+
+cdef class Combinators(References):
+    cpdef _conflict(self, sp, k)
+    cpdef _merged_ref(self, part, sp, depth)
+    cpdef _merge(self, parts, sp, depth=*)
+    cpdef _merge_part(self, part, sp, depth)
+    cpdef _merged_value(self, out, k, v, sp)
+    cpdef _merged_null(self, out, typed_nulls, sp)
+    cpdef _settled_nullable(self, s, sp)
+    cpdef _normalize(self, s, sp, root)
+    cpdef _merged_all_of(self, s, sp)
+    cpdef _one_of_as_any_of(self, s, sp)
+    cpdef _any_of_siblings(self, s, sp)
+    cpdef _implied_siblings(self, s, kept, target)

@@ -1,0 +1,13 @@
+# The compiled build's declaration of walk/leaves.py's class (see setup.py and state.pxd): an
+# extension type extending the one before it in Walk's line, its methods callable as C methods
+# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
+# methods).
+
+from toolcast.walk.nullpaths cimport NullPaths
+
+
+cdef class Leaves(NullPaths):
+    cpdef _dropped(self, k, ksp, dcode, tcode, refuses)
+    cpdef _record_steps(self, s, steps, sp)
+    cpdef _count_enum(self, values, sp, k)
+    cpdef _nullable(self, c, sp)

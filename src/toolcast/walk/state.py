@@ -1,0 +1,156 @@
+"""What one walk holds and records: the first class of the line of classes that makes up Walk."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from toolcast.model import NullPath
+
+
+class _Bucket:
+    """Null-path facts of one walk root (the schema root or one definition)."""
+
+    __slots__ = ("legit", "nulls", "refs")
+
+    def __init__(self) -> None:
+        self.nulls: list[NullPath] = []  # optional, made nullable: strip here
+        self.legit: list[NullPath] = []  # null is a real value here: never strip
+        self.refs: list[tuple[NullPath, str]] = []  # (instance path, definition) of each $ref
+
+
+# The value of a map a walk has not needed yet: shared, read-only, until the walk sets its own.
+_EMPTY: Any = MappingProxyType({})
+
+
+class State:
+    """The state of one walk of one schema, the findings it records, and the descent every action
+    family calls.
+
+    Walk is one line of classes, each adding one family of actions to the one before: State,
+    Plans, Document, NullPaths, Leaves, Keywords, References, Combinators, Containers, then
+    Walk. Compiled (setup.py), each is an extension type whose `.pxd` declares its methods:
+    the attributes below are fields of one C struct, and a call from one action to another is a
+    direct C call. The descent methods that later classes define are declared here so that an
+    earlier class calls them the same way."""
+
+    def __init__(self, t: dict) -> None:
+        # The rule version's tables (`t`, see plans._walk_tables), read on every node.
+        self.r = t["r"]
+        self.plan = t["plan"]
+        self.refusing = t["refusing"]
+        self.lossy_codes = t["lossy_codes"]
+        self.rank = t["rank"]
+        self.node_plans = t["node_plans"]
+        self.object_flags = t["object_flags"]
+        self.limit_values = t["limit_values"]
+        self.enum_limits = t["enum_limits"]
+        self.codes = t["codes"]
+        self.changes = t["changes"]
+        self.object_codes = t["object_codes"]
+        self.annotations = t["annotations"]
+        self.optional_allowed = t["optional_allowed"]
+        self.key_re = t["key_re"]
+        self.enum_types = t["enum_types"]
+        self.objects_unlisted = t["objects_unlisted"]
+        self.objects_keep_closed = t["objects_keep_closed"]
+        self.subset_form = t["subset_form"]  # whether the result is written in the OpenAPI subset (walk.subset)
+        # Records: (code, base, tokens, params) and (code, base, tokens, note); the null paths
+        # noted per definition ("" the root), and the root's bucket.
+        self.diags: list[tuple] = []
+        self.trans: list[tuple] = []
+        self.bucket = _Bucket()
+        self.buckets: dict[str, _Bucket] = {"": self.bucket}
+        self.null_paths: tuple[NullPath, ...] = ()
+        # Counts for the limits, and the deepest container met (depth, place).
+        self.refusals = 0
+        self.n_props = 0
+        self.n_chars = 0
+        self.n_enum = 0
+        self.deepest: tuple = (0, ())
+        self.root_raw: Any = None
+        self.guarded = False  # whether node() refused a schema nested past NEST_GUARD
+        # Set by a caller that will not send a schema with a lossy change strict (compile_tool,
+        # unless allow_lossy): such a schema's null paths would never be used, like a refused one's.
+        self.lossy_blocks = False
+        # What an optional property that already accepts null becomes (compile_tool's
+        # optional_null): "value", required with null a real value the handler receives, or
+        # "omit", null stripped too.
+        self.optional_null = "value"
+        # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null
+        # path may repeat).
+        self.branched = False
+        # Properties of the objects entered so far, and whether this walk paused the collector (see
+        # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
+        self.entered_props = 0
+        self.gc_paused = False
+        self.hold_gc = False
+        # Definitions, the reference caches and the merge guard: shared empty values until the walk
+        # writes its own (most schemas need none of them).
+        self.defs_raw: Any = _EMPTY  # def name -> raw schema
+        self.defs_src: Any = _EMPTY  # def name -> the keyword it came from
+        self.defs_out: Any = _EMPTY  # def name -> compiled schema (None while queued)
+        self.queue: Any = ()  # definitions referred to, in order (repeats included)
+        self._merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
+        self.ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
+        self.ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
+        self.ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
+        self.merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
+
+    # -- recording ---------------------------------------------------------------------
+    def diag(self, code: str, sp: tuple, **params: Any) -> None:
+        """Record diagnostic `code` (one the rules name) at `sp`."""
+        if code in self.refusing:
+            self.refusals += 1
+        self.diags.append((code, "#", sp, tuple(params.items())))
+
+    def report(self, pattern: str, sp: tuple, **params: Any) -> None:
+        """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
+        code = self.codes[pattern]  # (diag's body: a call that passes **params on copies them)
+        if code in self.refusing:
+            self.refusals += 1
+        self.diags.append((code, "#", sp, tuple(params.items())))
+
+    def refuse(self, pattern: str, sp: tuple, **params: Any) -> dict:
+        self.report(pattern, sp, **params)
+        return {}
+
+    def change(self, pattern: str, sp: tuple, note: str = "") -> None:
+        """Record the rules' transformation for change pattern `pattern` at `sp`."""
+        self.trans.append((self.changes[pattern], "#", sp, note))
+
+    def lossy(self) -> bool:
+        """Whether the walk has recorded a lossy change."""
+        lossy_codes = self.lossy_codes
+        # A loop, not any() or isdisjoint over a map: compiled, it makes no generator or call per record.
+        for rec in self.trans:  # noqa: SIM110
+            if rec[0] in lossy_codes:
+                return True
+        return False
+
+    def _blocked(self) -> bool:
+        """Whether this schema cannot go strict whatever comes next: it refused something, or
+        changed something lossily for a caller that blocks lossy changes."""
+        return bool(self.refusals) or (self.lossy_blocks and self.lossy())
+
+    # -- descent, defined further along the line ------------------------------------------
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
+        """The compiled form of schema `s` at `sp` (walker.Walk)."""
+        raise NotImplementedError
+
+    def _container(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
+                   is_object: bool, is_array: bool) -> None:
+        """The object and/or array rules of `s` into `out` (walker.Walk)."""
+        raise NotImplementedError
+
+    def _ordered(self, out: dict) -> dict:
+        """`out` in the output order (walker.Walk)."""
+        raise NotImplementedError
+
+    def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
+        """A schema-valued keyword's value, compiled (containers.Containers)."""
+        raise NotImplementedError
+
+    def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
+        """allOf parts merged into one schema (combinators.Combinators)."""
+        raise NotImplementedError

@@ -1,0 +1,19 @@
+# The compiled build's declaration of walk/walker.py's class (see setup.py and state.pxd): an
+# extension type extending the one before it in Walk's line, its methods callable as C methods
+# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
+# methods).
+
+from toolcast.walk.containers cimport Containers
+
+
+cdef class Walk(Containers):
+    cpdef compile(self, schema)
+    cpdef _compile(self, schema)
+    cpdef _set_root_type(self, root)
+    cpdef node(self, s, sp, ip, depth, nest, root=*)
+    cpdef _not_a_node(self, s, sp, nest)
+    cpdef _structure(self, s, out, sp, ip, depth, nest, root, has_any_of)
+    cpdef _container(self, s, out, sp, ip, depth, nest, root, is_object, is_array)
+    cpdef _ordered(self, out)
+    cpdef _refuse_recursion(self)
+    cpdef _check_limits(self)
