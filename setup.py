@@ -61,7 +61,8 @@ COMPILED: dict[str, dict] = {
 # Modules whose .pxd cimports another's: compiled, each is bound to the others' C layout, so they
 # are compiled all together or not at all (where one fails, the others install as Python too).
 LINKED = frozenset(f"toolcast/walk/{m}.py" for m in (
-    "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "walker"))
+    "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "walker",
+    "dialect", "resources"))
 DIRECTIVES = {
     "language_level": 3,
     # Annotations document; they are not C types (a `list` annotation must not reject a tuple, as

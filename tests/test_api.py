@@ -368,6 +368,37 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
         gc.enable()
 
 
+def test_dict_and_list_subclasses_and_tuples_compile_as_the_plain_json_they_stand_for() -> None:
+    """A schema built of dict subclasses (OrderedDict, a class of the caller's), list subclasses and
+    tuples is the JSON document it serialises to: the same result, key order included, as the
+    plain document (the walk reads plain dicts and lists; compiled, its methods take exact ones)."""
+    from collections import OrderedDict
+
+    class Schema(dict):
+        pass
+
+    class Items(list):
+        pass
+
+    plain = {"type": "object", "properties": {
+        "a": {"type": "string", "enum": ["x", "y"]},
+        "b": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/D"}]},
+        "c": {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "number"}}}},
+        "d": {"allOf": [{"type": "string"}, {"maxLength": 3}]}},
+        "required": ["a"], "$defs": {"D": {"type": "boolean"}}}
+    built = Schema(type="object", properties=OrderedDict([
+        ("a", Schema(type="string", enum=Items(["x", "y"]))),
+        ("b", OrderedDict(anyOf=(Schema(type="integer"), Schema({"$ref": "#/$defs/D"})))),
+        ("c", Schema(type="array", items=OrderedDict(type="object", properties=Schema(n=Schema(type="number"))))),
+        ("d", Schema(allOf=Items([Schema(type="string"), OrderedDict(maxLength=3)])))]),
+        required=("a",), **{"$defs": OrderedDict(D=Schema(type="boolean"))})
+    assert json.loads(json.dumps(built)) == plain
+    for strict in ("auto", True, False):
+        a = compile_tool({"name": "t", "description": "d", "parameters": plain}, strict=strict).to_dict()
+        b = compile_tool({"name": "t", "description": "d", "parameters": built}, strict=strict).to_dict()
+        assert json.dumps(a) == json.dumps(b), strict
+
+
 def test_a_compile_leaves_no_reference_cycles() -> None:
     """What pausing the collector rests on: results, findings (read or not) and the walk's own
     structures are freed by reference counting alone. A result that held a cycle (a finding

@@ -7,13 +7,13 @@ from toolcast.walk.combinators cimport Combinators
 
 
 cdef class Containers(Combinators):
-    cpdef _planned(self, s, np, t, sp, ip, depth, nest, root)
-    cpdef _descend_slot(self, k, v, slot, sp, ip, depth, nest)
-    cpdef _any_of(self, branches, sp, ip, depth, nest)
-    cpdef _object(self, s, out, sp, ip, depth, nest, root)
-    cpdef _property_keys(self, props, sp)
-    cpdef _optional_null(self, name, psp, omit)
-    cpdef _object_rules(self, s, props, sp, root)
-    cpdef _property(self, name, sub, optional, sp, ip, depth, nest)
-    cpdef _optional(self, name, psp, pip, original_null)
-    cpdef _array(self, s, out, sp, ip, depth, nest)
+    cpdef _planned(self, dict s, np, t, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
+    cpdef _descend_slot(self, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _any_of(self, list branches, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _object(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
+    cpdef _property_keys(self, dict props, sp)
+    cpdef _optional_null(self, name, psp, bint omit)
+    cpdef _object_rules(self, dict s, dict props, sp, bint root)
+    cpdef _property(self, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _optional(self, name, psp, pip, bint original_null)
+    cpdef _array(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest)

@@ -75,9 +75,8 @@ class SlotCopy:
     """A copy-on-write descent into the member schemas of one schema slot: each member goes
     through `self.schema(member, its context)` with its key pushed on the place stack `self.at`,
     and a map or list is copied only once a member changes (most members of most documents do
-    not). A context is the subclass's own data for a place, a dict keyed as the document, or None."""
-
-    at: list
+    not). A context is the subclass's own data for a place, a dict keyed as the document, or None.
+    A subclass sets `self.at`, the place stack (a list of keys)."""
 
     def schema(self, s: Any, ctx: Any) -> Any:
         raise NotImplementedError
@@ -145,7 +144,7 @@ class Rewrite(SlotCopy):
             extra = [k for k in s if k not in self.kept]
             if extra:
                 sp = tuple(self.at)
-                self.ignored.extend((sp, k) for k in extra)
+                self.ignored.extend([(sp, k) for k in extra])  # (a list: compiled, schema() is a C method)
                 out = {k: v for k, v in s.items() if k in self.kept}
         if self.draft4:
             out = self._draft4(out)

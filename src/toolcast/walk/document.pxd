@@ -8,4 +8,4 @@ from toolcast.walk.plans cimport Plans
 
 cdef class Document(Plans):
     cpdef _document(self, schema)
-    cpdef _dialect(self, schema, flags)
+    cpdef _dialect(self, dict schema, Py_ssize_t flags)

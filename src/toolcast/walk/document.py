@@ -10,15 +10,15 @@ from toolcast.walk.resources import bundle
 from toolcast.walk.values import (
     ANNOTATIONS_BESIDE_REF,
     HAS_ANNOTATED_REFS,
+    HAS_FOREIGN_CONTAINERS,
     HAS_IDS,
     HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
-    HAS_TUPLES,
     MISSING,
     _exact_scan,
     _plain_flags,
     describe,
-    json_lists,
+    plain_containers,
 )
 
 
@@ -34,8 +34,8 @@ class Document(Plans):
             if problem is not None:
                 place, what = problem
                 return self._refused("non-json-value", place, value=what)
-        if flags & HAS_TUPLES:
-            schema = json_lists(schema)
+        if flags & HAS_FOREIGN_CONTAINERS:
+            schema = plain_containers(schema)
         if type(schema) is not dict:
             return schema
         dialect = "2020-12"

@@ -7,11 +7,11 @@ from toolcast.walk.leaves cimport Leaves
 
 
 cdef class Keywords(Leaves):
-    cpdef _keywords(self, s, sp, ip, depth, nest)
-    cpdef _kept(self, op, k, v, sp)
-    cpdef _enum_types_ok(self, k, values, sp)
-    cpdef const_to_enum(self, k, v, ksp, out)
-    cpdef one_of_to_any_of(self, k, v, ksp, out)
-    cpdef openapi_nullable(self, k, v, ksp, out)
-    cpdef definitions_to_defs(self, k, v, ksp, out)
-    cpdef merge_all_of(self, k, v, ksp, out)
+    cpdef _keywords(self, dict s, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _kept(self, Py_ssize_t op, k, v, sp)
+    cpdef _enum_types_ok(self, k, list values, sp)
+    cpdef const_to_enum(self, k, v, ksp, dict out)
+    cpdef one_of_to_any_of(self, k, v, ksp, dict out)
+    cpdef openapi_nullable(self, k, v, ksp, dict out)
+    cpdef definitions_to_defs(self, k, v, ksp, dict out)
+    cpdef merge_all_of(self, k, v, ksp, dict out)

@@ -7,7 +7,7 @@ from toolcast.walk.nullpaths cimport NullPaths
 
 
 cdef class Leaves(NullPaths):
-    cpdef _dropped(self, k, ksp, dcode, tcode, refuses)
-    cpdef _record_steps(self, s, steps, sp)
-    cpdef _count_enum(self, values, sp, k)
-    cpdef _nullable(self, c, sp)
+    cpdef _dropped(self, k, ksp, dcode, tcode, bint refuses)
+    cpdef _record_steps(self, dict s, steps, sp)
+    cpdef _count_enum(self, list values, sp, k)
+    cpdef _nullable(self, dict c, sp)

@@ -7,10 +7,10 @@ from toolcast.walk.keywords cimport Keywords
 
 
 cdef class References(Keywords):
-    cpdef _collect_defs(self, root)
+    cpdef _collect_defs(self, dict root)
     cpdef _target(self, ref, sp)
     cpdef _ref_name(self, ref, name, note)
     cpdef _resolve_raw(self, ref, sp)
-    cpdef _inline_root_ref(self, root)
+    cpdef _inline_root_ref(self, dict root)
     cpdef _compile_defs(self)
-    cpdef _ref(self, ref, out, sp, ip)
+    cpdef _ref(self, ref, dict out, sp, ip)

@@ -1,46 +1,46 @@
 # The compiled build's declaration of walk/state.py's State (see setup.py): an extension type whose
-# attributes are C fields (public: the Python source and callers read and set them as before), and
-# the methods every class of Walk's line calls as C methods. The methods that take **params stay
-# Python methods.
+# attributes are C fields, typed where the walk only ever sets one type (public: the source and
+# its callers read and set them as before), and the methods every class of Walk's line calls as C
+# methods. The methods that take **params stay Python methods.
 
 cdef class State:
     cdef public object r
-    cdef public object plan
-    cdef public object refusing
-    cdef public object lossy_codes
+    cdef public dict plan
+    cdef public frozenset refusing
+    cdef public frozenset lossy_codes
     cdef public object rank
-    cdef public object node_plans
-    cdef public object object_flags
-    cdef public object limit_values
-    cdef public object enum_limits
-    cdef public object codes
-    cdef public object changes
-    cdef public object object_codes
-    cdef public object annotations
-    cdef public object optional_allowed
+    cdef public dict node_plans
+    cdef public tuple object_flags
+    cdef public tuple limit_values
+    cdef public tuple enum_limits
+    cdef public dict codes
+    cdef public dict changes
+    cdef public tuple object_codes
+    cdef public frozenset annotations
+    cdef public bint optional_allowed
     cdef public object key_re
     cdef public object enum_types
-    cdef public object objects_unlisted
-    cdef public object objects_keep_closed
-    cdef public object subset_form
-    cdef public object diags
-    cdef public object trans
+    cdef public bint objects_unlisted
+    cdef public bint objects_keep_closed
+    cdef public bint subset_form
+    cdef public list diags
+    cdef public list trans
     cdef public object bucket
-    cdef public object buckets
-    cdef public object null_paths
-    cdef public object refusals
-    cdef public object n_props
-    cdef public object n_chars
-    cdef public object n_enum
-    cdef public object deepest
+    cdef public dict buckets
+    cdef public tuple null_paths
+    cdef public Py_ssize_t refusals
+    cdef public Py_ssize_t n_props
+    cdef public Py_ssize_t n_chars
+    cdef public Py_ssize_t n_enum
+    cdef public tuple deepest
     cdef public object root_raw
-    cdef public object guarded
-    cdef public object lossy_blocks
+    cdef public bint guarded
+    cdef public bint lossy_blocks
     cdef public object optional_null
-    cdef public object branched
-    cdef public object entered_props
-    cdef public object gc_paused
-    cdef public object hold_gc
+    cdef public bint branched
+    cdef public Py_ssize_t entered_props
+    cdef public bint gc_paused
+    cdef public bint hold_gc
     cdef public object defs_raw
     cdef public object defs_src
     cdef public object defs_out
@@ -53,8 +53,8 @@ cdef class State:
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)
     cpdef _blocked(self)
-    cpdef node(self, s, sp, ip, depth, nest, root=*)
-    cpdef _container(self, s, out, sp, ip, depth, nest, root, is_object, is_array)
-    cpdef _ordered(self, out)
-    cpdef _descend_slot(self, k, v, slot, sp, ip, depth, nest)
-    cpdef _merge(self, parts, sp, depth=*)
+    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*)
+    cpdef _container(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)
+    cpdef _ordered(self, dict out)
+    cpdef _descend_slot(self, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _merge(self, list parts, sp, Py_ssize_t depth=*)

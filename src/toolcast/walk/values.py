@@ -210,14 +210,15 @@ def _def_ref_name(ref: str) -> str | None:
 _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 
 
-# What scan() notes besides a non-JSON value: a tuple (an array to make a list), an `$id`,
+# What scan() notes besides a non-JSON value: a container to make plain (a tuple, a dict or list
+# subclass: the walk reads plain dicts and lists only, see plain_containers), an `$id`,
 # `$anchor`, `$dynamicAnchor` or draft-04 `id` (resources to resolve), a `$ref` that is not `#` or a
 # root definition, and what a dialect before 2019-09 would rewrite: a `$ref` with a sibling, a
 # fragment-only `$id` (see dialect.Rewrite; without either, draft-07 and draft-06 mean what 2020-12 does).
 # A `$ref` whose only siblings are `description`/`title` (and what Rewrite always keeps) is noted
 # apart (HAS_ANNOTATED_REFS): a provider that takes those annotations beside `$ref` keeps them, so
 # such a document needs no rewrite there.
-HAS_TUPLES, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
+HAS_FOREIGN_CONTAINERS, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -258,19 +259,20 @@ def _plain_flags(doc: Any) -> int:
                 continue
             seen.add(id(v))
         if tv is dict:
-            # (each flag key by name: a set's isdisjoint would iterate every key of every dict,
-            # a `properties` map's included)
-            if "$ref" in v or "$id" in v or "id" in v or "$anchor" in v or "$dynamicAnchor" in v:
-                flags |= _node_flags(v, v is doc)
+            flagged = False  # whether a key is one _node_flags reads (seen in the loop over the keys)
             for k, x in v.items():
                 if type(k) is not str:
                     return -1
+                if k in _FLAG_KEYS:
+                    flagged = True
                 tx = type(x)
                 if tx is str or tx is dict or tx is list or tx is int or tx is bool or x is None:
                     if tx is dict or tx is list:
                         stack.append(x)
                 elif tx is not float or not isfinite(x):
                     return -1
+            if flagged:
+                flags |= _node_flags(v, v is doc)
         else:
             for x in v:
                 tx = type(x)
@@ -281,6 +283,9 @@ def _plain_flags(doc: Any) -> int:
                     return -1
     return flags
 
+
+# The keys that make _node_flags worth calling for a schema object.
+_FLAG_KEYS = frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"})
 
 # Containers the plain scan visits before it starts a set of the ones seen. JSON text never shares
 # a container, so below this a document pays no set; a DAG from Python (or a cycle) costs at most
@@ -353,6 +358,8 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                 continue
             seen.add(id(value))
             if isinstance(value, dict):
+                if type(value) is not dict:
+                    flags |= HAS_FOREIGN_CONTAINERS
                 flags |= _node_flags(value, value is doc)
                 for k, v in value.items():
                     if not isinstance(k, str):
@@ -360,7 +367,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                     stack.append((v, place + (k,)))
             else:
                 if type(value) is not list:
-                    flags |= HAS_TUPLES
+                    flags |= HAS_FOREIGN_CONTAINERS
                 stack.extend((v, place + (i,)) for i, v in enumerate(value))
             continue
         return (place, f"a {t.__name__} value"), flags
@@ -372,19 +379,20 @@ def non_json(doc: Any) -> tuple[tuple, str] | None:
     return scan(doc)[0]
 
 
-def json_lists(value: Any, _memo: dict | None = None) -> Any:
-    """`value` with every tuple turned into a list (new containers only where one was found)."""
+def plain_containers(value: Any, _memo: dict | None = None) -> Any:
+    """`value` with every tuple and list subclass a list, every dict subclass a dict (new containers
+    only where one was found): what the walk reads (compiled, its methods take exact dicts)."""
     if _memo is None:
         _memo = {}
     known = _memo.get(id(value))
     if known is not None:
         return known[1]
     if isinstance(value, dict):
-        items = {k: json_lists(v, _memo) for k, v in value.items()}
-        out: Any = value if all(items[k] is v for k, v in value.items()) else items
+        items = {k: plain_containers(v, _memo) for k, v in value.items()}
+        out: Any = value if type(value) is dict and all(items[k] is v for k, v in value.items()) else items
     elif isinstance(value, (list, tuple)):
-        elems = [json_lists(v, _memo) for v in value]
-        same = type(value) is not tuple and all(a is b for a, b in zip(elems, value, strict=True))
+        elems = [plain_containers(v, _memo) for v in value]
+        same = type(value) is list and all(a is b for a, b in zip(elems, value, strict=True))
         out = value if same else elems
     else:
         return value
