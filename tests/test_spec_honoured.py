@@ -369,3 +369,17 @@ def test_closing_objects_where_a_free_form_object_only_reports_is_refused_at_the
     err = refusal(spec)
     assert (err.file, err.line, err.path) == (str(f), 8, "policy.objects.rule")
     assert re.search(r"the walk reports 'gemini/(open-map|free-form-object)' where it gives the place up", err.message)
+
+
+def test_a_provider_that_leaves_recursion_allowed_must_catalogue_its_infinite_kind(spec):
+    # policy.recursion left out is `allow`: the walk then reports a definition that reaches itself
+    # without a step into the value (infinite-recursion), so the catalogue needs a code for it.
+    acme = second_provider(spec, keep_patterns=True)
+    base = acme / "2024-08-06.yaml"
+    text = base.read_text(encoding="utf-8")
+    cut = re.sub(r"(?m)^  acme/infinite-recursion:\n(?:    .*\n)+", "", text)
+    assert cut != text and "recursion:" not in speclib.load_yaml(base).data["policy"]
+    base.write_text(cut, encoding="utf-8")
+    err = refusal(spec)
+    assert err.file == str(base) and err.path == "diagnostics"
+    assert "pattern 'infinite-recursion', which the walk reports under policy.recursion 'allow'" in err.message

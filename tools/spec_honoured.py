@@ -84,7 +84,11 @@ def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, s
     policy = r.get("policy", {})
     for (rule_name, rule), patterns in actions.POLICY_REPORTS.items():
         entry = policy.get(rule_name)
-        if entry is None or entry.get("rule", "present") != rule:
+        if entry is not None:
+            selected = entry.get("rule", "present")
+        else:  # an optional rule left out is its default; a rule selected by being present is not
+            selected = actions.OPTIONAL_POLICY.get(rule_name, (None,))[0]
+        if selected != rule:
             continue
         for pattern in patterns:
             if pattern not in by_pattern:

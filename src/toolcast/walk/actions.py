@@ -138,7 +138,7 @@ GIVES_UP = ("non-json-value", "unsupported-dialect", "non-schema-subschema", "fa
             "external-ref", "unresolvable-ref", "unsupported-ref-target", "ref-sibling-conflict",
             "conflicting-definitions-keywords", "ambiguous-null-path", "too-many-null-paths",
             "unbounded-null-paths", "inlined-schema-too-large", "type-union-unrepresentable",
-            "recursive-schema", "lossy-change-refused")
+            "recursive-schema", "infinite-recursion", "lossy-change-refused")
 # The same, under one policy rule only: where objects are closed, an open map or a free-form
 # object is left unclosed and unwalked (under `open` or `unlisted` it keeps its meaning); where the
 # root may not be a combinator, one is walked as it is, for its findings only.
@@ -175,9 +175,11 @@ OPTIONAL_POLICY = {
     "number_enums": ("drop", "as-strings"),
 }
 # Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
-# (`property_keys` and `enum_values` are selected by being present: rule "present").
+# (`property_keys` and `enum_values` are selected by being present: rule "present"; an optional
+# rule a spec leaves out selects its default, the first of OPTIONAL_POLICY's).
 POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("recursion", "refuse"): ("recursive-schema",),  # after the walk (walk.walker)
+    ("recursion", "allow"): ("infinite-recursion",),  # after the walk (walk.nullpaths)
     ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
     ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
 }

@@ -8,5 +8,6 @@ from toolcast.walk.document cimport Document
 
 cdef class NullPaths(Document):
     cpdef _with_nulls_below(self)
+    cpdef _check_progress(self, dict out)
     cpdef _unbounded(self, has)
     cpdef _has_path(self, path, attr, targets, index)

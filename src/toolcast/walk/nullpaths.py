@@ -225,13 +225,51 @@ class NullPaths(Document):
                         todo.append((target, i + k))
         return False
 
-    def _cyclic(self, among: set[str]) -> set[str]:
+    def _check_progress(self, out: dict) -> None:
+        """Refuse each definition (or the root) that reaches itself through `$ref`s without a step
+        into the instance: through keywords that apply to the same value only (anyOf, merged allOf
+        parts; the slots whose depth is 0), so that it stands for itself again (`A: {anyOf:
+        [{type: string}, {$ref: A}]}`). Evaluating it against a value it does not accept never
+        ends, and JSON Schema leaves its meaning undefined. A cycle of bare `$ref`s is refused by
+        _check_finite already (no value satisfies it). Read in the compiled schemas: what is sent."""
+        schemas = {"": out, **{name: d for name, d in self.defs_out.items() if type(d) is dict}}
+        slots = self.r.slots
+        edges: dict[str, list[str]] = {}
+        for name, d in schemas.items():
+            targets: list[str] = []
+            stack = [d]
+            while stack:
+                x = stack.pop()
+                if type(x) is not dict:
+                    continue
+                target = def_ref_name(x.get("$ref"))
+                if target is not None and target in schemas:
+                    targets.append(target)
+                for k, v in x.items():
+                    slot = slots.get(k)
+                    if slot is None or slot.depth != 0:
+                        continue  # (not a schema, or one for a property, an item, ...: a step into the value)
+                    if slot.kind == "map" and type(v) is dict:
+                        stack.extend(v.values())
+                    elif type(v) is list:
+                        stack.extend(v)
+                    else:
+                        stack.append(v)
+            edges[name] = list(dict.fromkeys(targets))
+        cyclic = self._cyclic(set(schemas), edges)
+        for name in ("", *self.defs_raw):
+            if name in cyclic and not (name and len(schemas[name]) == 1 and "$ref" in schemas[name]):
+                self.report("infinite-recursion", (self.defs_src.get(name, "$defs"), name) if name else (),
+                            name=name or "#")
+
+    def _cyclic(self, among: set[str], edges: dict[str, list[str]] | None = None) -> set[str]:
         """The definitions of `among` that reach themselves through $refs without leaving it
-        (Tarjan's strongly connected components of the graph `among` induces). Whatever refers to a
-        member of `among` is a member (as in _expand_null_paths' `has`), so no cycle through a
-        member leaves it."""
-        buckets = self.buckets
-        edges = {name: list(dict.fromkeys(t for _, t in buckets[name].refs if t in among)) for name in among}
+        (Tarjan's strongly connected components of the graph `among` induces, or of `edges`, each
+        definition's targets within `among`). Whatever refers to a member of `among` is a member
+        (as in _expand_null_paths' `has`), so no cycle through a member leaves it."""
+        if edges is None:
+            buckets = self.buckets
+            edges = {name: list(dict.fromkeys(t for _, t in buckets[name].refs if t in among)) for name in among}
         index: dict[str, int] = {}
         low: dict[str, int] = {}
         on_stack: set[str] = set()

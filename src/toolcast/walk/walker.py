@@ -106,6 +106,8 @@ class Walk(Containers):
             # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
             # empty anyOf, a typeless node): the fixed point is for reference graphs.
             self._check_finite(out)
+            if not self.r.refuses_recursion:  # (refused, every recursion is reported above)
+                self._check_progress(out)
             self._finish_null_paths()
         elif root_bucket.nulls:
             if root_bucket.legit:
