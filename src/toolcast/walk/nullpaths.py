@@ -232,12 +232,23 @@ class NullPaths(Document):
         [{type: string}, {$ref: A}]}`). Evaluating it against a value it does not accept never
         ends, and JSON Schema leaves its meaning undefined. A cycle of bare `$ref`s is refused by
         _check_finite already (no value satisfies it). Read in the compiled schemas: what is sent."""
+        # A $ref at its definition's own place was recorded there with an empty instance path (so
+        # was one below a slot that steps into the value but keeps the path): the others are not
+        # read again.
+        candidates = []
+        for name, bucket in self.buckets.items():
+            for ip, _ in bucket.refs:
+                if not ip:
+                    candidates.append(name)
+                    break
+        if not candidates:
+            return
         schemas = {"": out, **{name: d for name, d in self.defs_out.items() if type(d) is dict}}
-        slots = self.r.slots
+        in_place = frozenset([k for k, slot in self.r.slots.items() if slot.depth == 0])
         edges: dict[str, list[str]] = {}
-        for name, d in schemas.items():
+        for name in candidates:
             targets: list[str] = []
-            stack = [d]
+            stack = [schemas.get(name)]
             while stack:
                 x = stack.pop()
                 if type(x) is not dict:
@@ -246,17 +257,32 @@ class NullPaths(Document):
                 if target is not None and target in schemas:
                     targets.append(target)
                 for k, v in x.items():
-                    slot = slots.get(k)
-                    if slot is None or slot.depth != 0:
+                    if k not in in_place:
                         continue  # (not a schema, or one for a property, an item, ...: a step into the value)
-                    if slot.kind == "map" and type(v) is dict:
+                    kind = self.r.slots[k].kind
+                    if kind == "map" and type(v) is dict:
                         stack.extend(v.values())
                     elif type(v) is list:
                         stack.extend(v)
                     else:
                         stack.append(v)
-            edges[name] = list(dict.fromkeys(targets))
-        cyclic = self._cyclic(set(schemas), edges)
+            if targets:
+                edges[name] = targets
+        # Only a schema with such a $ref, to one that has one too, can be on a cycle: pruned so, the
+        # graph is nearly always empty (a `$ref` beside `null` in an anyOf names an object).
+        while True:
+            kept = {}
+            for name, targets in edges.items():
+                reached = [t for t in targets if t in edges]
+                if reached:
+                    kept[name] = reached
+            settled = len(kept) == len(edges)
+            edges = kept
+            if settled:
+                break
+        if not edges:
+            return
+        cyclic = self._cyclic(set(edges), {name: list(dict.fromkeys(targets)) for name, targets in edges.items()})
         for name in ("", *self.defs_raw):
             if name in cyclic and not (name and len(schemas[name]) == 1 and "$ref" in schemas[name]):
                 self.report("infinite-recursion", (self.defs_src.get(name, "$defs"), name) if name else (),
