@@ -5,12 +5,12 @@ install .` (or `pip wheel .`) compiles the modules in COMPILED; without the vari
 editable install, toolcast is its Python source and nothing else. The Python sources stay the one
 definition of behaviour: Cython compiles them as they are (type annotations are not read as C
 types), so a compiled module does what its source does, only without the interpreter loop. Beside
-the modules of Walk's line of classes (walk/state.py to walk/walker.py), a `.pxd` file declares
-each class an extension type and its methods C methods: Cython's "augmenting .pxd", which adds
-no code and changes no behaviour (Walk's attributes become C fields, calls between its methods
-direct C calls). Each extension is optional: where one fails to compile (no C compiler, no
-Python headers), that module installs as Python, and with one of the line, the whole line (see
-LINKED). `toolcast --version` and `toolcast.build_info()` say which build runs.
+the modules of Walk's line of classes (walk/state.py to walk/walker.py) and a few of their
+helpers, a `.pxd` file declares each class an extension type and its methods C methods:
+Cython's "augmenting .pxd", which adds no code and changes no behaviour (Walk's attributes
+become C fields, calls between its methods direct C calls). Each extension is optional: where
+one fails to compile (no C compiler, no Python headers), that module installs as Python, and
+with one of those bound to each other's C layout, all of them (see LINKED). `toolcast --version` and `toolcast.build_info()` say which build runs.
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ COMPILED: dict[str, dict] = {
     "toolcast/anthropic.py": {"binding": True, "embedsignature": False},
     "toolcast/gemini.py": {"binding": True, "embedsignature": False},
 }
-# Modules whose .pxd cimports another's: compiled, each is bound to the others' C layout, so they
-# are compiled all together or not at all (where one fails, the others install as Python too).
+# Modules whose .pxd cimports another's, or is cimported: compiled, each is bound to the others' C
+# layout, so they are compiled all together or not at all (where one fails, the others install as
+# Python too). tests/test_accel.py checks this list against the .pxd files.
 LINKED = frozenset(f"toolcast/walk/{m}.py" for m in (
     "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "walker",
     "dialect", "resources"))
