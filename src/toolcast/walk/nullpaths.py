@@ -244,7 +244,7 @@ class NullPaths(Document):
         if not candidates:
             return
         schemas = {"": out, **{name: d for name, d in self.defs_out.items() if type(d) is dict}}
-        in_place = frozenset([k for k, slot in self.r.slots.items() if slot.depth == 0])
+        in_place = {k: slot.kind for k, slot in self.r.slots.items() if slot.depth == 0}  # keyword -> slot kind
         edges: dict[str, list[str]] = {}
         for name in candidates:
             targets: list[str] = []
@@ -257,9 +257,9 @@ class NullPaths(Document):
                 if target is not None and target in schemas:
                     targets.append(target)
                 for k, v in x.items():
-                    if k not in in_place:
+                    kind = in_place.get(k)
+                    if kind is None:
                         continue  # (not a schema, or one for a property, an item, ...: a step into the value)
-                    kind = self.r.slots[k].kind
                     if kind == "map" and type(v) is dict:
                         stack.extend(v.values())
                     elif type(v) is list:
@@ -267,7 +267,7 @@ class NullPaths(Document):
                     else:
                         stack.append(v)
             if targets:
-                edges[name] = targets
+                edges[name] = list(dict.fromkeys(targets))
         # Only a schema with such a $ref, to one that has one too, can be on a cycle: pruned so, the
         # graph is nearly always empty (a `$ref` beside `null` in an anyOf names an object).
         while True:
@@ -282,7 +282,7 @@ class NullPaths(Document):
                 break
         if not edges:
             return
-        cyclic = self._cyclic(set(edges), {name: list(dict.fromkeys(targets)) for name, targets in edges.items()})
+        cyclic = self._cyclic(set(edges), edges)
         for name in ("", *self.defs_raw):
             if name in cyclic and not (name and len(schemas[name]) == 1 and "$ref" in schemas[name]):
                 self.report("infinite-recursion", (self.defs_src.get(name, "$defs"), name) if name else (),
