@@ -4,6 +4,8 @@
 cimport cython
 
 
+cdef frozenset _SCALARS
+
 @cython.locals(out=dict)
 cpdef _copy_dict(value, Py_ssize_t depth)
 @cython.locals(out=list)

@@ -16,6 +16,7 @@ from toolcast.walk.values import _NON_NULL_LEAF_TYPES, MISSING, NEST_GUARD
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
 PAUSE_GC_AFTER_PROPERTIES = 256
+_plainly_nullable = _NOT_PLAIN_NULLABLE.isdisjoint  # (bound once: compiled, a call makes no method lookup)
 
 
 class Containers(Combinators):
@@ -87,7 +88,7 @@ class Containers(Combinators):
                 np = plans.get(keys := tuple(sub))
                 if np is None:
                     np = self._node_plan(keys)
-                if (np and np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
+                if (np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
                         and (child := np.leaf(sub, {"type": t})) is not None):
                     psp = None
                     if optional:  # (a plain type: null is new here)
@@ -203,7 +204,7 @@ class Containers(Combinators):
         child = self.node(sub, psp, pip, depth + 1, nest + 1)
         if optional and not original_null:
             t = child.get("type")
-            if type(t) is str and t != "null" and _NOT_PLAIN_NULLABLE.isdisjoint(child):
+            if type(t) is str and t != "null" and _plainly_nullable(child):
                 child["type"] = [t, "null"]  # _with_null_own's common case, inline
             else:
                 child = self._nullable(child, psp)

@@ -2,6 +2,9 @@
 # extension types whose attributes are C fields and whose methods are C methods (a rewrite calls
 # schema() and slot() once per schema object of the document).
 
+cimport cython
+
+
 cdef class SlotCopy:
     cdef public object at
     cpdef schema(self, s, ctx)
@@ -17,5 +20,6 @@ cdef class Rewrite(SlotCopy):
     cdef public object bounds
     cdef public object anchors
     cpdef rewrite(self, s, sp)
+    @cython.locals(out=dict, at=list)
     cpdef schema(self, s, ctx)
-    cpdef _draft4(self, s)
+    cpdef _draft4(self, dict s)

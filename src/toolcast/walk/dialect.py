@@ -137,15 +137,15 @@ class Rewrite(SlotCopy):
         return self.schema(s, None)
 
     def schema(self, s: Any, ctx: Any) -> Any:
-        if not isinstance(s, dict):
+        if type(s) is not dict:  # (the document pass leaves plain dicts only, see values.plain_containers)
             return s
         out = s
-        if self.ref_siblings_ignored and "$ref" in s:
-            extra = [k for k in s if k not in self.kept]
+        if self.ref_siblings_ignored and "$ref" in out:
+            extra = [k for k in out if k not in self.kept]
             if extra:
                 sp = tuple(self.at)
                 self.ignored.extend([(sp, k) for k in extra])  # (a list: compiled, schema() is a C method)
-                out = {k: v for k, v in s.items() if k in self.kept}
+                out = {k: v for k, v in out.items() if k in self.kept}
         if self.draft4:
             out = self._draft4(out)
         if self.ref_siblings_ignored and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):

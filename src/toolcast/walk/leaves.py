@@ -10,6 +10,7 @@ from toolcast.walk.values import describe
 
 # A compiled node with one of these takes null by an anyOf branch, never as an enum member.
 _NULL_BY_BRANCH = _NOT_PLAIN_NULLABLE - {"enum"}
+_no_null_branch = _NULL_BY_BRANCH.isdisjoint  # (bound once: compiled, a call makes no method lookup)
 
 
 class Leaves(NullPaths):
@@ -82,7 +83,7 @@ class Leaves(NullPaths):
         """Count the null that making compiled node `c` nullable adds to its enum (if it does) like
         the enum's other values: limits count what is sent."""
         enum = c.get("enum")
-        if type(enum) is list and None not in enum and _NULL_BY_BRANCH.isdisjoint(c):
+        if type(enum) is list and None not in enum and _no_null_branch(c):
             self.n_enum += 1
             threshold, max_chars = self.enum_limits
             if len(enum) == threshold:  # the null takes it past the threshold of enum-chars

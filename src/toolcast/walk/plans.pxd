@@ -6,5 +6,18 @@
 from toolcast.walk.state cimport State
 
 
+cdef dict _DEF_REFS
+cpdef _def_ref(name)
+
+
+cdef class NodePlan:
+    cdef public object array
+    cdef public tuple container_steps
+    cdef public object leaf
+    cdef public tuple leaf_steps
+    cdef public object object
+    cdef public bint own_null
+
+
 cdef class Plans(State):
     cpdef _node_plan(self, keys)

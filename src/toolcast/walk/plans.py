@@ -21,6 +21,10 @@ _DEF_REFS: dict[str, str] = {}
 
 
 def _def_ref(name: str) -> str:
+    """The `$ref` of root definition `name`."""
+    known = _DEF_REFS.get(name)
+    if known is not None:
+        return known
     # A JSON Pointer in a URI fragment: `~` and `/` escaped (RFC 6901), then `%` percent-encoded
     # so that a reader who percent-decodes the fragment first (as JSON Schema does) gets it back.
     return remember(_DEF_REFS, name, "#/$defs/" + name.replace("~", "~0").replace("/", "~1").replace("%", "%25"),
@@ -246,16 +250,16 @@ class Plans(State):
         values.sort(key=lambda o: rank[o[0]])
         return tuple(values), tuple(steps)
 
-    def _node_plan(self, keys: tuple) -> NodePlan | bool:
-        """The plan of a schema with exactly these keys, in this order (see NodePlan), or False when
-        node() must read each keyword itself. Cached per rule version; derived from the keyword
-        plan, never from the values."""
+    def _node_plan(self, keys: tuple) -> NodePlan:
+        """The plan of a schema with exactly these keys, in this order (see NodePlan), or NO_PLAN
+        when node() must read each keyword itself. Cached per rule version; derived from the
+        keyword plan, never from the values."""
         if not _plannable(keys):
-            return False  # not cached: node() takes it (the cache never holds large keys alive)
+            return NO_PLAN  # not cached: node() takes it (the cache never holds large keys alive)
         plans = self.node_plans
         if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
             plans.clear()
-        found: NodePlan | bool = False
+        found = NO_PLAN
         if "type" in keys:
             leaf, container = self._leaf_shape(keys), self._container_shape(keys)
             if leaf is not None or container is not None:
@@ -290,11 +294,12 @@ class NodePlan:
     copied (`leaf`) and its steps recorded (`leaf_steps`), or an object's or array's plain values
     copied (`object`, `array`) and its drop steps recorded (`container_steps`) before the container
     rules run; None where that type needs node()'s reading of every keyword. A copy hands back None
-    when a value needs it too (see _values_copiers)."""
+    when a value needs it too (see _values_copiers). NO_PLAN, with none of them, is the plan of a
+    key shape without `type` or that node() always reads itself."""
 
     __slots__ = ("array", "container_steps", "leaf", "leaf_steps", "object", "own_null")
 
-    def __init__(self, leaf: tuple | None, container: tuple | None, r: Rules, keys: tuple):
+    def __init__(self, leaf: tuple | None, container: tuple | None, r: Rules | None, keys: tuple):
         self.leaf = self.object = self.array = None
         self.leaf_steps = self.container_steps = ()
         self.own_null = False  # whether the leaf takes null its own way (an enum or const), not by its type
@@ -304,3 +309,6 @@ class NodePlan:
         if container is not None:
             self.container_steps = container[1]
             self.object, self.array = _values_copiers(container[0], r, keys, ("object", "array"))
+
+
+NO_PLAN = NodePlan(None, None, None, ())

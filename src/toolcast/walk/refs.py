@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.model import NullPath
 from toolcast.walk.keywords import Keywords
-from toolcast.walk.plans import _DEF_REFS, _def_ref
+from toolcast.walk.plans import _def_ref
 from toolcast.walk.state import _Bucket
 from toolcast.walk.values import MISSING, describe, ref_pointer
 
@@ -145,5 +145,5 @@ class References(Keywords):
             if name not in self.defs_out:
                 self.queue.append(name)
                 self.defs_out[name] = None  # queued: compiled once, by _compile_defs
-            out["$ref"] = _DEF_REFS.get(name) or _def_ref(name)
+            out["$ref"] = _def_ref(name)
         return self._ordered(out) if len(out) > 1 else out

@@ -2,6 +2,8 @@
 # document's resources and the copy that repoints its references, as extension types (attributes
 # as C fields, methods as C methods; _Copy extends dialect.pxd's SlotCopy).
 
+cimport cython
+
 from toolcast.walk.dialect cimport SlotCopy
 
 
@@ -12,7 +14,8 @@ cdef class Resources:
     cdef public object refs
     cdef public object dialects
     cdef public object _at
-    cpdef _index(self, s, base)
+    @cython.locals(at=list, slots=dict)
+    cpdef _index(self, dict s, base)
     cpdef holds_schema(self, place)
     cpdef target(self, ref, base)
     cpdef at(self, place)

@@ -30,12 +30,13 @@ class Resources:
         self._at: list = []
         self._index(doc, DEFAULT_BASE)
 
-    def _index(self, s: Any, base: str) -> None:
-        if not isinstance(s, dict):
-            return
+    def _index(self, s: dict, base: str) -> None:
+        """Index schema object `s`, at the place `self._at`, and the schemas in its slots (plain
+        dicts all: the document pass leaves no other, see values.plain_containers)."""
         at = self._at
-        if isinstance(s.get("$id"), str):
-            base = urldefrag(_join(base, s["$id"]))[0] or base
+        id_ = s.get("$id")
+        if isinstance(id_, str):
+            base = urldefrag(_join(base, id_))[0] or base
             self.bases.setdefault(base, tuple(at))
             if at and "$schema" in s:
                 self.dialects.append((tuple(at), s["$schema"]))
@@ -44,28 +45,30 @@ class Resources:
         for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
             if isinstance(s.get(key), str):
                 self.anchors.setdefault((base, s[key]), tuple(at))
-        if isinstance(s.get("$ref"), str):
-            self.refs.append((tuple(at), s["$ref"], base))
+        ref = s.get("$ref")
+        if isinstance(ref, str):
+            self.refs.append((tuple(at), ref, base))
         if no_slots(s):
             return
+        slots = SCHEMA_SLOTS
         for k, v in s.items():
-            kind = slot_kind(k)
+            kind = slots.get(k)
             if kind is None:
                 continue
             at.append(k)
-            if isinstance(v, dict) and kind == "map":
+            if type(v) is dict and kind == "map":
                 for n, x in v.items():
-                    if isinstance(x, dict):
+                    if type(x) is dict:
                         at.append(n)
                         self._index(x, base)
                         at.pop()
-            elif isinstance(v, list) and kind in ("list", "schema-or-list"):
+            elif type(v) is list and kind in ("list", "schema-or-list"):
                 for i, x in enumerate(v):
-                    if isinstance(x, dict):
+                    if type(x) is dict:
                         at.append(i)
                         self._index(x, base)
                         at.pop()
-            elif kind in ("schema", "schema-or-list"):
+            elif kind in ("schema", "schema-or-list") and type(v) is dict:
                 self._index(v, base)
             at.pop()
 

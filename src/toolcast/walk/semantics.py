@@ -147,13 +147,17 @@ def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset
         raise too_deep()
     if s is True:
         return True
-    if not isinstance(s, dict):
-        return False
+    # (The document pass leaves plain dicts only, see values.plain_containers.)
+    return _object_allows_null(s, walk, _seen, _depth) if type(s) is dict else False
+
+
+def _object_allows_null(s: dict, walk: Walk, _seen: set[str] | frozenset[str], _depth: int) -> bool:
+    """allows_null of schema object `s`."""
     t = s.get("type")
     if t is not None and not (t == "null" or (isinstance(t, list) and "null" in t)
                               or (s.get("nullable") is True and not nullable_ignored(s))):
         return False
-    if _NULL_DECIDERS.isdisjoint(s):
+    if _decides_nothing(s):
         # Nothing below can say otherwise: a type that admits null, or typeless (the walk infers a
         # type from the keywords, so null stops being accepted, or refuses the node).
         return t is not None
@@ -175,7 +179,7 @@ def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset
         # parts it is merged with, so it says nothing about null. With no other part, type or
         # deciding keyword, the merged node is typeless: the walk infers a type, and null is not
         # kept (as in the early answer above).
-        decided = t is not None or not _DECIDERS_BESIDE_ALL_OF.isdisjoint(s)
+        decided = t is not None or not _nothing_decides_beside_all_of(s)
         for b in branches:
             if _neutral(b, walk, _depth + 1):
                 continue
@@ -217,6 +221,9 @@ def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset
 _NULL_DECIDERS = frozenset({"enum", "const", "anyOf", "oneOf", "allOf", "$ref"})
 _DECIDERS_BESIDE_ALL_OF = _NULL_DECIDERS - {"allOf"}
 _DECIDING_HERE = _NULL_DECIDERS - {"allOf", "$ref"}
+# (Bound once: compiled, a call makes no method lookup.)
+_decides_nothing = _NULL_DECIDERS.isdisjoint
+_nothing_decides_beside_all_of = _DECIDERS_BESIDE_ALL_OF.isdisjoint
 
 
 def _neutral(s: Any, walk: Walk, _depth: int = 0) -> bool:

@@ -3,6 +3,12 @@
 # its callers read and set them as before), and the methods every class of Walk's line calls as C
 # methods. The methods that take **params stay Python methods.
 
+cdef class _Bucket:
+    cdef public list legit
+    cdef public list nulls
+    cdef public list refs
+
+
 cdef class State:
     cdef public object r
     cdef public dict plan
@@ -25,7 +31,7 @@ cdef class State:
     cdef public bint subset_form
     cdef public list diags
     cdef public list trans
-    cdef public object bucket
+    cdef public _Bucket bucket
     cdef public dict buckets
     cdef public tuple null_paths
     cdef public Py_ssize_t refusals

@@ -8,6 +8,11 @@ cimport cython
 @cython.locals(flags=Py_ssize_t, budget=Py_ssize_t, stack=list, flagged=bint)
 cpdef _plain_flags(doc)
 
+cdef frozenset _FLAG_KEYS
+cdef dict _POINTERS
+cdef dict _DEF_NAMES
+cpdef ref_pointer(ref)
+
 cpdef _node_flags(v, root)
 cpdef def_ref_name(ref)
 cpdef _old_dialect_forms(v)

@@ -3,13 +3,17 @@
 # (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
 # methods).
 
+cimport cython
+
 from toolcast.walk.containers cimport Containers
+from toolcast.walk.plans cimport NodePlan
 
 
 cdef class Walk(Containers):
     cpdef compile(self, schema)
     cpdef _compile(self, schema)
     cpdef _set_root_type(self, dict root)
+    @cython.locals(np=NodePlan)
     cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*)
     cpdef _not_a_node(self, s, sp, Py_ssize_t nest)
     cpdef _structure(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint has_any_of)

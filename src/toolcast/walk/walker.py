@@ -13,6 +13,7 @@ from toolcast.rules import Rules
 from toolcast.walk.containers import Containers
 from toolcast.walk.plans import (
     _RESHAPING,
+    NO_PLAN,
     _walk_tables,
 )
 from toolcast.walk.subset import to_subset
@@ -187,7 +188,7 @@ class Walk(Containers):
         np = self.node_plans.get(keys := tuple(s))
         if np is None:
             np = self._node_plan(keys)
-        if np and type(t := s["type"]) is str:
+        if np is not NO_PLAN and type(t := s["type"]) is str:
             if t in _NON_NULL_LEAF_TYPES:
                 # A scalar leaf: its values copied, its steps recorded (it adds no level of nesting).
                 if np.leaf is not None and (out := np.leaf(s, {"type": t})) is not None:
