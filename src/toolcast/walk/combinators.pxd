@@ -3,6 +3,8 @@
 # (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
 # methods).
 
+cimport cython
+
 from toolcast.walk.refs cimport References
 
 
@@ -14,6 +16,7 @@ cdef class Combinators(References):
     cpdef _merged_value(self, dict out, k, v, sp)
     cpdef _merged_null(self, dict out, list typed_nulls, sp)
     cpdef _settled_nullable(self, dict s, sp)
+    @cython.locals(kw=dict)
     cpdef _normalize(self, dict s, sp, bint root)
     cpdef _merged_all_of(self, dict s, sp)
     cpdef _one_of_as_any_of(self, dict s, sp)

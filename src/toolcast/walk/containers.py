@@ -190,9 +190,10 @@ class Containers(Combinators):
             return MISSING
         pip = ip + (name,)
         # Decide before descending, so findings and null paths come parent first.
-        if type(sub) is dict and type(t := sub.get("type")) is str and t != "null" and sub.get("nullable") is not True:
+        d = sub if type(sub) is dict else None  # (compiled, read as a dict)
+        if d is not None and type(t := d.get("type")) is str and t != "null" and d.get("nullable") is not True:
             original_null = False  # allows_null's first test, inline: one plain type
-        elif (type(sub) is dict and len(sub) == 1 and type(ref := sub.get("$ref")) is str
+        elif (d is not None and len(d) == 1 and type(ref := d.get("$ref")) is str
               and (known := self.ref_nulls.get(ref)) is not None):
             original_null = known  # a bare $ref: allows_null's answer for its target, remembered
         else:

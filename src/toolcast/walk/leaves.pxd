@@ -11,3 +11,4 @@ cdef class Leaves(NullPaths):
     cpdef _record_steps(self, dict s, steps, sp)
     cpdef _count_enum(self, list values, sp, k)
     cpdef _nullable(self, dict c, sp)
+    cpdef _count_null(self, dict c, sp)

@@ -87,7 +87,10 @@ class Leaves(NullPaths):
             self.n_enum += 1
             threshold, max_chars = self.enum_limits
             if len(enum) == threshold:  # the null takes it past the threshold of enum-chars
-                chars = sum(len(x) for x in enum if isinstance(x, str))
+                chars = 0
+                for x in enum:  # (a loop: compiled, _count_null is a C method, which holds no generator)
+                    if isinstance(x, str):
+                        chars += len(x)
                 if chars > max_chars:
                     self.diag(self.r.counted("enum-chars").code, sp + ("enum",), count=len(enum) + 1, value=chars,
                               threshold=threshold, limit=max_chars)

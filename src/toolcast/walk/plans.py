@@ -183,8 +183,11 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
             return None
         if required:
             v = s["required"]
-            if type(v) is not list or not _ONLY_STR.issuperset(map(type, v)):
+            if type(v) is not list:
                 return None
+            for x in v:  # (a loop: compiled, no map object and no method lookup per schema)
+                if type(x) is not str:
+                    return None
         if additional:
             v = s["additionalProperties"]
             if type(v) is not dict and type(v) is not bool:
@@ -196,8 +199,11 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
             if mode == _PLAIN:
                 out[k] = v
             elif mode == _ENUM:
-                if not (v and _SCALAR_TYPES.issuperset(map(type, v))):
+                if not v:
                     return None
+                for x in v:
+                    if type(x) not in _SCALAR_TYPES:
+                        return None
                 out[k] = v
             elif mode == _CONST:
                 if type(v) not in _SCALAR_TYPES:
