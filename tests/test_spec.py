@@ -212,7 +212,7 @@ def test_every_pattern_the_code_reports_is_declared_and_in_every_catalogue():
     files = [p for p in (ROOT / "src" / "toolcast").rglob("*.py") if "_tables" not in p.parts]
     src = "\n".join(p.read_text(encoding="utf-8") for p in files)
     reported = {a or b or c for a, b, c in re.findall(
-        r'(?:self|walk)\.(?:report|refuse)\("([a-z0-9-]+)"|rep\.diag\("([a-z0-9-]+)"|(?:patterns|codes)\["([a-z0-9-]+)"\]', src)}
+        r'(?:self|walk)\.(?:report|refuse|record)\("([a-z0-9-]+)"|rep\.diag\("([a-z0-9-]+)"|(?:patterns|codes)\["([a-z0-9-]+)"\]', src)}
     changed = {a or b for a, b in re.findall(r'(?:self|rep)\.change\("([a-z0-9-]+)"|changes\["([a-z0-9-]+)"\]', src)}
     assert len(reported) > 30 and len(changed) > 15
     assert reported <= actions.ALL_REPORTS, sorted(reported - actions.ALL_REPORTS)

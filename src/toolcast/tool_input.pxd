@@ -7,6 +7,6 @@ cimport cython
 cdef frozenset _SCALARS
 
 @cython.locals(out=dict)
-cpdef _copy_dict(value, Py_ssize_t depth)
+cpdef _copy_dict(dict value, Py_ssize_t depth)
 @cython.locals(out=list)
-cpdef _copy_list(value, Py_ssize_t depth)
+cpdef _copy_list(list value, Py_ssize_t depth)

@@ -33,13 +33,16 @@ def copy_json(value: Any) -> Any:
 
 
 def _copy(value: dict | list, depth: int) -> Any:
-    if type(value) is dict or (type(value) is not list and isinstance(value, dict)):
+    if type(value) is dict:
         return _copy_dict(value, depth)
-    return _copy_list(value, depth)
+    if type(value) is not list and isinstance(value, dict):
+        return _copy_dict(dict(value), depth)  # a subclass, copied as the plain dict it stands for
+    return _copy_list(value if type(value) is list else list(value), depth)
 
 
 def _copy_dict(value: dict, depth: int) -> dict:
-    # Shallow-copy the container, then replace its containers: most values are scalars.
+    # A plain dict (see _copy). Shallow-copy the container, then replace its containers: most
+    # values are scalars.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
     out = dict(value)
@@ -55,6 +58,7 @@ def _copy_dict(value: dict, depth: int) -> dict:
 
 
 def _copy_list(value: list, depth: int) -> list:
+    # A plain list (see _copy).
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
     out = list(value)

@@ -329,7 +329,7 @@ class Combinators(References):
         """A `$ref` node with kept siblings: wrapped (annotations beside it), left as a bare `$ref`
         (siblings its target implies), or inlined with them merged in; None after a refusal."""
         if all(k in self.annotations for k in kept):
-            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            self.record("ref-with-siblings", sp, (("value", ", ".join(kept)),))
             self.change("wrapped-ref-with-siblings", sp)
             wrapped = {k: v for k, v in s.items() if k != "$ref"}
             wrapped["anyOf"] = [{"$ref": s["$ref"]}]
@@ -344,7 +344,7 @@ class Combinators(References):
             # {"$ref"} alone, so it is not inlined. What resolving the target recorded is taken
             # back: _ref records it where the $ref ends up.
             del self.trans[n_trans:]
-            self.report("ref-with-siblings", sp, value=", ".join(kept))
+            self.record("ref-with-siblings", sp, (("value", ", ".join(kept)),))
             for k, code, note in implied:
                 self.change(code, sp + (k,), note)
             dropped = {k for k, _, _ in implied}
@@ -358,7 +358,7 @@ class Combinators(References):
         merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
         if merged is None:
             return None
-        self.report("ref-with-siblings", sp, value=", ".join(kept))
+        self.record("ref-with-siblings", sp, (("value", ", ".join(kept)),))
         self.change("merged-ref-siblings", sp, f"({s['$ref']})")
         return merged
 
@@ -367,7 +367,7 @@ class Combinators(References):
         as lossy."""
         why = exclusive(s["oneOf"], self)
         if why:
-            self.report("one-of-exclusive-converted", sp + ("oneOf",), value=why)
+            self.record("one-of-exclusive-converted", sp + ("oneOf",), (("value", why),))
             self.change("converted-exclusive-one-of-to-any-of", sp + ("oneOf",))
         else:
             self.report("one-of-converted-to-any-of", sp + ("oneOf",))

@@ -130,7 +130,7 @@ class Containers(Combinators):
             self.report("explicit-null-stripped", psp, name=name)
             self.change("stripped-explicit-null", psp)
         else:
-            self.report("optional-null-sent", psp, name=name)
+            self.record("optional-null-sent", psp, (("name", name),))
 
     def _object_rules(self, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         """What closing the object records (by its `additionalProperties`), and `required` names it

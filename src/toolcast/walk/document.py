@@ -68,7 +68,7 @@ class Document(Plans):
         rw = Rewrite(dialect, frozenset(self.annotations))
         out = rw.rewrite(schema, ())
         for sp, k in rw.ignored:
-            self.report("ref-sibling-ignored", sp + (k,), keyword=k, value=dialect)
+            self.record("ref-sibling-ignored", sp + (k,), (("keyword", k), ("value", dialect)))
             self.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")
         for sp, k, became in rw.bounds:
             self.change("converted-dialect-keyword", sp + (k,), f"({dialect} `{k}`: {became})")

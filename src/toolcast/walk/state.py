@@ -106,10 +106,15 @@ class State:
 
     def report(self, pattern: str, sp: tuple, **params: Any) -> None:
         """Record the rules' diagnostic for `pattern` (see walk.actions) at `sp`."""
-        code = self.codes[pattern]  # (diag's body: a call that passes **params on copies them)
+        self.record(pattern, sp, tuple(params.items()))
+
+    def record(self, pattern: str, sp: tuple, params: tuple) -> None:
+        """report(), its parameters given as (name, value) pairs: compiled, a C call, which the
+        commonest findings take (a call with keyword arguments builds a dict of them first)."""
+        code = self.codes[pattern]
         if code in self.refusing:
             self.refusals += 1
-        self.diags.append((code, "#", sp, tuple(params.items())))
+        self.diags.append((code, "#", sp, params))
 
     def refuse(self, pattern: str, sp: tuple, **params: Any) -> dict:
         self.report(pattern, sp, **params)

@@ -13,7 +13,7 @@ cdef dict _POINTERS
 cdef dict _DEF_NAMES
 cpdef ref_pointer(ref)
 
-cpdef _node_flags(v, root)
+cpdef _node_flags(dict v, root)
 cpdef def_ref_name(ref)
-cpdef _old_dialect_forms(v)
-cpdef _names_a_resource(v, root)
+cpdef _old_dialect_forms(dict v)
+cpdef _names_a_resource(dict v, root)

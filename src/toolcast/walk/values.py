@@ -360,7 +360,7 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
             if isinstance(value, dict):
                 if type(value) is not dict:
                     flags |= HAS_FOREIGN_CONTAINERS
-                flags |= _node_flags(value, value is doc)
+                flags |= _node_flags(value if type(value) is dict else dict(value), value is doc)
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags

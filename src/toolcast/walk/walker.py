@@ -94,7 +94,7 @@ class Walk(Containers):
         if self.defs_raw:
             for name in self.defs_raw:
                 if name not in self.defs_out:
-                    self.report("unused-definition", (self.defs_src[name], name), name=name)
+                    self.record("unused-definition", (self.defs_src[name], name), (("name", name),))
                     self.change("dropped-unused-definition", (self.defs_src[name], name))
         max_props, max_chars, max_enum, max_depth = self.limit_values
         if (self.n_props > max_props or self.n_chars > max_chars or self.n_enum > max_enum
