@@ -19,6 +19,6 @@ cdef class Containers(Combinators):
     cpdef _optional_null(self, name, psp, bint omit)
     cpdef _object_rules(self, dict s, dict props, sp, bint root)
     @cython.locals(child=dict, d=dict)
-    cpdef _property(self, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
+    cpdef _property(self, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest, plan=*)
     cpdef _optional(self, name, psp, pip, bint original_null)
     cpdef _array(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest)

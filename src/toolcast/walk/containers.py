@@ -82,6 +82,7 @@ class Containers(Combinators):
         leaf_ok = nest < NEST_GUARD  # (deeper, node() refuses the property)
         for name, sub in props.items():
             optional = name not in req and not allowed
+            np = None
             if leaf_ok and type(sub) is dict:
                 # node()'s first case, a scalar leaf by its plan, without node()'s dispatch: the
                 # property's place is built only where something is recorded there.
@@ -102,7 +103,7 @@ class Containers(Combinators):
                         self._record_steps(sub, np.leaf_steps, psp or sp + ("properties", name))
                     out_props[name] = child
                     continue
-            child = self._property(name, sub, optional, sp, ip, depth, nest)
+            child = self._property(name, sub, optional, sp, ip, depth, nest, np)
             if child is not MISSING:
                 out_props[name] = child
         self.n_props += len(out_props)
@@ -177,9 +178,10 @@ class Containers(Combinators):
                     self.report("required-property-undefined", sp + ("required",), name=name)
         return req
 
-    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
+    def _property(self, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
+                  plan: NodePlan | None = None) -> Any:
         """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
-        its own findings and null path."""
+        its own findings and null path; `plan` is that of its key shape, when looked up already."""
         psp = sp + ("properties", name)
         if sub is False:
             self.report("boolean-subschema", psp, value="false")
@@ -202,7 +204,7 @@ class Containers(Combinators):
             self._optional(name, psp, pip, original_null)
         elif original_null:
             self.bucket.legit.append(pip)
-        child = self.node(sub, psp, pip, depth + 1, nest + 1)
+        child = self.node(sub, psp, pip, depth + 1, nest + 1, False, plan)
         if optional and not original_null:
             t = child.get("type")
             if type(t) is str and t != "null" and _plainly_nullable(child):

@@ -60,7 +60,7 @@ cdef class State:
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)
     cpdef _blocked(self)
-    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*)
+    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*)
     cpdef _container(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)
     cpdef _ordered(self, dict out)
     cpdef _descend_slot(self, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)

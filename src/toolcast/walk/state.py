@@ -139,7 +139,7 @@ class State:
         return bool(self.refusals) or (self.lossy_blocks and self.lossy())
 
     # -- descent, defined further along the line ------------------------------------------
-    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False, plan: Any = None) -> dict:
         """The compiled form of schema `s` at `sp` (walker.Walk)."""
         raise NotImplementedError
 

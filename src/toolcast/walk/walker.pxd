@@ -14,7 +14,7 @@ cdef class Walk(Containers):
     cpdef _compile(self, schema)
     cpdef _set_root_type(self, dict root)
     @cython.locals(np=NodePlan)
-    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*)
+    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*)
     cpdef _not_a_node(self, s, sp, Py_ssize_t nest)
     cpdef _structure(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint has_any_of)
     cpdef _container(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)

@@ -14,6 +14,7 @@ from toolcast.walk.containers import Containers
 from toolcast.walk.plans import (
     _RESHAPING,
     NO_PLAN,
+    NodePlan,
     _walk_tables,
 )
 from toolcast.walk.subset import to_subset
@@ -178,16 +179,20 @@ class Walk(Containers):
         return new
 
     # -- the walk --------------------------------------------------------------------------
-    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False) -> dict:
-        """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings recorded."""
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False,
+             plan: NodePlan | None = None) -> dict:
+        """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings
+        recorded. `plan` is the plan of `s`'s key shape, when the caller has looked it up."""
         if type(s) is not dict or nest > NEST_GUARD:
             s = self._not_a_node(s, sp, nest)
             if s is None:
                 return {}
         # The plan of this key shape, when it has one: most nodes are compiled by it alone.
-        np = self.node_plans.get(keys := tuple(s))
+        np = plan
         if np is None:
-            np = self._node_plan(keys)
+            np = self.node_plans.get(keys := tuple(s))
+            if np is None:
+                np = self._node_plan(keys)
         if np is not NO_PLAN and type(t := s["type"]) is str:
             if t in _NON_NULL_LEAF_TYPES:
                 # A scalar leaf: its values copied, its steps recorded (it adds no level of nesting).
