@@ -209,6 +209,19 @@ def test_import_and_compile_stay_light() -> None:
     assert _modules_after(f"import toolcast; toolcast.compile_tool({with_pattern})") <= {"lark"}
 
 
+def test_urllib_parse_is_imported_by_the_first_document_that_needs_it() -> None:
+    """A same-document `$ref` is resolved without urllib.parse; an absolute one needs RFC 3986's
+    join, which imports it then (and resolves as before)."""
+    local = ("{'name': 't', 'inputSchema': {'type': 'object', 'properties': {'a': {'$ref': '#/$defs/x'}}, "
+             "'$defs': {'x': {'type': 'string'}}}}")
+    assert _modules_after(f"import toolcast; toolcast.compile_tool({local})", ("urllib.parse",)) == set()
+    absolute = ("{'name': 't', 'inputSchema': {'$id': 'https://example.com/r.json', 'type': 'object', "
+                "'properties': {'a': {'$ref': 'https://example.com/r.json#/$defs/x'}}, "
+                "'$defs': {'x': {'type': 'string'}}}}")
+    code = f"import toolcast; r = toolcast.compile_tool({absolute}); assert r.status == 'strict', r.status"
+    assert _modules_after(code, ("urllib.parse",)) == {"urllib.parse"}
+
+
 def test_the_cli_starts_without_dataclasses() -> None:
     """`toolcast compile` starts in a fresh process each time: dataclasses would bring inspect, ast
     and dis with it, about 10 ms of every start-up (measured against `python -c pass`)."""

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urldefrag, urljoin
 
 from toolcast.walk.dialect import SCHEMA_SLOTS, SlotCopy, dialect_of, no_slots, slot_kind
 from toolcast.walk.plans import _def_ref
-from toolcast.walk.values import describe, ref_pointer
+from toolcast.walk.values import describe, ref_pointer, urllib_parse
 
 # The base URI of a document that names none (RFC 3986 §5.1.4: the application's default; the
 # .invalid domain is reserved, RFC 2606); never fetched, only joined with, so that relative `$id`s
 # and `$ref`s resolve against a hierarchical absolute URI as urljoin requires.
 DEFAULT_BASE = "https://toolcast.invalid/schema.json"
 _DEFS = ("$defs", "definitions")
-_join = urljoin
+
+
+def _resolved(base: str, ref: str) -> tuple[str, str]:
+    """(the absolute URI without its fragment, the fragment) of `ref` read at `base` (RFC 3986)."""
+    parse = urllib_parse()
+    return parse.urldefrag(parse.urljoin(base, ref))
 
 
 class Resources:
@@ -36,7 +40,7 @@ class Resources:
         at = self._at
         id_ = s.get("$id")
         if isinstance(id_, str):
-            base = urldefrag(_join(base, id_))[0] or base
+            base = _resolved(base, id_)[0] or base
             self.bases.setdefault(base, tuple(at))
             if at and "$schema" in s:
                 self.dialects.append((tuple(at), s["$schema"]))
@@ -106,7 +110,7 @@ class Resources:
         if ref[:1] == "#":  # same resource: what urljoin and urldefrag give, without them
             uri, frag = "", ref[1:]
         else:
-            uri, frag = urldefrag(_join(base, ref))
+            uri, frag = _resolved(base, ref)
         root = self.bases.get(uri or base)
         if root is None:
             return "external"
@@ -132,7 +136,7 @@ class Resources:
 
 
 def _unquoted(frag: str) -> str:
-    return unquote(frag) if "%" in frag else frag
+    return urllib_parse().unquote(frag) if "%" in frag else frag
 
 
 def bundle(doc: dict, walk: Any, dialect: str | None = "2020-12") -> dict | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from math import isfinite
 from typing import Any, TypeVar
-from urllib.parse import unquote
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
@@ -157,6 +156,22 @@ def remember(cache: dict, key: str, value: _V, entries: int = 4096, key_chars: i
     return value
 
 
+_URLLIB_PARSE: Any = None
+
+
+def urllib_parse() -> Any:
+    """urllib.parse, imported on the first call: few documents need it (a percent-escaped pointer, an
+    `$id`, a reference to another resource), and without it `import toolcast` takes about a tenth
+    less. Kept once imported: a `from urllib.parse import ...` in a function looks the module up on
+    every call, and asks its module `__getattr__` for `__path__`, which raises."""
+    global _URLLIB_PARSE
+    if _URLLIB_PARSE is None:
+        import urllib.parse
+
+        _URLLIB_PARSE = urllib.parse
+    return _URLLIB_PARSE
+
+
 def ref_pointer(ref: str) -> tuple[str, ...] | None:
     """The JSON Pointer tokens a same-document `$ref` ("#...") names, read as JSON Schema reads a
     URI fragment: percent-decoded first, then split at "/" and each token unescaped (`~1` before
@@ -173,7 +188,7 @@ _POINTERS: dict[str, tuple[str, ...] | None] = {}
 def _ref_pointer(ref: str) -> tuple[str, ...] | None:
     frag = ref[1:]
     if "%" in frag:
-        frag = unquote(frag)
+        frag = urllib_parse().unquote(frag)
     if not frag:
         return ()
     if frag[0] != "/":
