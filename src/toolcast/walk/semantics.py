@@ -354,13 +354,13 @@ def _branch(b: Any, walk: Walk) -> tuple | None:
         return (_ALL_TYPES, None, {})
     t = b.get("type")
     if isinstance(t, str) and t in _ALL_TYPES:
-        types = {t}
-    elif isinstance(t, list) and t and all(isinstance(x, str) for x in t):
-        types = set(t) & _ALL_TYPES
+        types = _ONE_TYPE[t]
+    elif isinstance(t, list) and t and _all_strings(t):
+        types = frozenset(t) & _ALL_TYPES
     else:
-        types = set(_ALL_TYPES)  # no type (or one the walk reports): every type
+        types = _ALL_TYPES  # no type (or one the walk reports): every type
     if b.get("nullable") is True:
-        types.add("null")  # OpenAPI, as the walk reads it
+        types = types | _NULL_TYPE  # OpenAPI, as the walk reads it
     values = _values(b)
     if values is not None:
         values = [v for v in values if _admits(types, v)]
@@ -370,7 +370,19 @@ def _branch(b: Any, walk: Walk) -> tuple | None:
         for key in req:
             if isinstance(key, str) and (vals := _values(props.get(key))) is not None:
                 keys[key] = {json_key(v) for v in vals}
-    return (frozenset(types), values, keys)
+    return (types, values, keys)
+
+
+# The type set of a branch of one type, built once (a oneOf's branches are mostly of one type).
+_ONE_TYPE = {t: frozenset({t}) for t in _ALL_TYPES}
+_NULL_TYPE = _ONE_TYPE["null"]
+
+
+def _all_strings(xs: list) -> bool:
+    for x in xs:  # noqa: SIM110  (a loop, not all() of a generator: compiled, no generator object)
+        if not isinstance(x, str):
+            return False
+    return True
 
 
 def _values(b: Any) -> list | None:
@@ -406,8 +418,15 @@ def _admits(types: frozenset | set, v: Any) -> bool:
 _KINDS = {"integer": ("integer",), "number": ("integer", "fraction")}
 
 
-def _kinds(types: frozenset) -> set:
-    return {k for t in types for k in _KINDS.get(t, (t,))}
+def _kinds(types: frozenset) -> frozenset:
+    kinds = _KINDS_OF.get(types)
+    if kinds is None:  # (at most one entry per subset of the seven types)
+        kinds = _KINDS_OF[types] = frozenset([k for t in types for k in _KINDS.get(t, (t,))])
+    return kinds
+
+
+# A branch's type set -> the kinds of value it admits (_kinds).
+_KINDS_OF: dict[frozenset, frozenset] = {}
 
 
 def _value_kind(v: Any) -> str:
@@ -453,7 +472,11 @@ def exclusive(branches: list, walk: Walk) -> str:
     n = len(branches)
     if n < 2:
         return "a single branch" if n == 1 else ""
-    seen = [b for b in (_branch(x, walk) for x in branches) if b is not None]  # false matches nothing
+    seen = []
+    for x in branches:
+        b = _branch(x, walk)
+        if b is not None:  # false matches nothing
+            seen.append(b)
     if len(seen) < 2:
         return "a single branch can match"
     if not _shared_kinds(seen)[1]:
