@@ -355,7 +355,7 @@ def _branch(b: Any, walk: Walk) -> tuple | None:
     t = b.get("type")
     if isinstance(t, str) and t in _ALL_TYPES:
         types = _ONE_TYPE[t]
-    elif isinstance(t, list) and t and _all_strings(t):
+    elif isinstance(t, list) and t and all(isinstance(x, str) for x in t):
         types = frozenset(t) & _ALL_TYPES
     else:
         types = _ALL_TYPES  # no type (or one the walk reports): every type
@@ -376,13 +376,6 @@ def _branch(b: Any, walk: Walk) -> tuple | None:
 # The type set of a branch of one type, built once (a oneOf's branches are mostly of one type).
 _ONE_TYPE = {t: frozenset({t}) for t in _ALL_TYPES}
 _NULL_TYPE = _ONE_TYPE["null"]
-
-
-def _all_strings(xs: list) -> bool:
-    for x in xs:  # noqa: SIM110  (a loop, not all() of a generator: compiled, no generator object)
-        if not isinstance(x, str):
-            return False
-    return True
 
 
 def _values(b: Any) -> list | None:
