@@ -37,8 +37,9 @@ REPORTS: dict[str, tuple[str, ...]] = {
                    "external-ref", "unsupported-ref-target", "unresolvable-ref", "unsatisfiable-schema",
                    "root-schema-not-object", "false-subschema-unrepresentable", "unused-definition"),
     # the document before the walk: JSON values, its dialect, its resources (walk.document)
-    "document": ("non-json-value", "unsupported-dialect", "ref-sibling-ignored", "unresolvable-ref", "unsupported-ref-target",
-                 "nested-definitions", "annotation-keyword-dropped"),
+    "document": ("non-json-value", "unsupported-dialect", "ref-sibling-ignored", "keyword-not-in-dialect",
+                 "invalid-keyword-value", "unresolvable-ref", "unsupported-ref-target", "nested-definitions",
+                 "annotation-keyword-dropped"),
     # after the walk: finiteness and null paths (walk.nullpaths)
     "after": ("unsatisfiable-schema", "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths"),
     # objects in a dialect without `additionalProperties` (policy objects `unlisted`, walk.containers)
@@ -68,8 +69,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
                     "dropped-redundant-ref-sibling"),
     "references": ("renamed-definitions-to-defs", "rewrote-definitions-reference", "merged-ref-siblings",
                    "dropped-unused-definition"),
-    "document": ("dropped-ignored-ref-sibling", "converted-dialect-keyword", "copied-ref-target-to-defs",
-                 "dropped-nested-definitions", "dropped-annotation-keyword"),
+    "document": ("dropped-ignored-ref-sibling", "dropped-keyword-not-in-dialect", "converted-dialect-keyword",
+                 "copied-ref-target-to-defs", "dropped-nested-definitions", "dropped-annotation-keyword"),
     "after": (),
     "unlisted-objects": ("dropped-additional-properties-false", "dropped-additional-properties-true"),
     "subset": ("inlined-reference", "converted-type-list-to-nullable", "split-type-list-to-any-of",

@@ -19,6 +19,9 @@ cdef class Rewrite(SlotCopy):
     cdef public object ignored
     cdef public object bounds
     cdef public object anchors
+    cdef public object unknown
+    cdef public object dropped
+    cdef public object invalid
     cpdef rewrite(self, s, sp)
     @cython.locals(out=dict, at=list)
     cpdef schema(self, s, ctx)

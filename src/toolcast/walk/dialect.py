@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.values import STORAGE_BESIDE_REF, remember
+from toolcast.walk.values import LATER_KEYWORDS, STORAGE_BESIDE_REF, remember
 
 # Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
 # `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
@@ -35,6 +35,16 @@ DIALECTS = {
 }
 # Before 2019-09, "All other properties in a "$ref" object MUST be ignored" (draft-07 §8.3).
 REF_SIBLINGS_IGNORED = frozenset({"draft-07", "draft-06", "draft-04"})
+# The dialects in the order they came out: a keyword of LATER_KEYWORDS is unknown to each before its own.
+_ORDER = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
+
+
+def unknown_keywords(dialect: str) -> frozenset:
+    """The keywords of LATER_KEYWORDS that `dialect` does not define (and so ignores)."""
+    rank = _ORDER.index(dialect) if dialect in _ORDER else len(_ORDER)
+    return frozenset(k for k, since in LATER_KEYWORDS.items() if _ORDER.index(since) > rank)
+
+
 # What stays beside an ignored-siblings `$ref`: the document's storage (a pointer can still reach
 # a definition kept there) and the dialect itself.
 _KEPT_BESIDE_REF = STORAGE_BESIDE_REF  # (values reads it too, to tell whether a rewrite is needed)
@@ -127,6 +137,9 @@ class Rewrite(SlotCopy):
         self.ignored: list[tuple[tuple, str]] = []  # (place, keyword) beside $ref, dropped
         self.bounds: list[tuple[tuple, str, str]] = []  # (place, keyword, what it became)
         self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
+        self.unknown = unknown_keywords(dialect)
+        self.dropped: list[tuple[tuple, str]] = []  # (place, keyword the dialect does not define), dropped
+        self.invalid: list[tuple[tuple, str, Any]] = []  # (place, keyword, value) the dialect does not allow
         # The place being rewritten, one key a level: a tuple is made only for a place that is
         # recorded (a new tuple per visited node cost about a third of the rewrite).
         self.at = []
@@ -146,6 +159,10 @@ class Rewrite(SlotCopy):
                 sp = tuple(self.at)
                 self.ignored.extend([(sp, k) for k in extra])  # (a list: compiled, schema() is a C method)
                 out = {k: v for k, v in out.items() if k in self.kept}
+        if not self.unknown.isdisjoint(out):
+            sp = tuple(self.at)
+            self.dropped.extend([(sp, k) for k in out if k in self.unknown])
+            out = {k: v for k, v in out.items() if k not in self.unknown}
         if self.draft4:
             out = self._draft4(out)
         if self.ref_siblings_ignored and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):
@@ -180,6 +197,8 @@ class Rewrite(SlotCopy):
             self.bounds.append((sp, "id", "$id"))
         for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
             if type(out.get(flag)) is not bool:
+                if flag in out:  # draft-04's flag is a boolean: a number here is not draft-04's keyword
+                    self.invalid.append((tuple(self.at), flag, out[flag]))
                 continue
             new = dict(out)
             if sp is None:

@@ -10,6 +10,7 @@ from toolcast.walk.resources import bundle
 from toolcast.walk.values import (
     ANNOTATIONS_BESIDE_REF,
     HAS_ANNOTATED_REFS,
+    HAS_DRAFT_07_KEYWORDS,
     HAS_FOREIGN_CONTAINERS,
     HAS_IDS,
     HAS_OLD_DIALECT_FORMS,
@@ -63,6 +64,7 @@ class Document(Plans):
         if dialect is None:
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
         if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and (
+                not flags & HAS_DRAFT_07_KEYWORDS or dialect != "draft-06") and (
                 not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF)):
             return schema  # (the rewrite would give back the same document and record nothing)
         rw = Rewrite(dialect, frozenset(self.annotations))
@@ -74,4 +76,10 @@ class Document(Plans):
             self.change("converted-dialect-keyword", sp + (k,), f"({dialect} `{k}`: {became})")
         for sp, frag in rw.anchors:
             self.change("converted-dialect-keyword", sp + ("$id",), f"({dialect} `$id` {frag!r}: an $anchor)")
+        for sp, k in rw.dropped:
+            self.record("keyword-not-in-dialect", sp + (k,), (("keyword", k), ("value", dialect)))
+            self.change("dropped-keyword-not-in-dialect", sp + (k,), f"({dialect})")
+        for sp, k, v in rw.invalid:
+            self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v),
+                        expected=f"a boolean ({dialect})")
         return out

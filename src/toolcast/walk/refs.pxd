@@ -11,6 +11,7 @@ cdef class References(Keywords):
     cpdef _target(self, ref, sp)
     cpdef _ref_name(self, ref, name, note)
     cpdef _resolve_raw(self, ref, sp)
+    cpdef _root_target(self)
     cpdef _inline_root_ref(self, dict root)
     cpdef _compile_defs(self)
     cpdef _ref(self, ref, dict out, sp, ip)

@@ -55,6 +55,7 @@ class References(Keywords):
             return None
         if ref == "#":
             self._ref_name(ref, "", "")
+            self._root_target()
             return ""
         if not ref.startswith("#"):
             self.report("external-ref", sp, value=ref)
@@ -73,6 +74,7 @@ class References(Keywords):
             return name
         if tokens == ():
             self._ref_name(ref, "", "")
+            self._root_target()
             return ""
         self.report("unsupported-ref-target", sp, value=ref)
         return None
@@ -81,6 +83,14 @@ class References(Keywords):
         if type(self.ref_names) is not dict:
             self.ref_names = {}
         self.ref_names[ref] = (name, note)
+
+    def _root_target(self) -> None:
+        """A `$ref` names the root: where the root's `type: object` was inferred, it now applies
+        there too (a value that is no object, which the original accepted there, is rejected),
+        reported as type-inferred at the root, as it is for any node below."""
+        if self.root_inferred is not None:
+            self.report("type-inferred", (), keyword=f"`{self.root_inferred}` (and a `$ref` to `#`)", value="object")
+            self.root_inferred = None  # (once)
 
     def _resolve_raw(self, ref: str, sp: tuple) -> Any:
         """The raw target of a `$ref` chain (for merging), or MISSING after a refusal."""

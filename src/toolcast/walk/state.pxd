@@ -56,6 +56,7 @@ cdef class State:
     cdef public object ref_neutral
     cdef public object ref_names
     cdef public object merged_refs
+    cdef public object root_inferred
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)

@@ -96,6 +96,7 @@ class State:
         self.ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
         self.ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
         self.merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
+        self.root_inferred: Any = None  # the keyword the root's inferred `type: object` came from
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:

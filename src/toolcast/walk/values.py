@@ -234,6 +234,7 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 # apart (HAS_ANNOTATED_REFS): a provider that takes those annotations beside `$ref` keeps them, so
 # such a document needs no rewrite there.
 HAS_FOREIGN_CONTAINERS, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
+HAS_DRAFT_07_KEYWORDS = 32
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -299,8 +300,27 @@ def _plain_flags(doc: Any) -> int:
     return flags
 
 
+# Assertion and applicator keywords by the first dialect that defines them (json-schema.org's
+# release notes of draft-06, draft-07, 2019-09 and 2020-12). To an older dialect each is an unknown
+# keyword, which its validators ignore: dialect.Rewrite drops them, so that the walk does not read
+# as a constraint, or use in a oneOf proof, what the declared dialect ignores (draft-04 `const`).
+# Annotations and `$defs` (a place a pointer reaches in any dialect) are left out: they constrain
+# nothing.
+LATER_KEYWORDS = {
+    "const": "draft-06", "contains": "draft-06", "propertyNames": "draft-06",
+    "if": "draft-07", "then": "draft-07", "else": "draft-07",
+    "dependentRequired": "2019-09", "dependentSchemas": "2019-09", "unevaluatedProperties": "2019-09",
+    "unevaluatedItems": "2019-09", "minContains": "2019-09", "maxContains": "2019-09",
+    "prefixItems": "2020-12",
+}
+# What makes scan note a rewrite: a keyword from 2019-09 on, which draft-07 and draft-06 do not
+# define (HAS_OLD_DIALECT_FORMS), and one of draft-07's, which draft-06 does not (HAS_DRAFT_07_KEYWORDS).
+# Draft-04 is always rewritten, so draft-06's own keywords need no note.
+_LATER_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since in ("2019-09", "2020-12"))
+_DRAFT_07_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since == "draft-07")
+
 # The keys that make _node_flags worth calling for a schema object.
-_FLAG_KEYS = frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"})
+_FLAG_KEYS = frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"}) | _LATER_FLAGGED | _DRAFT_07_FLAGGED
 
 # Containers the plain scan visits before it starts a set of the ones seen. JSON text never shares
 # a container, so below this a document pays no set; a DAG from Python (or a cycle) costs at most
@@ -310,8 +330,7 @@ _PLAIN_BUDGET = 1 << 16
 
 
 def _node_flags(v: dict, root: bool) -> int:
-    """The document flags schema object `v` raises (0 when it holds none of `$ref`, `$id`, `id`,
-    `$anchor`, `$dynamicAnchor`)."""
+    """The document flags schema object `v` raises (0 when it holds none of _FLAG_KEYS)."""
     if len(v) == 1 and "$ref" in v:  # a bare $ref (most of them): no resource, nothing beside it
         return 0 if def_ref_name(v["$ref"]) is not None else HAS_OTHER_REFS
     flags = HAS_IDS if _names_a_resource(v, root) else 0
@@ -343,6 +362,10 @@ def _old_dialect_forms(v: dict) -> int:
     i = v.get("$id")
     if isinstance(i, str) and i.startswith("#"):
         flags |= HAS_OLD_DIALECT_FORMS
+    if not _LATER_FLAGGED.isdisjoint(v):
+        flags |= HAS_OLD_DIALECT_FORMS  # a keyword draft-07 and draft-06 do not define (LATER_KEYWORDS)
+    if not _DRAFT_07_FLAGGED.isdisjoint(v):
+        flags |= HAS_DRAFT_07_KEYWORDS
     return flags
 
 
@@ -350,6 +373,7 @@ def _old_dialect_forms(v: dict) -> int:
 # keeps where the provider takes them (every provider's `ref_siblings` is empty or these two).
 STORAGE_BESIDE_REF = frozenset({"$ref", "$defs", "definitions", "$schema"})
 ANNOTATIONS_BESIDE_REF = frozenset({"description", "title"})
+
 
 
 def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:

@@ -32,6 +32,8 @@ from toolcast.walk.values import (
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+# A root without `type` that has one of these is read as an object (else: a tool without parameters).
+_ROOT_TYPE_TRIGGERS = ("properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "enum", "const")
 # (bound once: compiled, a call of the bound method skips the method lookup made per node)
 _not_reshaping = _RESHAPING.isdisjoint
 
@@ -150,9 +152,7 @@ class Walk(Containers):
                     self.report("root-schema-anyof", (kw,), keyword=kw)
         rtype = root.get("type", MISSING)
         if rtype is MISSING:
-            if not any(k in root for k in ("properties", "required", "additionalProperties")) and not any(
-                k in root for k in ("anyOf", "oneOf", "allOf", "enum", "const")
-            ):
+            if not any(k in root for k in _ROOT_TYPE_TRIGGERS):
                 # Description-only or annotation-only root: a tool without parameters.
                 self.report("empty-parameters", ())
                 self.change("closed-empty-parameters", ())
@@ -163,6 +163,8 @@ class Walk(Containers):
                 self.report("root-schema-not-object", (), value="an enum or const without `type: object`")
             else:
                 self.change("inferred-type", ("type",), "(object, at the root)")
+                # (a `$ref` to `#` below reads the root with it: see References._root_target)
+                self.root_inferred = next(k for k in _ROOT_TYPE_TRIGGERS if k in root)
                 root = self._set_root_type(root)
         elif rtype == ["object"]:
             root = self._set_root_type(root)
