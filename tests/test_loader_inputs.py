@@ -158,3 +158,56 @@ def test_a_baseline_inside_the_directory_is_not_read_as_a_tool(tmp_path: Path) -
     code, out, _ = run("check", str(tmp_path), "--baseline", base, "--format", "json", "--fail-on", "info")
     assert code == 0, out
     assert [r["name"] for r in json.loads(out)["results"]] == ["t"] and json.loads(out)["errors"] == []
+
+
+def test_a_directory_that_cannot_be_listed_is_an_input_error_and_its_outputs_stay(tmp_path: Path, monkeypatch) -> None:
+    # Found by testing as an unprivileged user: `chmod 000 tools/sub` made a directory scan skip
+    # it with exit 0, and `--out` then removed the outputs of the tools in it. (The suite may run
+    # as root, which reads any directory: the listing is refused here as the OS refuses it.)
+    import os
+
+    tools = tmp_path / "tools"
+    write(tools / "good.json", json.dumps(TOOL))
+    write(tools / "sub" / "other.json", json.dumps({**TOOL, "name": "other"}))
+    out_dir = tmp_path / "generated"
+    assert run("compile", str(tools), "--out", str(out_dir))[0] == 0
+    before = {p.name: p.read_bytes() for p in out_dir.iterdir()}
+    assert "other.json" in before
+
+    real = os.scandir
+
+    def refuse(path=".", *a):
+        if Path(path).name == "sub":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a)
+
+    monkeypatch.setattr(os, "scandir", refuse)
+    code, out, _ = run("compile", str(tools), "--summary")
+    assert code == 2
+    assert f"{tools / 'sub'}: cannot read the directory: Permission denied" in out
+    assert "1 tool(s)" in out  # the readable tool is still compiled
+    code, out, _ = run("compile", str(tools), "--out", str(out_dir))
+    assert code == 2
+    assert {p.name: p.read_bytes() for p in out_dir.iterdir()} == before
+    # Given as PATH itself, the directory says why it has no tools.
+    code, out, _ = run("compile", str(tools / "sub"), "--summary")
+    assert code == 2 and "cannot read the directory: Permission denied" in out and "no tool files" not in out
+
+
+def test_a_fifo_in_a_scanned_directory_is_reported_not_opened(tmp_path: Path) -> None:
+    # Opening a FIFO blocks until something writes to it: a scan of a directory holding one named
+    # like a tool file hung. It is an input error now, and the other tools are compiled.
+    import os
+    import subprocess
+    import sys
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    tools = tmp_path / "tools"
+    write(tools / "good.json", json.dumps(TOOL))
+    os.mkfifo(tools / "pipe.json")
+    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())",
+                           "compile", str(tools), "--summary"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"{tools / 'pipe.json'}: not a regular file; not read" in proc.stdout
+    assert "1 tool(s): 1 strict" in proc.stdout

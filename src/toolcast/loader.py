@@ -375,14 +375,23 @@ def _item(source: str, tool: Any, file: str, positions: Any, tokens: tuple, bare
 TOOL_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
-def tool_files(root: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
+def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = None) -> list[Path]:
     """The tool files under a directory, in sorted order: every file with a known extension,
     skipping hidden files and directories (a name starting with "."), symlinked directories,
     the files and directories in `skip` (the run's --out and baseline files) and any directory
-    holding a manifest.json that toolcast wrote (an --out directory of another run)."""
+    holding a manifest.json that toolcast wrote (an --out directory of another run).
+
+    What cannot be read is not skipped in silence: a directory that cannot be listed, and a
+    tool-named entry that is not a regular file (a FIFO would block the run), are appended to
+    `problems` as (path, why)."""
     skipped = {p.resolve() for p in skip}
     found: list[Path] = []
-    for here, dirs, files in os.walk(root):
+
+    def unlisted(exc: OSError) -> None:
+        if problems is not None:
+            problems.append((Path(exc.filename) if exc.filename else root, f"cannot read the directory: {exc.strerror or exc}"))
+
+    for here, dirs, files in os.walk(root, onerror=unlisted):
         base = Path(here)
         if base != root and (base.resolve() in skipped or _is_out_dir(base)):
             dirs[:] = []
@@ -390,8 +399,17 @@ def tool_files(root: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
         if base == root and (base.resolve() in skipped or _is_out_dir(base)):
             return []
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
-        found.extend(base / f for f in files if not f.startswith(".") and Path(f).suffix.lower() in TOOL_SUFFIXES
-                     and (not skipped or (base / f).resolve() not in skipped))
+        for f in files:
+            if f.startswith(".") or Path(f).suffix.lower() not in TOOL_SUFFIXES:
+                continue
+            path = base / f
+            if skipped and path.resolve() in skipped:
+                continue
+            if not path.is_file():  # (follows a symlink: a link to a tool file is read)
+                if problems is not None:
+                    problems.append((path, "not a regular file; not read"))
+                continue
+            found.append(path)
     return sorted(found, key=lambda p: p.relative_to(root).parts)
 
 
@@ -410,11 +428,12 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
     `tool_files` lists); never raises for bad input. With `positions`, each item knows where
     its pieces are in the file (Item.where); `name` names a bare JSON Schema."""
     if path != "-" and Path(path).is_dir():
-        files = tool_files(Path(path), skip)
+        problems: list[tuple[Path, str]] = []
+        files = tool_files(Path(path), skip, problems)
+        errors: list[InputError] = [InputError(str(p), why) for p, why in problems]
         if not files:
-            return [], [InputError(path, f"a directory with no tool files ({', '.join(TOOL_SUFFIXES)}) in it")]
+            return [], errors or [InputError(path, f"a directory with no tool files ({', '.join(TOOL_SUFFIXES)}) in it")]
         items: list[Item] = []
-        errors: list[InputError] = []
         for f in files:
             got, errs = load(str(f), positions=positions, name=name)
             items.extend(got)
