@@ -69,11 +69,15 @@ class Positions:
         return off, len(tokens)
 
 
-_STRING = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # (unambiguous: each character is a plain one or an escape)
 # One match per key or bracket: whatever lies between (scalars, commas, strings that are values,
-# not keys) is consumed inside the match, in C, possessively (no backtracking). The text was
-# accepted by json.loads already, so a string is a key exactly when a colon follows it.
-_STRUCTURE = re.compile(r'(?:[^"{}\[\]]++|' + _STRING + r'(?!\s*:))*+(' + _STRING + r'|[{}\[\]])')
+# not keys) is consumed inside the match, in C. The text was accepted by json.loads already, so a
+# string is a key exactly when a colon follows it. A run of other characters is taken whole, as an
+# atomic group would take it, by the lookahead-and-backreference idiom: possessive quantifiers
+# (Python 3.11's) match wrongly in early 3.11 releases (Debian 12's 3.11.2 returned value strings
+# as keys), and a plain `+` inside `*` could backtrack without end.
+_STRUCTURE = re.compile(r'(?:(?=(?P<run>[^"{}\[\]]+))(?P=run)|' + _STRING + r'(?!\s*:))*(?P<tok>' + _STRING
+                        + r'|[{}\[\]])')
 # Strings, brackets and commas: the elements of one array, found when one is asked for.
 _TOKEN = re.compile(_STRING + r'|[{}\[\],]')
 _UNSEEN = -1  # an array element that is not an object or array: found on demand
@@ -94,12 +98,15 @@ def scan_json(text: str, doc: Any, start: int = 0, end: int | None = None, membe
     offs: Any = None
     key: Any = None
     kids: Any = None  # in an array: the indexes of its elements that are containers, and a cursor
+    # Up to the root's closing bracket: past it only whitespace is left, where a match would fail
+    # and be tried again at every position.
+    end = max(text.rfind("}", root, end), text.rfind("]", root, end)) + 1
     for m in _STRUCTURE.finditer(text, root, end):
-        pos = m.start(1)
+        pos = m.start("tok")
         c = text[pos]
         if c == '"':
             offs.append(pos)
-            raw = m.group(1)
+            raw = m.group("tok")
             key = raw[1:-1] if "\\" not in raw else json_loads(raw)
             continue
         if c == "{" or c == "[":
