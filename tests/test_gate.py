@@ -244,6 +244,51 @@ def test_a_baseline_is_not_written_when_an_input_could_not_be_read(tmp_path: Pat
     assert code == 2 and "not written" in out and not base.exists()
 
 
+def test_write_baseline_never_replaces_a_file_that_is_not_a_baseline(tmp_path: Path) -> None:
+    # Found by testing as a user would: `check victim.json --write-baseline victim.json` replaced
+    # the tool file with a baseline (exit 0), and `check td --write-baseline td/b.json` left the
+    # tool in b.json unchecked (the scan skips the baseline's path) and then replaced it.
+    tool = tmp_path / "victim.json"
+    tool.write_text(TOOL_JSON, encoding="utf-8")
+    code, out, _ = run("check", str(tool), "--write-baseline", str(tool))
+    assert code == 2 and "not a toolcast baseline" in out and "replacing it would lose it" in out
+    assert tool.read_text(encoding="utf-8") == TOOL_JSON
+    td = tmp_path / "td"
+    td.mkdir()
+    (td / "a.json").write_text(TOOL_JSON, encoding="utf-8")
+    (td / "b.json").write_text(TOOL_JSON.replace("fetch_url", "second"), encoding="utf-8")
+    before = (td / "b.json").read_bytes()
+    code, out, _ = run("check", str(td), "--write-baseline", str(td / "b.json"))
+    assert code == 2 and (td / "b.json").read_bytes() == before
+    # A baseline there is replaced, as before.
+    base = tmp_path / "base.json"
+    assert run("check", str(tool), "--write-baseline", str(base))[0] == 0
+    tool.write_text(TOOL_JSON.replace('"depth": {"type": "integer"}', '"depth": {"type": "integer"}, "w": {"type": "string", "format": "uri"}'),
+                    encoding="utf-8")
+    assert run("check", str(tool), "--write-baseline", str(base))[0] == 0
+    assert "#/properties/w/format" in base.read_text(encoding="utf-8")
+
+
+def test_write_baseline_gives_the_mode_any_new_file_gets_and_keeps_a_replaced_one(tmp_path: Path) -> None:
+    # It was written through mkstemp: always 0600, which other users and CI steps cannot read.
+    import os
+    import stat
+
+    tool = tmp_path / "t.json"
+    tool.write_text(TOOL_JSON, encoding="utf-8")
+    base = tmp_path / "b.json"
+    old = os.umask(0o022)
+    try:
+        assert run("check", str(tool), "--write-baseline", str(base))[0] == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(base.stat().st_mode) == 0o644
+    base.chmod(0o640)
+    assert run("check", str(tool), "--write-baseline", str(base))[0] == 0
+    assert stat.S_IMODE(base.stat().st_mode) == 0o640
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".toolcast-")]
+
+
 def test_quiet_lists_only_what_blocks_or_is_lossy(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(TOOL_JSON, encoding="utf-8")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -42,16 +43,30 @@ def dumps(found: Iterable[Key]) -> str:
 
 def write(path: Path, results: Sequence[tuple[str, CompileResult]]) -> int:
     """Write the baseline of these results atomically (a reader sees the old file or the new
-    one, never a part); returns the number of findings written."""
+    one, never a part); returns the number of findings written. A new file's mode is what the
+    umask gives; a replaced one keeps its mode. A file there that is not a baseline (a tool file
+    named by mistake) is never replaced: BaselineError."""
+    from toolcast import _fsops
+
+    try:
+        old = path.stat()
+    except FileNotFoundError:
+        old = None
+    if old is not None and stat.S_ISREG(old.st_mode):
+        try:
+            read(str(path))
+        except BaselineError:
+            raise BaselineError(InputError(str(path), "not written: the file there is not a toolcast baseline, "
+                                           "and replacing it would lose it")) from None
     found = keys(results)
     parent = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=parent, prefix=".toolcast-", suffix=".tmp")
+    tmp = parent / f".toolcast-{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(dumps(found))
+        _fsops.create(tmp, [dumps(found).encode("utf-8")], sync=False)
+        _fsops.keep_mode(tmp, old, path)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return len(found)
 

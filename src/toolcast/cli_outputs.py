@@ -81,9 +81,11 @@ def write_baseline(args: argparse.Namespace, results: list, errors: list) -> int
         return None
     try:
         return baseline.write(Path(args.write_baseline), results)
+    except baseline.BaselineError as exc:
+        errors.append(exc.error)
     except OSError as exc:
         errors.append(InputError(args.write_baseline, f"cannot write the baseline: {exc.strerror or exc}"))
-        return None
+    return None
 
 
 def snapshot(out: Path) -> dict[str, str] | None:
