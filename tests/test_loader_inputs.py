@@ -211,3 +211,23 @@ def test_a_fifo_in_a_scanned_directory_is_reported_not_opened(tmp_path: Path) ->
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"{tools / 'pipe.json'}: not a regular file; not read" in proc.stdout
     assert "1 tool(s): 1 strict" in proc.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_an_unpaired_surrogate_is_an_input_error_of_its_tool_alone(tmp_path: Path, fmt: str) -> None:
+    # Found by testing as an adversary would: JSON's "\ud800" escape parses to a string no UTF-8
+    # output can hold, and every report format ended in "internal error: UnicodeEncodeError",
+    # the tools after it unreported. (A surrogate pair, an emoji, is text and stays.)
+    bad = {"name": "s22", "inputSchema": {"type": "object", "properties": {"\ud800": {"type": "string"}}}}
+    good = [{"name": "g1", "inputSchema": {"type": "object"}},
+            {"name": "g2", "description": "ok \U0001F600", "inputSchema": {"type": "object"}}]
+    path = write(tmp_path / "mix.json", json.dumps([good[0], bad, good[1]]))
+    assert "\\ud800" in path.read_text(encoding="utf-8")
+    code, out, err = run("check", str(path), "--format", fmt, "--fail-on", "never")
+    assert code == 2 and "internal error" not in out + err
+    assert "g1" in out and "g2" in out
+    text = out + err
+    assert "unpaired UTF-16 surrogate" in text and "#/inputSchema/properties/\\ud800" in text.replace("\\\\", "\\")
+    yaml_path = write(tmp_path / "s.yaml", 'name: "\\U0000D800"\ninputSchema: {type: object}\n')
+    code, out, err = run("compile", str(yaml_path), "--format", fmt)
+    assert code == 2 and "internal error" not in out + err and "unpaired UTF-16 surrogate" in out + err

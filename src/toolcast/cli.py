@@ -20,7 +20,7 @@ from toolcast.cli_outputs import (
 )
 from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name, request_budget
 from toolcast.compile import resolve_target as compile_target
-from toolcast.loader import InputError, Item, load
+from toolcast.loader import InputError, Item, load, text_only
 from toolcast.model import CompileResult, ToolcastError, UnknownRulesError
 from toolcast.providers import EMITTERS
 from toolcast.rules import get_rules
@@ -189,7 +189,7 @@ def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple
         tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
-    return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+    return text_only([Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)])
 
 
 def _auth_headers(var: str | None, prog: str) -> dict[str, str]:
@@ -216,7 +216,7 @@ def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str
         tools = list_tools_http_sync(url, headers=headers, timeout=timeout, on_problem=warn)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
-    return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
+    return text_only([Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)])
 
 
 def _rules(args: argparse.Namespace) -> Any:

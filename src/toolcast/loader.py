@@ -460,4 +460,54 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
         parsed, where = _parse(text, source, suffix, positions)
     except _ParseError as exc:
         return [], [exc.error]
-    return tools_of(parsed, source, where, name)
+    items, errors = tools_of(parsed, source, where, name)
+    if "\\u" in text or "\\U" in text:  # (only an escape makes an unpaired surrogate: the text is UTF-8)
+        items, bad = text_only(items)
+        errors.extend(bad)
+    return items, errors
+
+
+def text_only(items: list[Item]) -> tuple[list[Item], list[InputError]]:
+    """The items whose strings are all text, and an input error for each other one: JSON's
+    `\\ud800` escape can spell an unpaired UTF-16 surrogate, which is not a character, and which no
+    UTF-8 output (a report, an --out file, a request) can hold. One such tool never stops the rest."""
+    kept: list[Item] = []
+    errors: list[InputError] = []
+    for item in items:
+        place = _unpaired_surrogate(item.tool)
+        if place is None:
+            kept.append(item)
+        else:
+            from toolcast.model import pointer
+
+            tokens, bad = place
+            where = pointer("#", tokens).encode("utf-8", "backslashreplace").decode("utf-8")  # (shown as its escape)
+            errors.append(InputError(item.source, f"{where}: {bad!r} holds an unpaired UTF-16 surrogate, which is not "
+                                                  "text (no UTF-8 output can hold it); not read"))
+    return kept, errors
+
+
+def _unpaired_surrogate(value: Any) -> tuple[tuple, str] | None:
+    """(the place, the string) of the first key or string in `value` that UTF-8 cannot encode."""
+    stack: list[tuple[Any, tuple]] = [(value, ())]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, str):
+            if not _encodable(v):
+                return at, v
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if isinstance(k, str) and not _encodable(k):
+                    return at + (k,), k
+                stack.append((x, at + (k,)))
+        elif isinstance(v, list):
+            stack.extend((x, at + (i,)) for i, x in enumerate(v))
+    return None
+
+
+def _encodable(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
