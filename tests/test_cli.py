@@ -273,3 +273,32 @@ def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> No
         assert out == f"toolcast {toolcast.__version__} (compiled with Cython: {', '.join(info.compiled)})\n"
     else:
         assert out == f"toolcast {toolcast.__version__} (pure Python)\n"
+
+
+@pytest.mark.parametrize("command,needle", [
+    ("", "empty MCP server command"),
+    ("   ", "empty MCP server command"),
+    ("echo 'x", "cannot parse MCP server command"),
+])
+def test_an_mcp_command_that_names_no_program_is_an_input_error(command: str, needle: str) -> None:
+    # Found by testing as a user would: `--mcp ""` ended in "internal error: IndexError" (and a
+    # coroutine never awaited), `--mcp "echo 'x"` in "internal error: ValueError".
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (no "coroutine was never awaited")
+        code, out, err = run("compile", "--mcp", command)
+    assert code == 2 and needle in out and "internal error" not in out + err
+
+
+@pytest.mark.parametrize("argv", [
+    ("compile", "examples/refund_order.json", "--mcp-timeout", "-1"),
+    ("compile", "examples/refund_order.json", "--mcp-timeout", "nan"),
+    ("compile", "examples/refund_order.json", "--mcp-timeout", "0"),
+    ("proxy", "--server", "a=echo", "--timeout", "inf"),
+    ("proxy", "--server", "a=echo", "--server-timeout", "a=-1"),
+])
+def test_a_timeout_must_be_a_number_of_seconds_above_zero(argv: tuple) -> None:
+    # They were taken as given: "did not answer within -1 s".
+    code, out, err = run(*argv)
+    assert code == 2 and "above 0" in out + err and "internal error" not in out + err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -77,6 +78,17 @@ DIRECTORY_RULE = (
 )
 
 
+def seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="toolcast", description="Compile LLM tool definitions into OpenAI strict function tools and report every change.")
     p.add_argument("--version", action=_VersionAction, help="print the version and which build runs (the compiled modules, or pure Python), and exit")
@@ -102,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
         sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
         sp.add_argument("--mcp-auth-env", default=None, metavar="VAR", help="send the environment variable VAR's value as the Authorization header to every --mcp-url server ('Bearer ' is added to a value without a scheme)")
-        sp.add_argument("--mcp-timeout", type=float, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
+        sp.add_argument("--mcp-timeout", type=seconds, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
 
     c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
@@ -138,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
     x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema; true: it is left out")
     x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
-    x.add_argument("--timeout", type=float, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
+    x.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
     x.add_argument("--server-timeout", action="append", default=[], metavar="NAME=SECONDS", help="--timeout for one server (repeatable)")
     x.add_argument("--auth-env", action="append", default=[], metavar="NAME=VAR", help="send the environment variable VAR's value as the Authorization header to the URL server NAME (repeatable)")
     return p

@@ -240,7 +240,12 @@ async def stdio_session(
 
 
 def _shown(command: str) -> str:
-    return shlex.split(command)[0]
+    """The program a command string names, for messages (the string itself when it names none)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return command
+    return argv[0] if argv else command
 
 
 async def list_tools_stdio(
@@ -305,6 +310,7 @@ def list_tools_stdio_sync(
     While it runs, warnings the MCP SDK logs (with their tracebacks) go to ``on_problem``
     instead, one line each, when ``on_problem`` is given.
     """
+    _resolve(command)  # (a command that names no program is an error before anything starts)
     coro = list_tools_stdio(command, timeout=timeout, env=env, cwd=cwd, on_problem=on_problem)
     if on_problem is None or on_problem is _log_problem:
         return asyncio.run(coro)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -452,6 +453,8 @@ def _specs(args: Any) -> list[ServerSpec]:
                 timeout = float(timeouts[spec.name])
             except ValueError:
                 raise ValueError(f"--server-timeout {spec.name}: not a number of seconds") from None
+            if not (math.isfinite(timeout) and timeout > 0):
+                raise ValueError(f"--server-timeout {spec.name}: give a number of seconds above 0")
         headers: dict[str, str] = {}
         if spec.name in auth:
             var = auth[spec.name]
