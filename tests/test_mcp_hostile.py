@@ -249,3 +249,16 @@ def _call(call_id: str, arguments: dict):
     from toolcast._openai_runtime import ToolCall
 
     return ToolCall(call_id=call_id, name="h__echo", server="h", tool="echo", arguments=arguments)
+
+
+@pytest.mark.parametrize("flag,needle", [
+    ("--refuse-init", "it answered with an error: not today"),
+    ("--bad-tool", "its answer is not valid MCP (1 problem(s); tools[2].inputSchema: Field required)"),
+])
+def test_a_server_that_answers_wrongly_is_reported_for_its_answer(flag: str, needle: str):
+    # Found by testing as a user would: both were reported as "it exited or closed its output
+    # before answering", the server's own error message lost (it had answered; it exited later,
+    # when the client closed its stdin).
+    with pytest.raises(McpServerError) as info:
+        list_tools_stdio_sync(cmd(flag), timeout=LIMIT)
+    assert needle in str(info.value) and "exited" not in str(info.value)

@@ -160,6 +160,9 @@ def _startup_failure(
         )
     if isinstance(inner, FileNotFoundError | PermissionError):
         return McpServerError(f"MCP server {shown!r} could not be started: {_one_line(inner)}")
+    answered = _answer_problem(inner)
+    if answered is not None:  # the server answered: what it said, not how it ended afterwards
+        return McpServerError(_with_output(f"MCP server {shown!r} failed: {answered}", output))
     detail = _one_line(exc)
     if detail == "Connection closed" or output.returncode is not None:
         # The SDK's wording for a server that exited or closed stdout mid-handshake.
@@ -167,6 +170,26 @@ def _startup_failure(
         if output.returncode is not None:
             detail += f" (exit status {output.returncode})"
     return McpServerError(_with_output(f"MCP server {shown!r} failed: {detail}", output))
+
+
+def _answer_problem(exc: BaseException) -> str | None:
+    """What was wrong with an answer the server gave (a JSON-RPC error, a result that is not
+    valid MCP), as one line; None for any other failure."""
+    error = getattr(exc, "error", None)  # mcp.McpError: the server's own error object
+    message = getattr(error, "message", None)
+    if isinstance(message, str) and message != "Connection closed":  # (the SDK's own, for a server gone)
+        return f"it answered with an error: {' '.join(message.split())[:500]}"
+    errors = getattr(exc, "errors", None)
+    if type(exc).__name__ == "ValidationError" and callable(errors):  # pydantic's, from the SDK's result types
+        try:
+            found = errors()
+            first = found[0]
+            where = "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in first["loc"]).lstrip(".")
+            return (f"its answer is not valid MCP ({len(found)} problem(s); {where or 'the result'}: "
+                    f"{' '.join(str(first['msg']).split())[:300]})")
+        except (Exception, IndexError, KeyError, TypeError):
+            return "its answer is not valid MCP"
+    return None
 
 
 @contextlib.asynccontextmanager

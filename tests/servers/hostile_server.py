@@ -7,7 +7,9 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--crash FILE``   as --child, then exit with status 4 before answering anything;
 ``--silent``       read requests, never answer (not even ``initialize``);
 ``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate;
-``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering.
+``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering;
+``--refuse-init``  answer ``initialize`` with a JSON-RPC error ("not today");
+``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool).
 Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep).
 """
 
@@ -47,6 +49,9 @@ def deep_result_line(request_id: int) -> str:
 def answer(message: dict) -> None:
     method, request_id = message.get("method"), message["id"]
     params = message.get("params") or {}
+    if method == "initialize" and "--refuse-init" in ARGS:
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32000, "message": "not today"}})
+        return
     if method == "initialize":
         result = {
             "protocolVersion": params.get("protocolVersion"),
@@ -54,7 +59,7 @@ def answer(message: dict) -> None:
             "serverInfo": {"name": "hostile", "version": "1"},
         }
     elif method == "tools/list":
-        result = {"tools": TOOLS}
+        result = {"tools": [*TOOLS, {"name": "broken"}] if "--bad-tool" in ARGS else TOOLS}
     elif method == "tools/call" and params.get("name") == "deep":
         sys.stdout.write(deep_result_line(request_id) + "\n")
         sys.stdout.flush()
