@@ -262,3 +262,17 @@ def test_a_server_that_answers_wrongly_is_reported_for_its_answer(flag: str, nee
     with pytest.raises(McpServerError) as info:
         list_tools_stdio_sync(cmd(flag), timeout=LIMIT)
     assert needle in str(info.value) and "exited" not in str(info.value)
+
+
+def test_a_nan_in_a_listed_schema_reaches_the_compile_which_refuses_it():
+    # Found by testing as a user would: the SDK's JSON dump wrote the NaN as null, and the tool
+    # was sent with `"maximum": null` as "the original schema" (exit 0).
+    import math
+
+    from toolcast import compile_tool
+
+    tools = {t["name"]: t for t in list_tools_stdio_sync(cmd("--nan"), timeout=LIMIT)}
+    assert math.isnan(tools["nan"]["inputSchema"]["properties"]["n"]["maximum"])
+    res = compile_tool(tools["nan"])
+    assert res.status == "refused" and any(d.code.endswith("/non-json-value") for d in res.diagnostics)
+    assert compile_tool(tools["echo"]).status == "strict"

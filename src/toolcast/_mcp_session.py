@@ -70,6 +70,18 @@ async def initialized(
         raise failure(exc) from None
 
 
+def _tool_dict(tool: Any) -> dict[str, Any]:
+    """An SDK Tool as a plain MCP tool dict. Its schemas are the server's values as they were
+    read: the JSON dump would write a NaN or an infinity there as null (a silent change); kept,
+    the compile refuses them as values JSON cannot carry."""
+    out = tool.model_dump(by_alias=True, exclude_none=True, mode="json")
+    for key, attr in (("inputSchema", "input_schema"), ("outputSchema", "output_schema")):
+        raw = getattr(tool, attr, None)
+        if key in out and isinstance(raw, dict):
+            out[key] = raw
+    return out
+
+
 async def list_tools(session: Any) -> list[dict[str, Any]]:
     """Every tool of an initialized session (all pages), as plain MCP tool dicts."""
     from mcp.types import PaginatedRequestParams
@@ -80,9 +92,7 @@ async def list_tools(session: Any) -> list[dict[str, Any]]:
     for _ in range(_MAX_PAGES):
         params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
         page = await session.list_tools(params=params)
-        tools.extend(
-            t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools
-        )
+        tools.extend(map(_tool_dict, page.tools))
         cursor = page.next_cursor
         if cursor is None:
             return tools

@@ -9,7 +9,8 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate;
 ``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering;
 ``--refuse-init``  answer ``initialize`` with a JSON-RPC error ("not today");
-``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool).
+``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool);
+``--nan``          list a third tool whose schema holds NaN (``"maximum": NaN``: not JSON).
 Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep).
 """
 
@@ -60,6 +61,9 @@ def answer(message: dict) -> None:
         }
     elif method == "tools/list":
         result = {"tools": [*TOOLS, {"name": "broken"}] if "--bad-tool" in ARGS else TOOLS}
+        if "--nan" in ARGS:
+            result["tools"] = [*TOOLS, {"name": "nan", "inputSchema": {"type": "object", "properties": {
+                "n": {"type": "number", "maximum": float("nan")}}}}]
     elif method == "tools/call" and params.get("name") == "deep":
         sys.stdout.write(deep_result_line(request_id) + "\n")
         sys.stdout.flush()
