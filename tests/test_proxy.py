@@ -353,3 +353,17 @@ def test_other_targets_list_their_compiled_schemas(target):
     # model sent is its own and reaches the server.
     assert schema["properties"]["count"] == {"type": "integer"} and schema["required"] == ["text"]
     assert json.loads(text_of(result)) == {"text": "hi", "count": None, "options": None}
+
+
+def test_structured_content_json_cannot_carry_is_an_error_result():
+    # Found by testing as a user would: a result whose structuredContent held NaN reached the
+    # client as {"v": null} with isError false (the SDK's JSON dump writes NaN as null).
+    async def go():
+        async with proxied("--server", f"echo={ECHO} --nan-tool", "--timeout", "10") as session:
+            bad = await session.call_tool("echo__nan", {})
+            good = await session.call_tool("echo__echo", {"text": "ok", "count": None, "options": None})
+            return bad, good
+
+    bad, good = run(go())
+    assert bad.is_error is True and "JSON cannot carry" in text_of(bad) and "nan at structuredContent" in text_of(bad)
+    assert good.is_error is not True and json.loads(text_of(good)) == {"text": "ok"}

@@ -12,6 +12,7 @@ import anyio
 
 from toolcast._proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError, list_tools
+from toolcast.walk.values import non_json
 
 __all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
 
@@ -326,7 +327,15 @@ class Proxy:
         timeout = upstream.spec.timeout
         try:
             with anyio.fail_after(timeout):
-                return await session.call_tool(exposed.tool, arguments)
+                result = await session.call_tool(exposed.tool, arguments)
+            structured = getattr(result, "structured_content", None)
+            bad = non_json(structured) if structured is not None else None
+            if bad is not None:
+                # Passed on, the SDK's JSON dump would write a NaN as null: a silent change.
+                place = "".join(f"[{t!r}]" for t in bad[0])
+                return _error_result(f"{where} answered with structuredContent JSON cannot carry: {bad[1]} at "
+                                     f"structuredContent{place}")
+            return result
         except TimeoutError:
             return _error_result(f"{where} did not answer within {timeout:g} s")
         except ValueError as exc:  # pydantic's ValidationError: an answer that is not a result

@@ -5,7 +5,8 @@ optional properties, so a strict compile adds nulls), ``fail`` (an ``isError`` r
 ``crash`` (exits at once, status 3), ``hang`` (never answers), ``garbage`` (answers with a
 line the SDK cannot read). ``--extra-tools FILE``: one more tool per line of FILE, read at
 start (a test edits FILE and crashes the server to change the tool list), and a ``reload``
-tool that reads FILE again and sends ``notifications/tools/list_changed``.
+tool that reads FILE again and sends ``notifications/tools/list_changed``. ``--nan-tool``: one more
+tool, ``nan``, whose result's structuredContent is ``{"v": NaN}`` (written raw: not JSON).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ ECHO_SCHEMA = {
     },
     "required": ["text"],
 }
-NAMES = ("fail", "crash", "hang", "garbage")
+NAMES = ("fail", "crash", "hang", "garbage") + (("nan",) if "--nan-tool" in sys.argv else ())
 # The SDK's stdio_server points fd 1 at stderr while it serves; garbage goes to the real wire.
 WIRE = os.dup(1)
 
@@ -72,6 +73,10 @@ async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolR
         # A response for this request that no MCP client can validate, then silence.
         line = {"jsonrpc": "2.0", "id": ctx.request_id, "result": {"content": 5}}
         os.write(WIRE, (json.dumps(line) + "\n").encode())
+        await anyio.sleep_forever()
+    if params.name == "nan":
+        line = '{"jsonrpc": "2.0", "id": %s, "result": {"content": [], "structuredContent": {"v": NaN}}}'
+        os.write(WIRE, (line % json.dumps(ctx.request_id) + "\n").encode())
         await anyio.sleep_forever()
     if params.name == "reload":
         TOOLS[:] = _tools()
