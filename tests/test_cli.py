@@ -302,3 +302,20 @@ def test_a_timeout_must_be_a_number_of_seconds_above_zero(argv: tuple) -> None:
     # They were taken as given: "did not answer within -1 s".
     code, out, err = run(*argv)
     assert code == 2 and "above 0" in out + err and "internal error" not in out + err
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_names_and_paths_cannot_write_terminal_sequences_or_lines(tmp_path: Path, fmt: str) -> None:
+    # Found by testing as an adversary would: a tool name or property name with ESC sequences
+    # (clear the screen, set the window title) or CR/LF was written raw into the report's header
+    # and path column (and into --format github), forging lines in a terminal or a CI log.
+    evil = "evil\x1b[2J\x1b]0;pwn\x07"
+    tool = {"name": evil, "inputSchema": {"type": "object", "properties": {
+        "p\x1b[31mRED\r\nFAKE LINE": {"type": "string"}, "caf\u00e9 \u202eeman": {"type": "string"}}}}
+    path = tmp_path / "esc.json"
+    path.write_text(json.dumps(tool), encoding="utf-8")
+    code, out, err = run("check", str(path), "--format", fmt, "--fail-on", "never")
+    assert code == 0 and "internal error" not in err
+    assert not any(c in out for c in "\x1b\r\x07\u202e")
+    assert "FAKE LINE" in out and not any(line.startswith("FAKE LINE") for line in out.splitlines())
+    assert "evil\\x1b[2J\\x1b]0;pwn\\x07" in out and "\\u202e" in out and "caf\u00e9" in out

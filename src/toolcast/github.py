@@ -12,8 +12,11 @@ COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 
 
 def escape_data(text: str) -> str:
-    """A command's message: GitHub decodes %25, %0D and %0A, so those three are encoded."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A command's message: GitHub decodes %25, %0D and %0A, so those three are encoded; other
+    controls (ESC: the log viewer reads terminal sequences) are written as their escapes."""
+    from toolcast.render import shown_text
+
+    return shown_text(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

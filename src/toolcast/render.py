@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
@@ -16,6 +17,19 @@ STATUS_MARK = {"strict": "✓", "non-strict": "~", "refused": "✗"}
 STATUS_COLOUR = {"strict": "32", "non-strict": "33", "refused": "31"}
 SEVERITY_COLOUR = {"error": "31", "warning": "33", "info": "36"}
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+
+# What a tool's name, a property name or a server's text must not write to a terminal or a CI log as
+# itself: C0 and C1 controls (ESC starts a sequence that clears the screen or sets the title; CR and
+# LF forge a line) and the bidirectional overrides and isolates (they reorder what is shown).
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown_text(text: str) -> str:
+    """`text` with what _UNSHOWABLE matches written as its escape (\\x1b, \\u202e)."""
+    if text.isprintable():  # (the common case: nothing to look for)
+        return text
+    return _UNSHOWABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
+                           text)
 
 
 def use_colour(stream: IO[str]) -> bool:
@@ -122,7 +136,8 @@ class TextStream:
             self.hidden += sum(1 for d in r.diagnostics if key(r, d) in self.known)
         if self.quiet and not shown:
             return
-        head = f"{STATUS_MARK.get(r.status, '?')} {r.name or '(unnamed)'}"
+        head = f"{STATUS_MARK.get(r.status, '?')} {shown_text(r.name) if r.name else '(unnamed)'}"
+        source = shown_text(source)
         if self.summary:
             t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {r.status}  {_counts(r)}  {t.c('2', source)}")
             return
@@ -133,17 +148,18 @@ class TextStream:
             handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
             sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
             at = place_text(source, r, where, d) if self.positions else ""
-            t.line(f"    {sev} {handled:<6} {at + '  ' if at else ''}{d.path}  {d.message}  {t.c('2', '[' + d.code + ']')}")
+            t.line(f"    {sev} {handled:<6} {shown_text(at) + '  ' if at else ''}{shown_text(d.path)}  "
+                   f"{shown_text(d.message)}  {t.c('2', '[' + d.code + ']')}")
         lossy = [x for x in r.transformations if x.lossy]
         if lossy and r.status == "strict":
-            t.line(f"    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {x.path}" for x in lossy))
+            t.line(f"    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {shown_text(x.path)}" for x in lossy))
         if r.null_paths and not self.quiet:
-            t.line("    null paths: " + "; ".join(null_path_text(p) for p in r.null_paths))
+            t.line("    null paths: " + shown_text("; ".join(null_path_text(p) for p in r.null_paths)))
 
     def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None) -> None:
         t = self.t
         for e in errors:
-            t.line(t.c("31", "error: ") + str(e))
+            t.line(t.c("31", "error: ") + shown_text(str(e)))
         line = _summary(self.total, self.counts, errors, written=written, out_dir=out_dir)
         if self.known is not None:
             line += f"; {self.hidden} finding(s) in the baseline not shown"
