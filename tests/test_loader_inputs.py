@@ -231,3 +231,35 @@ def test_an_unpaired_surrogate_is_an_input_error_of_its_tool_alone(tmp_path: Pat
     yaml_path = write(tmp_path / "s.yaml", 'name: "\\U0000D800"\ninputSchema: {type: object}\n')
     code, out, err = run("compile", str(yaml_path), "--format", fmt)
     assert code == 2 and "internal error" not in out + err and "unpaired UTF-16 surrogate" in out + err
+
+
+def test_a_bad_json_lines_line_is_an_error_of_that_line_alone(tmp_path: Path) -> None:
+    # Found by testing as a user would: one line that is not JSON made the whole file an input
+    # error, the good lines around it not compiled (a line that is JSON but not a tool already
+    # failed alone).
+    good_a = json.dumps({"name": "a", "inputSchema": {"type": "object"}})
+    good_b = json.dumps({"name": "b", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}})
+    path = write(tmp_path / "t.jsonl", f"{good_a}\nnot json\n\n{good_b}\n")
+    code, out, _ = run("compile", str(path))
+    assert code == 2
+    assert f"error: {path}:2:1: invalid JSON" in out
+    assert f"{path}#[0]" in out and f"{path}#[2]" in out and "2 tool(s): 2 strict" in out
+    # Positions of the lines after the bad one are still theirs.
+    assert f"{path}:4:" in out
+    items, errors = load(str(path))
+    assert [i.tool["name"] for i in items] == ["a", "b"] and [(e.line, e.column) for e in errors] == [(2, 1)]
+
+
+@pytest.mark.parametrize("name,content", [
+    ("empty.yaml", ""), ("comments.yaml", "# nothing here\n"), ("blank.jsonl", "\n\n"),
+    ("list.json", "[]"), ("tools.json", '{"tools": []}'),
+])
+def test_a_file_that_holds_no_tool_is_an_input_error(tmp_path: Path, name: str, content: str) -> None:
+    # The README's promise for files in a directory ("nothing is skipped silently"); an empty YAML
+    # file, a comment-only one, a blank JSON Lines file and an empty list were read as 0 tools, exit 0.
+    path = write(tmp_path / "tools" / name, content)
+    write(tmp_path / "tools" / "z.json", json.dumps(TOOL))
+    code, out, _ = run("compile", str(tmp_path / "tools"), "--summary")
+    assert code == 2 and f"error: {path}: holds no tool" in out and "1 tool(s)" in out
+    code, out, _ = run("compile", str(path))
+    assert code == 2 and "holds no tool" in out

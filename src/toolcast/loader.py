@@ -254,20 +254,25 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
     return data, (_positions.yaml_stream_positions(text, [n for n, _ in kept], data) if positions else None)
 
 
-def _parse_jsonl(text: str, source: str, positions: bool = False) -> tuple[list, Any]:
-    if not positions:
-        out = [parse_json(line, source, line_offset=i - 1) for i, line in enumerate(text.splitlines(), 1) if line.strip()]
-        return out, None
-    out = []
+def _parse_jsonl(text: str, source: str, positions: bool = False, errors: list | None = None) -> tuple[list, Any]:
+    """The lines' documents (and their positions). With `errors`, a line that is not JSON is
+    noted there and stands as positions.SKIPPED, so the other lines are still read."""
+    out: list = []
     starts = []
     offset = 0
     for i, line in enumerate(text.splitlines(keepends=True), 1):
         begin, offset = offset, offset + len(line)
         if not line.strip():
             continue
-        out.append(parse_json(line, source, line_offset=i - 1))
+        try:
+            out.append(parse_json(line, source, line_offset=i - 1))
+        except _ParseError as exc:
+            if errors is None:
+                raise
+            errors.append(exc.error)
+            out.append(_positions.SKIPPED)
         starts.append(begin)
-    return out, _positions.jsonl_positions(text, out, starts)
+    return out, (_positions.jsonl_positions(text, out, starts) if positions else None)
 
 
 def parse_yaml(text: str, source: str) -> Any:
@@ -297,13 +302,14 @@ def _json(text: str, source: str, positions: bool) -> tuple[Any, Any]:
     return doc, (_positions.json_positions(text, doc) if positions else None)
 
 
-def _parse(text: str, source: str, suffix: str, positions: bool = False) -> tuple[Any, Any]:
+def _parse(text: str, source: str, suffix: str, positions: bool = False, errors: list | None = None) -> tuple[Any, Any]:
     """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML.
-    Returns the document and, when asked for, its positions (None when not asked for)."""
+    Returns the document and, when asked for, its positions (None when not asked for); with
+    `errors`, a JSON Lines file's bad lines are noted there and the others read."""
     if suffix in (".yaml", ".yml"):
         return _parse_yaml(text, source, positions)
     if suffix in (".jsonl", ".ndjson"):
-        return _parse_jsonl(text, source, positions)
+        return _parse_jsonl(text, source, positions, errors)
     try:
         return _json(text, source, positions)
     except _ParseError as first:
@@ -350,8 +356,9 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
         return [_item(f"{source}#tools[{i}]", t, file, positions, (*prefix, "tools", i)) for i, t in enumerate(tools)], []
     if isinstance(data, list):
         if positions is None:
-            return [Item(f"{source}#[{i}]", t) for i, t in enumerate(data)], []
-        return [_item(f"{source}#[{i}]", t, file, positions, (i,)) for i, t in enumerate(data)], []
+            return [Item(f"{source}#[{i}]", t) for i, t in enumerate(data) if t is not _positions.SKIPPED], []
+        return [_item(f"{source}#[{i}]", t, file, positions, (i,)) for i, t in enumerate(data)
+                if t is not _positions.SKIPPED], []
     if is_bare_schema(data):
         stem = name or (Path(source).stem if source != "<stdin>" else None)
         if not stem:
@@ -455,12 +462,17 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
             return [], [InputError(source, f"cannot read: {exc.strerror or exc}")]
     if len(data) > MAX_BYTES:
         return [], [InputError(source, f"larger than {MAX_BYTES // (1024 * 1024)} MiB; not read")]
+    bad_lines: list[InputError] = []
     try:
         text = decode(data, source)
-        parsed, where = _parse(text, source, suffix, positions)
+        parsed, where = _parse(text, source, suffix, positions, bad_lines)
     except _ParseError as exc:
         return [], [exc.error]
     items, errors = tools_of(parsed, source, where, name)
+    errors[:0] = bad_lines
+    if not items and not errors:
+        # (an empty file, a YAML file of comments, `[]`: nothing is skipped silently)
+        errors.append(InputError(source, "holds no tool"))
     if "\\u" in text or "\\U" in text:  # (only an escape makes an unpaired surrogate: the text is UTF-8)
         items, bad = text_only(items)
         errors.extend(bad)

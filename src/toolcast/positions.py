@@ -165,12 +165,28 @@ def json_positions(text: str, doc: Any) -> Positions | None:
     return Positions(text, doc, members, root)
 
 
+class _Skipped:
+    """The stand-in for a line of JSON Lines that is not JSON (its error is reported apart)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "SKIPPED"
+
+
+SKIPPED = _Skipped()
+
+
 def jsonl_positions(text: str, docs: list, line_offsets: list[int]) -> Positions | None:
-    """Positions for JSON Lines: `docs[i]` was read from the line starting at `line_offsets[i]`."""
+    """Positions for JSON Lines: `docs[i]` was read from the line starting at `line_offsets[i]`
+    (SKIPPED for a line that was not JSON)."""
     members: dict = {}
     offs = array("q")
     try:
         for doc, start in zip(docs, line_offsets, strict=True):
+            if doc is SKIPPED:
+                offs.append(start)
+                continue
             _, root = scan_json(text, doc, start, None, members)
             offs.append(root)
     except RecursionError:
