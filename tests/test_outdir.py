@@ -385,6 +385,8 @@ def test_a_full_disk_leaves_the_previous_batch_whole(tmp_path: Path) -> None:
                 "--out", str(out), "--api", "chat", preexec=_full_disk)
         assert p.returncode == 2, p.stdout + p.stderr
         assert "cannot write output: File too large" in p.stdout and "left as it was" in p.stdout
+        # The README: such a run "says so on stderr" (the report on stdout may be redirected).
+        assert "File too large" in p.stderr and "left as it was" in p.stderr
         assert "Traceback" not in p.stdout + p.stderr
         assert snapshot(out) == first and leftovers(out) == []
     fresh = tmp_path / "new" / "generated"

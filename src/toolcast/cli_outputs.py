@@ -130,7 +130,7 @@ def add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError
 
 def finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
     """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
-    (`say` is False when the only error is DIR's own, which says it already)."""
+    on `err` (`say` is False when the error is DIR's own: then it is that error that is said)."""
     from toolcast import outdir
 
     if batch is None or errors:
@@ -138,6 +138,8 @@ def finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str],
             batch.abort()
         if say:
             err.write(f"toolcast: {out_dir}: left unchanged, because of the {len(errors)} error(s) reported\n")
+        elif errors:
+            err.write(f"toolcast: {errors[-1]}\n")
         return None
     try:
         files = batch.commit()
