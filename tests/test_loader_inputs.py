@@ -263,3 +263,16 @@ def test_a_file_that_holds_no_tool_is_an_input_error(tmp_path: Path, name: str, 
     assert code == 2 and f"error: {path}: holds no tool" in out and "1 tool(s)" in out
     code, out, _ = run("compile", str(path))
     assert code == 2 and "holds no tool" in out
+
+
+def test_a_value_that_is_not_a_tool_is_reported_at_its_line_and_column(tmp_path: Path) -> None:
+    # Found by testing as a user would: these input errors named the tool (#[1]) but no line or
+    # column, though the contract is file:line:col wherever the place is in the source.
+    path = write(tmp_path / "d.json", '[{"name": "a", "inputSchema": {"type": "object"}},\n {"name": "b",\n'
+                                      '  "description": 5, "inputSchema": {}}, 42]')
+    code, out, _ = run("compile", str(path), "--format", "json")
+    errors = {e["source"]: (e["line"], e["column"]) for e in json.loads(out)["errors"]}
+    assert code == 2 and errors == {f"{path}#[1]": (3, 3), f"{path}#[2]": (3, 41)}
+    listed = write(tmp_path / "t.json", '{\n  "tools": 5}')
+    code, out, _ = run("compile", str(listed))
+    assert code == 2 and f"{listed}:2:3: `tools` must be a list" in out

@@ -78,6 +78,19 @@ DIRECTORY_RULE = (
 )
 
 
+def _place(item: Item, field: str | None) -> tuple[int | None, int | None]:
+    """Line and column of a tool that is not one (of its `field`, when named), where known."""
+    where = item.where
+    if where is None:
+        return None, None
+    try:
+        if field is not None:
+            return where.locate(field, ())
+        return where.positions.line_col(where.positions.offset(where.tokens)[0])
+    except Exception:  # (a place is a help to the reader, never a reason to fail)
+        return None, None
+
+
 def seconds(text: str) -> float:
     """An argparse type: a finite number of seconds above zero."""
     try:
@@ -257,7 +270,7 @@ def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[Inp
             res = compile_tool(item.tool, target=args.target, api=args.api, rules=rules, strict=args.strict, allow_lossy=args.allow_lossy,
                                optional_null=args.optional_null)
         except InvalidToolError as exc:
-            errors.append(InputError(item.source, str(exc)))
+            errors.append(InputError(item.source, str(exc), *_place(item, exc.field)))
             continue
         except RecursionError:
             errors.append(InputError(item.source, "the tool is nested too deeply to compile"))

@@ -350,7 +350,10 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
     if isinstance(data, dict) and "tools" in data and not any(k in data for k in _TOOL_KEYS):
         tools = data["tools"]
         if not isinstance(tools, list):
-            return [], [InputError(source, "`tools` must be a list")]
+            line = col = None
+            if positions is not None:
+                line, col = positions.line_col(positions.offset((*prefix, "tools"))[0])
+            return [], [InputError(source, "`tools` must be a list", line, col)]
         if positions is None:
             return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
         return [_item(f"{source}#tools[{i}]", t, file, positions, (*prefix, "tools", i)) for i, t in enumerate(tools)], []

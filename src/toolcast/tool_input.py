@@ -98,7 +98,12 @@ def _copy_iterative(value: dict | list) -> Any:
 
 
 class InvalidToolError(ToolcastError, ValueError):
-    """The value is not a tool definition in any shape toolcast reads."""
+    """The value is not a tool definition in any shape toolcast reads; `field` names the tool
+    field at fault, when it is one (a report points at it)."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 def optional_null_mode(value: Any) -> OptionalNull:
@@ -178,7 +183,7 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
         rep.diag("missing-tool-description", "description")
         return desc if isinstance(desc, str) and desc else None
     if not isinstance(desc, str):
-        raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}")
+        raise InvalidToolError(f"the description must be a string, not {type(desc).__name__}", "description")
     # The common case: nothing to strip (known without a regex scan when the text is ASCII and no
     # character the rules strip is) and within every cap.
     ascii = desc.isascii()
