@@ -128,7 +128,7 @@ class SlotCopy:
 class Rewrite(SlotCopy):
     """One document's rewrite into 2020-12 terms: the new document and what was changed where."""
 
-    def __init__(self, dialect: str, annotations: frozenset = frozenset()):
+    def __init__(self, dialect: str, annotations: frozenset = frozenset(), later: bool = True):
         self.dialect = dialect
         self.ref_siblings_ignored = dialect in REF_SIBLINGS_IGNORED
         self.draft4 = dialect == "draft-04"
@@ -137,7 +137,8 @@ class Rewrite(SlotCopy):
         self.ignored: list[tuple[tuple, str]] = []  # (place, keyword) beside $ref, dropped
         self.bounds: list[tuple[tuple, str, str]] = []  # (place, keyword, what it became)
         self.anchors: list[tuple[tuple, str]] = []  # (place, fragment-only id made an $anchor)
-        self.unknown = unknown_keywords(dialect)
+        # The keywords it does not define, looked for only where the scan saw one (`later`).
+        self.unknown = unknown_keywords(dialect) if later else frozenset()
         self.dropped: list[tuple[tuple, str]] = []  # (place, keyword the dialect does not define), dropped
         self.invalid: list[tuple[tuple, str, Any]] = []  # (place, keyword, value) the dialect does not allow
         # The place being rewritten, one key a level: a tuple is made only for a place that is
@@ -159,7 +160,7 @@ class Rewrite(SlotCopy):
                 sp = tuple(self.at)
                 self.ignored.extend([(sp, k) for k in extra])  # (a list: compiled, schema() is a C method)
                 out = {k: v for k, v in out.items() if k in self.kept}
-        if not self.unknown.isdisjoint(out):
+        if self.unknown and not self.unknown.isdisjoint(out):
             sp = tuple(self.at)
             self.dropped.extend([(sp, k) for k in out if k in self.unknown])
             out = {k: v for k, v in out.items() if k not in self.unknown}

@@ -13,6 +13,7 @@ from toolcast.walk.values import (
     HAS_DRAFT_07_KEYWORDS,
     HAS_FOREIGN_CONTAINERS,
     HAS_IDS,
+    HAS_LATER_KEYWORDS,
     HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
     MISSING,
@@ -63,11 +64,13 @@ class Document(Plans):
         dialect = dialect_of(declared)
         if dialect is None:
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
-        if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and (
-                not flags & HAS_DRAFT_07_KEYWORDS or dialect != "draft-06") and (
-                not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF)):
+        later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
+            dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
+        if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
+                                                 and (not flags & HAS_ANNOTATED_REFS
+                                                      or self.annotations >= ANNOTATIONS_BESIDE_REF)):
             return schema  # (the rewrite would give back the same document and record nothing)
-        rw = Rewrite(dialect, frozenset(self.annotations))
+        rw = Rewrite(dialect, frozenset(self.annotations), later)
         out = rw.rewrite(schema, ())
         for sp, k in rw.ignored:
             self.record("ref-sibling-ignored", sp + (k,), (("keyword", k), ("value", dialect)))

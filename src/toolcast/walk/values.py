@@ -234,7 +234,7 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 # apart (HAS_ANNOTATED_REFS): a provider that takes those annotations beside `$ref` keeps them, so
 # such a document needs no rewrite there.
 HAS_FOREIGN_CONTAINERS, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
-HAS_DRAFT_07_KEYWORDS = 32
+HAS_DRAFT_07_KEYWORDS, HAS_LATER_KEYWORDS = 32, 64  # (see LATER_KEYWORDS)
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -314,7 +314,7 @@ LATER_KEYWORDS = {
     "prefixItems": "2020-12",
 }
 # What makes scan note a rewrite: a keyword from 2019-09 on, which draft-07 and draft-06 do not
-# define (HAS_OLD_DIALECT_FORMS), and one of draft-07's, which draft-06 does not (HAS_DRAFT_07_KEYWORDS).
+# define (HAS_LATER_KEYWORDS), and one of draft-07's, which draft-06 does not (HAS_DRAFT_07_KEYWORDS).
 # Draft-04 is always rewritten, so draft-06's own keywords need no note.
 _LATER_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since in ("2019-09", "2020-12"))
 _DRAFT_07_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since == "draft-07")
@@ -363,7 +363,7 @@ def _old_dialect_forms(v: dict) -> int:
     if isinstance(i, str) and i.startswith("#"):
         flags |= HAS_OLD_DIALECT_FORMS
     if not _LATER_FLAGGED.isdisjoint(v):
-        flags |= HAS_OLD_DIALECT_FORMS  # a keyword draft-07 and draft-06 do not define (LATER_KEYWORDS)
+        flags |= HAS_LATER_KEYWORDS  # a keyword draft-07 and draft-06 do not define (LATER_KEYWORDS)
     if not _DRAFT_07_FLAGGED.isdisjoint(v):
         flags |= HAS_DRAFT_07_KEYWORDS
     return flags
