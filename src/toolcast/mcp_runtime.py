@@ -187,7 +187,7 @@ def _answer_problem(exc: BaseException) -> str | None:
             where = "".join(f"[{t}]" if isinstance(t, int) else f".{t}" for t in first["loc"]).lstrip(".")
             return (f"its answer is not valid MCP ({len(found)} problem(s); {where or 'the result'}: "
                     f"{' '.join(str(first['msg']).split())[:300]})")
-        except (Exception, IndexError, KeyError, TypeError):
+        except Exception:  # (an errors() list of another shape than pydantic's)
             return "its answer is not valid MCP"
     return None
 
