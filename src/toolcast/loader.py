@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -476,10 +477,15 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
     if not items and not errors:
         # (an empty file, a YAML file of comments, `[]`: nothing is skipped silently)
         errors.append(InputError(source, "holds no tool"))
-    if "\\u" in text or "\\U" in text:  # (only an escape makes an unpaired surrogate: the text is UTF-8)
+    if _SURROGATE_ESCAPE.search(text):  # (only an escape makes an unpaired surrogate: the text is UTF-8)
         items, bad = text_only(items)
         errors.extend(bad)
     return items, errors
+
+
+# A JSON (\uD800-\uDFFF) or YAML (\U0000D800) escape of a UTF-16 surrogate, paired or not: a text
+# without one (most, even those with other \u escapes) holds no unpaired surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
 
 
 def text_only(items: list[Item]) -> tuple[list[Item], list[InputError]]:
