@@ -319,3 +319,21 @@ def test_names_and_paths_cannot_write_terminal_sequences_or_lines(tmp_path: Path
     assert not any(c in out for c in "\x1b\r\x07\u202e")
     assert "FAKE LINE" in out and not any(line.startswith("FAKE LINE") for line in out.splitlines())
     assert "evil\\x1b[2J\\x1b]0;pwn\\x07" in out and "\\u202e" in out and "caf\u00e9" in out
+
+
+def test_a_console_that_cannot_encode_the_report_still_gets_it(tmp_path: Path) -> None:
+    # An ASCII (or cp1252) stdout: the status marks fall back to ASCII and any other character the
+    # stream lacks (a name, a description, a path) is written as its escape, not an internal error.
+    tool = write(tmp_path, "café.json", json.dumps({"name": "café", "inputSchema": {"type": "object", "properties": {}}}))
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    res = subprocess.run(cmd + ["compile", GOOD[0], tool], capture_output=True, timeout=60, env=env)
+    assert res.returncode == 1, res.stderr  # the tool named café is refused; the other compiles
+    out = res.stdout.decode("ascii")  # nothing but ASCII was written
+    assert "internal error" not in res.stderr.decode("ascii", "replace")
+    assert out.startswith("+ ") and "\nx caf\\xe9 " in out
+    assert "caf\\xe9.json" in out
+    # A stream that can write the marks keeps them.
+    buf = io.StringIO()
+    assert main(["compile", GOOD[0]], stdout=buf) == 0 and buf.getvalue().startswith("✓ ")

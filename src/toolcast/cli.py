@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
@@ -389,9 +390,18 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
     raise UsageError("toolcast rules: choose list, show, matrix or diff")
 
 
+def _replacing(stream: Any) -> Any:
+    """`stream`, set to write a character its encoding lacks as an escape (\\u2713) instead of
+    failing: a report to an ASCII or cp1252 console (PYTHONIOENCODING=ascii) is still a report."""
+    if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+        with contextlib.suppress(ValueError, OSError):  # (closed or detached: writing fails as before)
+            stream.reconfigure(errors="backslashreplace")
+    return stream
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:
-    out = stdout or sys.stdout
-    err = stderr or sys.stderr
+    out = stdout or _replacing(sys.stdout)
+    err = stderr or _replacing(sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)

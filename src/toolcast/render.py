@@ -14,6 +14,7 @@ from toolcast.model import ITEMS, CompileResult, null_path_to_json
 
 HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks", "reports": "note"}
 STATUS_MARK = {"strict": "✓", "non-strict": "~", "refused": "✗"}
+ASCII_STATUS_MARK = {"strict": "+", "non-strict": "~", "refused": "x"}  # (a stream that cannot write ✓ ✗)
 STATUS_COLOUR = {"strict": "32", "non-strict": "33", "refused": "31"}
 SEVERITY_COLOUR = {"error": "31", "warning": "33", "info": "36"}
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
@@ -30,6 +31,18 @@ def shown_text(text: str) -> str:
         return text
     return _UNSHOWABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
                            text)
+
+
+def _encodes(stream: IO[str], text: str) -> bool:
+    """Whether `stream` can write `text` as itself (a stream without a known encoding is assumed to)."""
+    encoding = getattr(stream, "encoding", None)
+    if not isinstance(encoding, str):
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def use_colour(stream: IO[str]) -> bool:
@@ -50,6 +63,7 @@ class Text:
     def __init__(self, stream: IO[str]):
         self.stream = stream
         self.colour = use_colour(stream)
+        self.marks = STATUS_MARK if _encodes(stream, "✓✗") else ASCII_STATUS_MARK
 
     def c(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
@@ -136,7 +150,7 @@ class TextStream:
             self.hidden += sum(1 for d in r.diagnostics if key(r, d) in self.known)
         if self.quiet and not shown:
             return
-        head = f"{STATUS_MARK.get(r.status, '?')} {shown_text(r.name) if r.name else '(unnamed)'}"
+        head = f"{t.marks.get(r.status, '?')} {shown_text(r.name) if r.name else '(unnamed)'}"
         source = shown_text(source)
         if self.summary:
             t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {r.status}  {_counts(r)}  {t.c('2', source)}")
