@@ -90,7 +90,13 @@ def test_yaml_input(tmp_path: Path) -> None:
     "name,content,needle",
     [
         ("bad.json", '{"name": "t",\n  "inputSchema": {"type": "object",}\n}', "bad.json:2:"),
-        ("nan.json", '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": NaN}}}}', "NaN is not valid JSON"),
+        ("nan.json", '{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "number", "maximum": NaN}}}}',
+         "nan.json:1:99: invalid JSON: NaN is not valid JSON"),
+        # The token's place, not a word of a string that spells it.
+        ("inf.json", '{"name": "t", "description": "-Infinity",\n "inputSchema": {"enum": [1, -Infinity]}}',
+         "inf.json:2:30: invalid JSON: -Infinity is not valid JSON"),
+        ("big.json", '{"name": "t", "description": "1e999",\n\n  "inputSchema": {"maximum": 1e999}}',
+         "big.json:3:30: invalid JSON: the number 1e999 is beyond the range of a 64-bit float"),
         ("dup.json", '{"name": "t",\n "name": "u"}', "dup.json:2: invalid JSON: duplicate key 'name'"),
         ("latin1.json", b'{"name": "caf\xe9"}', "not UTF-8 text"),
         ("alias.yaml", "a: &x {type: object}\nb: *x\n", "YAML aliases"),

@@ -110,8 +110,16 @@ def _pairs(pairs: list) -> dict:
     return out
 
 
+class _BadToken(ValueError):
+    """A token json.loads reads that JSON does not have (`token`, as spelt in the text)."""
+
+    def __init__(self, message: str, token: str):
+        super().__init__(message)
+        self.token = token
+
+
 def _no_constants(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+    raise _BadToken(f"{name} is not valid JSON", name)
 
 
 def _finite_float(text: str) -> float:
@@ -119,8 +127,20 @@ def _finite_float(text: str) -> float:
     # then be written out as `Infinity`, not JSON: a number the input never held.
     value = float(text)
     if value in (math.inf, -math.inf):
-        raise ValueError(f"the number {text[:40]} is beyond the range of a 64-bit float")
+        raise _BadToken(f"the number {text[:40]} is beyond the range of a 64-bit float", text)
     return value
+
+
+# A JSON string, or a token outside strings that may be the one json.loads stopped at.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?[0-9][0-9.eE+-]*)')
+
+
+def _token_place(text: str, token: str) -> tuple[int, int] | None:
+    """(line, column) of the first `token` in `text` outside a string, or None."""
+    for m in _TOKENS.finditer(text):
+        if m.group(1) == token:
+            return _line_col(text, m.start(1))
+    return None
 
 
 def _line_col(text: str, pos: int) -> tuple[int, int]:
@@ -139,6 +159,10 @@ def parse_json(text: str, source: str, line_offset: int = 0) -> Any:
         raise _ParseError(InputError(source, f"invalid JSON: {exc.msg}", exc.lineno + line_offset, exc.colno)) from None
     except _Duplicate as exc:
         raise _ParseError(InputError(source, f"invalid JSON: {exc} (a key may appear once per object)", _dup_line(text, exc, line_offset))) from None
+    except _BadToken as exc:
+        place = _token_place(text, exc.token)
+        line, col = (place[0] + line_offset, place[1]) if place is not None else (None, None)
+        raise _ParseError(InputError(source, f"invalid JSON: {exc}", line, col)) from None
     except ValueError as exc:
         raise _ParseError(InputError(source, f"invalid JSON: {exc}")) from None
     except RecursionError:
