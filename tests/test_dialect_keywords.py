@@ -141,3 +141,69 @@ def test_an_inferred_root_type_is_reported_where_a_ref_reads_the_root():
     assert "type-inferred" not in _codes(alone)
     typed = compile_tool({"name": "t", "description": "d", "inputSchema": {**schema, "type": "object"}})
     assert "type-inferred" not in _codes(typed)
+
+
+# Identifiers are dialect keywords too: draft-04 names a resource with `id` (`$id` means nothing
+# there), and before 2019-09 only a fragment-only `$id` (draft-04 `id`) names a location; a
+# reference must resolve as the declared dialect resolves it. And `prefixItems` (2020-12) means
+# nothing to 2019-09, whose schema-form `items` covers every element. Each pair of witnesses is
+# accepted by one of the original and the compiled schema only, on the code before the fix.
+_D2019 = "https://json-schema.org/draft/2019-09/schema"
+_IDENTIFIER_CASES = {
+    "draft-07 $anchor is not an anchor": (
+        {"$schema": D7, "type": "object", "properties": {"p": {"$ref": "#foo"}}, "required": ["p"],
+         "additionalProperties": False,
+         "definitions": {"a": {"$anchor": "foo", "type": "integer"}, "b": {"$id": "#foo", "type": "string"}}},
+        jsonschema.Draft7Validator, [{"p": "x"}, {"p": 1}]),
+    "draft-04 $id is not a base URI": (
+        {"$schema": D4, "type": "object", "properties": {"p": {"$ref": "#/definitions/s"}}, "required": ["p"],
+         "additionalProperties": False,
+         "definitions": {"w": {"type": "string"},
+                         "s": {"$id": "http://e.example/s", "definitions": {"w": {"type": "integer"}},
+                               "type": "object", "properties": {"a": {"$ref": "#/definitions/w"}},
+                               "required": ["a"], "additionalProperties": False}}},
+        jsonschema.Draft4Validator, [{"p": {"a": "x"}}, {"p": {"a": 1}}]),
+    "draft-04 fragment $id is not an anchor, fragment id is": (
+        {"$schema": D4, "type": "object", "properties": {"p": {"$ref": "#foo"}}, "required": ["p"],
+         "additionalProperties": False,
+         "definitions": {"a": {"$id": "#foo", "type": "integer"}, "b": {"id": "#foo", "type": "string"}}},
+        jsonschema.Draft4Validator, [{"p": "x"}, {"p": 1}]),
+    "2019-09 prefixItems is not a keyword": (
+        {"$schema": _D2019, "type": "object", "required": ["p"], "additionalProperties": False,
+         "properties": {"p": {"type": "array", "items": {"type": "integer"}, "prefixItems": [{"type": "string"}]}}},
+        jsonschema.Draft201909Validator, [{"p": [1]}, {"p": ["a"]}, {"p": [1, "a"]}]),
+}
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini-json", "vertex-json"])
+@pytest.mark.parametrize("case", sorted(_IDENTIFIER_CASES))
+def test_identifiers_and_later_keywords_resolve_as_the_declared_dialect(case, target):
+    schema, validator, witnesses = _IDENTIFIER_CASES[case]
+    provider, _, json_api = target.partition("-")
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=provider,
+                       api="json-schema" if json_api else None)
+    assert res.status == "strict", [d.code for d in res.diagnostics]
+    assert "keyword-not-in-dialect" in _codes(res)
+    original, compiled = validator(schema), jsonschema.Draft202012Validator(_params(res))
+    for value in witnesses:
+        assert original.is_valid(value) == compiled.is_valid(value), value
+
+
+def test_a_draft07_anchor_only_reference_does_not_resolve():
+    schema = {"$schema": D7, "type": "object", "properties": {"p": {"$ref": "#foo"}}, "required": ["p"],
+              "additionalProperties": False, "definitions": {"a": {"$anchor": "foo", "type": "integer"}}}
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema})
+    assert res.status == "non-strict" and "unresolvable-ref" in _codes(res)
+
+
+@pytest.mark.parametrize("slot", ["$defs", "definitions"])
+def test_a_definition_named_by_the_empty_string_is_not_the_root(slot):
+    # `#/$defs/` is the definition named "", not the root `#`: it was compiled to `{"$ref": "#"}`
+    # and sent strict ({"p": [1]} accepted by the original, rejected by what was sent).
+    schema = {"type": "object", "properties": {"p": {"type": "array", "items": {"$ref": f"#/{slot}/"}}},
+              "required": ["p"], "additionalProperties": False, slot: {"": {"type": "integer"}}}
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema})
+    assert res.status == "non-strict"
+    bad = [d for d in res.diagnostics if d.code == "openai/invalid-keyword-value"]
+    assert len(bad) == 1 and bad[0].path == f"#/{slot}/" and "empty definition name" in bad[0].message
+    assert res.tool["parameters"] == schema  # the original, as it was

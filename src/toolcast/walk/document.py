@@ -66,7 +66,7 @@ class Document(Plans):
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
         later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
             dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
-        if dialect in ("2020-12", "2019-09") or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
+        if dialect == "2020-12" or (dialect == "2019-09" and not later) or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
                                                  and (not flags & HAS_ANNOTATED_REFS
                                                       or self.annotations >= ANNOTATIONS_BESIDE_REF)):
             return schema  # (the rewrite would give back the same document and record nothing)

@@ -26,6 +26,7 @@ class References(Keywords):
                           expected="an object of schemas")
             else:
                 for name, d in defs.items():
+                    self._empty_name(name, "$defs")
                     self.defs_raw[name], self.defs_src[name] = d, "$defs"
         if kw_defs is None or kw_defs[1] == "drop":  # pragma: no cover - a spec that drops $defs
             self.defs_raw.clear()
@@ -37,10 +38,18 @@ class References(Keywords):
             self.report("legacy-definitions-keyword", ("definitions",))
             self.change("renamed-definitions-to-defs", ("definitions",))
             for name, d in legacy.items():
+                self._empty_name(name, "definitions")
                 if name in self.defs_raw:
                     self.report("conflicting-definitions-keywords", ("definitions", name), name=name)
                     continue
                 self.defs_raw[name], self.defs_src[name] = d, "definitions"
+
+    def _empty_name(self, name: Any, src: str) -> None:
+        """Refuse a definition named by the empty string: its pointer `#/$defs/` is easily read as the
+        root `#` (the walk's own name for the root is "" too), and no provider documents it."""
+        if name == "":
+            self.report("invalid-keyword-value", (src, name), keyword=src, value="`\"\"` (an empty definition name)",
+                        expected="definition names that are not empty")
 
     def _target(self, ref: Any, sp: tuple) -> str | None:
         """The definition a local `$ref` names ("" for the root), or None after a refusal."""

@@ -300,7 +300,7 @@ def _plain_flags(doc: Any) -> int:
     return flags
 
 
-# Assertion and applicator keywords by the first dialect that defines them (json-schema.org's
+# Assertion, applicator and identifier keywords by the first dialect that defines them (json-schema.org's
 # release notes of draft-06, draft-07, 2019-09 and 2020-12). To an older dialect each is an unknown
 # keyword, which its validators ignore: dialect.Rewrite drops them, so that the walk does not read
 # as a constraint, or use in a oneOf proof, what the declared dialect ignores (draft-04 `const`).
@@ -312,6 +312,10 @@ LATER_KEYWORDS = {
     "dependentRequired": "2019-09", "dependentSchemas": "2019-09", "unevaluatedProperties": "2019-09",
     "unevaluatedItems": "2019-09", "minContains": "2019-09", "maxContains": "2019-09",
     "prefixItems": "2020-12",
+    # Identifiers: draft-04 names a resource (or, fragment-only, a location) with `id`, not `$id`;
+    # before 2019-09 a fragment-only `$id` is the only anchor. A reference must not resolve to what
+    # the declared dialect does not name.
+    "$id": "draft-06", "$anchor": "2019-09", "$dynamicAnchor": "2020-12", "$dynamicRef": "2020-12",
 }
 # What makes scan note a rewrite: a keyword from 2019-09 on, which draft-07 and draft-06 do not
 # define (HAS_LATER_KEYWORDS), and one of draft-07's, which draft-06 does not (HAS_DRAFT_07_KEYWORDS).
