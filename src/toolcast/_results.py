@@ -142,9 +142,22 @@ def _normalize_result(result: Any) -> tuple[list[Any], Any, bool]:
     if not _is_object(result):
         raise ToolResultError(f"cannot turn {_kind(result)} into a tool output")
     structured = _field(result, "structuredContent", "structured_content")
-    if not _has(result, "content") and structured is None and _has(result, "message"):
-        # An error object (JSON-RPC ErrorData and the like): report its message.
-        return [{"type": "text", "text": _label(_field(result, "message"))}], None, True
+    if not _has(result, "content") and structured is None:
+        if _has(result, "message"):
+            # An error object (JSON-RPC ErrorData and the like): report its message.
+            return [{"type": "text", "text": _label(_field(result, "message"))}], None, True
+        error = _field(result, "error")
+        if error is not None and not _has(result, "result"):
+            # A JSON-RPC error answer ({"error": {"code", "message"}}) handed over as it came.
+            message = _field(error, "message") if _is_object(error) else error
+            return [{"type": "text", "text": _label(message) if message is not None else ""}], None, True
+        if isinstance(_field(result, "type"), str):  # one content block handed over on its own
+            return [result], None, False
+        if not _has(result, "isError") and not _has(result, "is_error"):
+            raise ToolResultError(
+                f"cannot turn {_kind(result)} into a tool output: expected a CallToolResult "
+                "(content, structuredContent, isError), a string or an error"
+            )
     content = _field(result, "content")
     if isinstance(content, str):  # hand-made sessions: a bare text
         blocks: list[Any] = [content]

@@ -134,7 +134,20 @@ def _in_bounds(v: float, s: dict) -> bool:
     if ("exclusiveMinimum" in s and v <= s["exclusiveMinimum"]) or ("exclusiveMaximum" in s and v >= s["exclusiveMaximum"]):
         return False
     m = s.get("multipleOf")
-    return not m or float(v / m).is_integer()
+    return not m or _multiple_of(v, m)
+
+
+def _multiple_of(v: float, m: float) -> bool:
+    """Whether `v` is a multiple of `m` (exact for integers; a quotient beyond a float, as 10**400 / 3,
+    is decided exactly)."""
+    if isinstance(v, int) and isinstance(m, int):
+        return v % m == 0
+    try:
+        return float(v / m).is_integer()
+    except OverflowError:
+        from fractions import Fraction
+
+        return (Fraction(v) / Fraction(m)).denominator == 1
 
 
 def _search(pattern: str, text: str) -> bool:

@@ -74,7 +74,10 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
         return list(response), path
     if not _is_object(response):
         raise ResponseShapeError(path, _SHAPES, response)
-    if _has(response, "candidates") and _field(response, "candidates") is not None:
+    if any(_has(response, k) for k in _RESPONSE_FIELDS):
+        # A response: with no candidate (a blocked prompt, an empty answer) it holds no call.
+        if _field(response, "candidates") is None:
+            return [], path
         candidates = list_field(response, "candidates", path)
         if not candidates:
             return [], path
@@ -86,9 +89,16 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
         if not _is_object(content):
             raise ResponseShapeError(path, "an object", content)
         return list_field(content, "parts", path), f"{path}.parts"
-    if _has(response, "parts") and _field(response, "parts") is not None:
+    if _has(response, "parts") or _has(response, "role"):
+        # A Content: with no parts (the SDK's Content(role="model"), {"role": "model"}) it holds no call.
+        if _field(response, "parts") is None:
+            return [], path
         return list_field(response, "parts", path), f"{path}.parts"
     return None
+
+
+# The fields that make an object a GenerateContentResponse (each SDK object has them all, None or not).
+_RESPONSE_FIELDS = ("candidates", "prompt_feedback", "promptFeedback", "usage_metadata", "usageMetadata")
 
 
 def _extract(response: Any) -> list[tuple[Any, ...]]:

@@ -68,12 +68,29 @@ async def _run_one(
             raise  # the caller cancelled us
         # The session cancelled its own call (a cancel scope that leaked): only this call fails.
         return failed(f"{where} was cancelled by its session")
+    except BaseExceptionGroup as exc:  # (an ExceptionGroup too: it is both)
+        task = asyncio.current_task()
+        leaves = _leaves(exc)
+        if not all(isinstance(e, (Exception, asyncio.CancelledError)) for e in leaves) or (
+                not isinstance(exc, Exception) and (task is None or task.cancelling())):
+            raise  # an interrupt, or the caller cancelled us
+        if all(isinstance(e, asyncio.CancelledError) for e in leaves):
+            # A session's task group cancelled its own call (anyio wraps it in a group): this call fails.
+            return failed(f"{where} was cancelled by its session")
+        return failed(f"{where} failed: {_exception_text(next(e for e in leaves if isinstance(e, Exception)))}")
     except Exception as exc:
         return failed(f"{where} failed: {_exception_text(exc)}")
     try:
         return _shape(call, result, api, error_prefix, structured)
     except Exception as exc:  # whatever a session returned, this call still gets an output
         return failed(f"{where} returned {_exception_text(exc)}")
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions an exception group holds, nested groups opened (the exception itself otherwise)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
 
 
 def _shape(
