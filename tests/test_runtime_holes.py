@@ -124,3 +124,19 @@ def test_fill_nulls_decides_multiple_of_for_an_integer_beyond_a_float():
     filled = toolcast.fill_nulls({"p": {"n": 10**400}}, res.null_paths, params)
     assert filled["p"]["n"] == 10**400 and filled["p"].get("note", None) is None
     assert toolcast.fill_nulls({"p": {"n": 10**400 + 1}}, res.null_paths, params)["p"]["n"] == 10**400 + 1
+
+
+@pytest.mark.parametrize("shape", [
+    lambda r: tco.tool_output("c", r),
+    lambda r: tco.tool_output("c", r, api="chat"),
+    lambda r: tca.tool_output("c", r),
+    lambda r: tcg.tool_output(_GeminiCall(), r),
+], ids=["responses", "chat", "anthropic", "gemini"])
+def test_a_lone_surrogate_in_a_text_result_still_makes_a_sendable_output(shape):
+    import json
+
+    for result in ({"content": [{"type": "text", "text": "a\ud800b"}]}, "x\udfffy"):
+        out = shape(result)
+        text = json.dumps(out, ensure_ascii=False)
+        text.encode("utf-8")  # (raised UnicodeEncodeError: the request could not be sent)
+        assert "\ufffd" in text

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from toolcast._json_limits import JsonLimitError, plain_json
+from toolcast._json_limits import _SURROGATE, JsonLimitError, plain_json
 from toolcast._loop import MAX_JSON_DEPTH, _field, _has, _is_object, _kind
 from toolcast.model import ToolcastError
 
@@ -232,5 +232,11 @@ def result_pieces(
         else:
             # An image comes first; the error marker must still lead the output.
             pieces.insert(first, error_prefix.rstrip())
-    # Empty text blocks carry nothing and would only add blank lines.
-    return [p for p in pieces if p], is_error
+    # Empty text blocks carry nothing and would only add blank lines. A surrogate code point (a
+    # lone half of a UTF-16 pair) has no UTF-8 form: the message could not be sent with it, so it
+    # becomes U+FFFD, as a decoder writes what it cannot read.
+    return [_sendable(p) if type(p) is str else p for p in pieces if p], is_error
+
+
+def _sendable(text: str) -> str:
+    return text if text.isascii() or not _SURROGATE.search(text) else _SURROGATE.sub("\ufffd", text)
