@@ -140,3 +140,11 @@ def test_a_lone_surrogate_in_a_text_result_still_makes_a_sendable_output(shape):
         text = json.dumps(out, ensure_ascii=False)
         text.encode("utf-8")  # (raised UnicodeEncodeError: the request could not be sent)
         assert "\ufffd" in text
+
+
+def test_an_unknown_tool_error_does_not_repeat_a_huge_name(toolset):
+    calls, rejected = tco.tool_calls([{"type": "function_call", "call_id": "a", "name": "x" * 1_000_000,
+                                       "arguments": "{}"}], toolset)
+    assert calls == [] and len(rejected[0]["output"]) < 1000 and "(1000000 characters)" in rejected[0]["output"]
+    _, rejected = tco.tool_calls([{"type": "function_call", "call_id": "a", "name": "m__ehco", "arguments": "{}"}], toolset)
+    assert "Did you mean 'm__echo'?" in rejected[0]["output"]

@@ -142,10 +142,18 @@ def _issue(name: str, result: Any) -> StrictIssue:
     return StrictIssue(name, reason, codes)
 
 
+# The characters of an unknown tool's name an error output repeats (the model sent it; a name of a
+# megabyte would make a megabyte error).
+_MAX_SHOWN_NAME = 200
+
+
 def unknown_tool_message(name: str, toolset: ToolSet) -> str:
     names = list(toolset.names)
-    text = f"unknown tool {name!r}."
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    shown = name if len(name) <= _MAX_SHOWN_NAME else name[:_MAX_SHOWN_NAME] + f"... ({len(name)} characters)"
+    text = f"unknown tool {shown!r}."
+    # (A name over three times the longest valid one cannot reach the 0.6 ratio: no search.)
+    longest = max(map(len, names), default=0)
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if len(name) <= 3 * longest else []
     if close:
         text += f" Did you mean {close[0]!r}?"
     if names:
