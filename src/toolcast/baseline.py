@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolcast.loader import InputError
+from toolcast.loader import MAX_BYTES, InputError
 from toolcast.model import CompileResult, Diagnostic
 
 FORMAT = 1  # the "toolcast_baseline" field: bump only with a new layout, and keep reading this one
@@ -48,11 +48,16 @@ def write(path: Path, results: Sequence[tuple[str, CompileResult]]) -> int:
     named by mistake) is never replaced: BaselineError."""
     from toolcast import _fsops
 
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))  # written through, as --out writes through a link
     try:
         old = path.stat()
     except FileNotFoundError:
         old = None
-    if old is not None and stat.S_ISREG(old.st_mode):
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        # A device, a FIFO, a directory: replacing it would remove it (as root, /dev/null).
+        raise BaselineError(InputError(str(path), "not written: it is not a regular file"))
+    if old is not None:
         try:
             read(str(path))
         except BaselineError:
@@ -76,9 +81,14 @@ def read(path: str) -> set[Key]:
     from toolcast.loader import _ParseError, decode, parse_json
 
     try:
-        data = Path(path).read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block, /dev/zero never end)
+            raise BaselineError(InputError(path, "cannot read the baseline: not a regular file"))
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise BaselineError(InputError(path, f"cannot read the baseline: {exc.strerror or exc}")) from None
+    if len(data) > MAX_BYTES:
+        raise BaselineError(InputError(path, f"cannot read the baseline: larger than {MAX_BYTES // (1024 * 1024)} MiB"))
     try:
         doc = parse_json(decode(data, path), path)
     except _ParseError as exc:
