@@ -343,3 +343,15 @@ def test_a_console_that_cannot_encode_the_report_still_gets_it(tmp_path: Path) -
     # A stream that can write the marks keeps them.
     buf = io.StringIO()
     assert main(["compile", GOOD[0]], stdout=buf) == 0 and buf.getvalue().startswith("✓ ")
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (("--rules", "1999"), "unknown rule version '1999'"),
+    (("--rules", "anthropic@latest"), "are not openai's"),
+    (("--target", "anthropic", "--api", "chat"), "--api chat: it applies to --target openai only"),
+    (("--target", "nowhere"), "nowhere"),
+])
+def test_proxy_refuses_at_startup_what_compile_refuses(argv: tuple, needle: str) -> None:
+    # These started the proxy (exit 0), the rules or API silently not the ones asked for.
+    code, _out, err = run("proxy", "--server", f"a={sys.executable} -c pass", *argv)
+    assert code == 2 and needle in err, (code, err)

@@ -160,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     x = sub.add_parser("proxy", help="serve MCP on stdio in front of MCP servers, their tools compiled for a target")
     x.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND|NAME=URL", help="a stdio MCP server command, or a Streamable HTTP URL, whose tools are exposed as NAME__TOOL (repeatable)")
     x.add_argument("--target", default="openai", metavar="TARGET", help=f"the provider dialect to compile the tools' input schemas to: {', '.join(EMITTERS)}")
-    x.add_argument("--api", default="responses", choices=["responses", "chat"], help="with --target openai: the API to compile for")
+    x.add_argument("--api", default=None, choices=["responses", "chat"],
+                   help="with --target openai only: the API to compile for (responses when not given)")
     x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
     x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema; true: it is left out")
     x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")

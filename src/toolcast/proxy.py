@@ -412,12 +412,17 @@ def serve_stdio(proxy: Proxy) -> None:
     anyio.run(main)
 
 
-def check_target(target: str, api: str) -> None:
-    """Raise ValueError naming the problem when the compile API does not know ``target``."""
+def check_target(target: str, api: str | None, rules: str | None = None) -> None:
+    """Raise ValueError naming the problem when the compile API does not know ``target``, ``api``
+    (given for another target than OpenAI's) or ``rules`` (not a version of the target's provider),
+    as `toolcast compile` refuses them."""
     from toolcast import compile_tool
 
-    options: dict[str, Any] = {"api": api} if target == "openai" else _json_schema_api(target)
-    compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, **options)
+    if target != "openai" and api is not None:
+        raise ValueError(f"--api {api}: it applies to --target openai only (the proxy compiles the other "
+                         "targets' tools as JSON Schema)")
+    options: dict[str, Any] = {"api": api or "responses"} if target == "openai" else _json_schema_api(target)
+    compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, rules=rules, **options)
 
 
 def _json_schema_api(target: str) -> dict[str, Any]:
@@ -481,8 +486,8 @@ def main_cli(args: Any, err: IO[str]) -> int:
     """`toolcast proxy`: 2 with a one-line message on a usage problem, else serve until EOF."""
     try:
         specs = _specs(args)
-        check_target(args.target, args.api)
-        proxy = Proxy(specs, target=args.target, api=args.api, strict=args.strict,
+        check_target(args.target, args.api, args.rules)
+        proxy = Proxy(specs, target=args.target, api=args.api or "responses", strict=args.strict,
                       rules=args.rules, allow_lossy=args.allow_lossy, err=err)
     except (ValueError, McpServerError) as exc:
         err.write(f"toolcast proxy: {exc}\n")
