@@ -276,3 +276,27 @@ def test_a_value_that_is_not_a_tool_is_reported_at_its_line_and_column(tmp_path:
     listed = write(tmp_path / "t.json", '{\n  "tools": 5}')
     code, out, _ = run("compile", str(listed))
     assert code == 2 and f"{listed}:2:3: `tools` must be a list" in out
+
+
+@pytest.mark.parametrize("doc,needle", [
+    ({"tools": [{"name": "t", "inputSchema": {"type": "object"}}], "name": "weird", "inputSchema": {"type": "object"}},
+     "holds both a tool (`inputSchema`) and a `tools` list"),
+    ({"name": "a", "inputSchema": {"type": "object"}, "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}},
+     "`inputSchema` and `parameters` give different schemas"),
+    ({"type": "function", "function": {"name": "chat2", "parameters": {"type": "object"}}, "name": "other"},
+     "`name` and `function.name` differ"),
+])
+def test_an_ambiguous_tool_is_an_input_error_not_a_silent_choice(tmp_path, doc, needle):
+    # Each compiled one side and dropped the other without a word (a whole tools list, once).
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc))
+    out = io.StringIO()
+    assert main(["compile", str(path)], stdout=out, stderr=out) == 2
+    assert needle in out.getvalue()
+
+
+def test_the_same_schema_given_twice_is_not_ambiguous():
+    from toolcast import compile_tool
+
+    res = compile_tool({"name": "a", "inputSchema": {"type": "object"}, "parameters": {"type": "object"}})
+    assert res.status == "strict"

@@ -108,7 +108,8 @@ def compile_tool(
     mode = "auto" if strict == "auto" else strict_mode(strict)
     if optional_null != "value":
         optional_null = optional_null_mode(optional_null)
-    if type(tool) is dict and "inputSchema" in tool and "function" not in tool:  # read_tool's common case
+    if (type(tool) is dict and "inputSchema" in tool and "function" not in tool and "parameters" not in tool
+            and "input_schema" not in tool):  # read_tool's common case
         name, description, schema, shape = tool.get("name"), tool.get("description"), tool["inputSchema"], "mcp"
     else:
         name, description, schema, shape = read_tool(tool)

@@ -372,6 +372,13 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
     prefix: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("result"), dict) and "tools" in data["result"]:
         data, prefix = data["result"], ("result",)
+    if isinstance(data, dict) and "tools" in data and isinstance(data["tools"], list) and any(k in data for k in _TOOL_KEYS):
+        # A tool and a list of tools at once: reading either would silently drop the other.
+        line = col = None
+        if positions is not None:
+            line, col = positions.line_col(positions.offset((*prefix, "tools"))[0])
+        key = next(k for k in _TOOL_KEYS if k in data)
+        return [], [InputError(source, f"holds both a tool (`{key}`) and a `tools` list; give one or the other", line, col)]
     if isinstance(data, dict) and "tools" in data and not any(k in data for k in _TOOL_KEYS):
         tools = data["tools"]
         if not isinstance(tools, list):

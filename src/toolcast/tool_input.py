@@ -130,6 +130,7 @@ def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
         tool = tool.model_dump(by_alias=True, exclude_none=True)
     if not isinstance(tool, Mapping):
         raise InvalidToolError(f"a tool must be an object, not {type(tool).__name__}")
+    _one_schema(tool)
     if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
         fn = tool["function"]
         return fn.get("name"), fn.get("description"), fn.get("parameters"), "chat"
@@ -144,6 +145,28 @@ def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
     raise InvalidToolError(
         "not a tool: expected `inputSchema` (MCP), `parameters` (OpenAI), `function` (Chat) or `input_schema` (Anthropic)"
     )
+
+
+# Where each tool shape keeps its schema; a tool that gives two different ones is ambiguous.
+_SCHEMA_FIELDS = ("inputSchema", "input_schema", "parameters")
+
+
+def _one_schema(tool: Mapping) -> None:
+    """InvalidToolError when `tool` gives two different schemas (or a Chat `function` beside a
+    different top-level name or schema): compiling either would silently drop the other."""
+    given = [k for k in _SCHEMA_FIELDS if k in tool]
+    fn = tool.get("function") if tool.get("type") == "function" else None
+    if isinstance(fn, Mapping):
+        for k in ("name", "parameters"):
+            if k in tool and k in fn and tool[k] != fn[k]:
+                raise InvalidToolError(f"`{k}` and `function.{k}` differ: which to compile is ambiguous; give one", k)
+        if "parameters" in fn:
+            given = [k for k in given if k != "parameters"] + ["function.parameters"]
+    if len(given) > 1:
+        values = [fn["parameters"] if k == "function.parameters" else tool[k] for k in given]
+        if any(v != values[0] for v in values[1:]):
+            raise InvalidToolError(f"`{given[0]}` and `{given[1]}` give different schemas: which to compile is "
+                                   "ambiguous; give one", given[1].split(".")[-1])
 
 
 class _Report:
