@@ -168,6 +168,19 @@ def test_sarif_relative_paths_stay_relative(tmp_path: Path, monkeypatch: pytest.
     assert loc == {"uri": "tools/t.json", "uriBaseId": "%SRCROOT%"}
 
 
+def test_sarif_relative_uris_are_percent_encoded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Written as they were, `#` and `?` read as a fragment and a query: a reader looked up `tools/a b%`.
+    from urllib.parse import unquote, urlsplit
+
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "a b%#?é.json").write_text(TOOL_JSON, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    loc = sarif("tools")["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert loc == {"uri": "tools/a%20b%25%23%3F%C3%A9.json", "uriBaseId": "%SRCROOT%"}
+    parts = urlsplit(loc["uri"])
+    assert (parts.query, parts.fragment) == ("", "") and unquote(parts.path) == "tools/a b%#?é.json"
+
+
 def test_github_escaping_follows_the_workflow_command_rules() -> None:
     assert github.escape_data("50% a\r\nb: c, d") == "50%25 a%0D%0Ab: c, d"
     assert github.escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

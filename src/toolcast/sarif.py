@@ -26,7 +26,11 @@ def artifact(file: str) -> dict:
     p = Path(file)
     if p.is_absolute():
         return {"uri": p.as_uri()}
-    return {"uri": p.as_posix(), "uriBaseId": "%SRCROOT%"}
+    # A URI reference (RFC 3986), as as_uri() writes an absolute one: `a b%#?é.json` percent-encoded,
+    # or a reader takes `#` and `?` for a fragment and a query and looks for another file.
+    from urllib.parse import quote
+
+    return {"uri": quote(p.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def mcp_origin(source: str) -> str | None:
