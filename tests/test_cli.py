@@ -355,3 +355,21 @@ def test_proxy_refuses_at_startup_what_compile_refuses(argv: tuple, needle: str)
     # These started the proxy (exit 0), the rules or API silently not the ones asked for.
     code, _out, err = run("proxy", "--server", f"a={sys.executable} -c pass", *argv)
     assert code == 2 and needle in err, (code, err)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [("rules", "list"), ("rules", "show"), ("--version",)])
+def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> None:
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(cmd + list(argv), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert res.returncode == 2 and "cannot write the output: No space left on device" in res.stderr
+    assert "internal error" not in res.stderr
+
+
+def test_a_number_beyond_pythons_digit_limit_is_reported_at_its_place(tmp_path: Path) -> None:
+    path = write(tmp_path, "big.json", '{"name": "t", "inputSchema": {"type": "object",\n "maximum": ' + "9" * 5000 + "}}")
+    code, out, err = run("compile", path)
+    assert code == 2 and "big.json:2:13: invalid JSON: a number of more than 4300 digits" in out + err
+    assert "set_int_max_str_digits" not in out + err

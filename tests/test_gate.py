@@ -237,6 +237,7 @@ def test_baseline_fails_only_on_new_findings_matched_without_lines(tmp_path: Pat
     (None, "cannot read the baseline"),
     ('{"findings": [}', "b.json:1:"),
     ('{"findings": []}', "not a toolcast baseline"),
+    ('{"toolcast_baseline": true, "findings": []}', "not a toolcast baseline"),  # (true is not 1)
     ('{"toolcast_baseline": 1, "findings": [{"tool": "t"}]}', "findings[0] must hold"),
 ])
 def test_a_bad_baseline_is_a_clear_usage_error(tmp_path: Path, content: str | None, needle: str) -> None:

@@ -98,7 +98,7 @@ def read(path: str) -> set[Key]:
 
 def _entries(doc: Any, path: str) -> set[Key]:
     expected = 'not a toolcast baseline (expected {"toolcast_baseline": 1, "findings": [...]}, as --write-baseline writes)'
-    if not isinstance(doc, dict) or doc.get("toolcast_baseline") != FORMAT or not isinstance(doc.get("findings"), list):
+    if not isinstance(doc, dict) or type(doc.get("toolcast_baseline")) is not int or doc.get("toolcast_baseline") != FORMAT or not isinstance(doc.get("findings"), list):
         raise BaselineError(InputError(path, expected))
     out: set[Key] = set()
     for i, e in enumerate(doc["findings"]):

@@ -426,6 +426,12 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as exc:  # stdout cannot be written (a full disk, /dev/full), or a file named in the error
+        if exc.filename:
+            err.write(f"toolcast: {exc.filename}: {exc.strerror or exc}\n")
+        else:
+            err.write(f"toolcast: cannot write the output: {exc.strerror or exc}\n")
+        return EXIT_USAGE
     except KeyboardInterrupt:
         err.write("toolcast: interrupted\n")
         return 130

@@ -164,6 +164,13 @@ def parse_json(text: str, source: str, line_offset: int = 0) -> Any:
         line, col = (place[0] + line_offset, place[1]) if place is not None else (None, None)
         raise _ParseError(InputError(source, f"invalid JSON: {exc}", line, col)) from None
     except ValueError as exc:
+        if "Exceeds the limit" in str(exc):  # Python's int() guard (sys.get_int_max_str_digits)
+            long_number = next((m for m in _TOKENS.finditer(text) if m.group(1) and len(m.group(1)) > 4300), None)
+            line, col = (None, None)
+            if long_number is not None:
+                line, col = _line_col(text, long_number.start(1))
+                line += line_offset
+            raise _ParseError(InputError(source, "invalid JSON: a number of more than 4300 digits", line, col)) from None
         raise _ParseError(InputError(source, f"invalid JSON: {exc}")) from None
     except RecursionError:
         raise _ParseError(InputError(source, "invalid JSON: nested too deeply to be a tool definition")) from None
