@@ -148,3 +148,13 @@ def test_an_unknown_tool_error_does_not_repeat_a_huge_name(toolset):
     assert calls == [] and len(rejected[0]["output"]) < 1000 and "(1000000 characters)" in rejected[0]["output"]
     _, rejected = tco.tool_calls([{"type": "function_call", "call_id": "a", "name": "m__ehco", "arguments": "{}"}], toolset)
     assert "Did you mean 'm__echo'?" in rejected[0]["output"]
+
+
+@pytest.mark.parametrize("response", [
+    {"name": "m__echo"},  # a FunctionCall dict of no arguments (the SDK object without args was read)
+    [{"function_call": None, "functionCall": {"name": "m__echo", "args": {}}}],  # (the call was dropped)
+    [{"functionCall": None, "function_call": {"name": "m__echo"}}],
+], ids=["bare-call-no-args", "null-snake-beside-camel", "null-camel-beside-snake"])
+def test_a_gemini_call_is_read_whichever_way_its_fields_are_spelt(response, toolset):
+    calls, rejected = tcg.tool_calls(response, toolset)
+    assert [(c.name, c.arguments) for c in calls] == [("m__echo", {})] and rejected == []

@@ -53,9 +53,12 @@ class ToolCall(_ToolCall):
 def _raw_from_part(part: Any, path: str) -> RawCall | None:
     if not _is_object(part):
         raise ResponseShapeError(path, "an object (a part)", part)
-    call = _field(part, "function_call", "functionCall")
+    call = _field(part, "function_call")
+    if call is None:  # (either spelling may be there as null beside the other)
+        call = _field(part, "functionCall")
     if call is None:
-        if _has(part, "name") and _has(part, "args"):  # a FunctionCall given as it is
+        if _has(part, "name") and (_has(part, "args") or (isinstance(part, Mapping) and set(part) <= {"name", "id"})):
+            # A FunctionCall given as it is (a call of no arguments may leave `args` out).
             call, path = part, path
         else:
             return None  # text, thoughts, code: not ours
@@ -113,7 +116,9 @@ def _extract(response: Any) -> list[tuple[Any, ...]]:
     for i, part in enumerate(parts):
         # A plain dict with well-typed fields is read directly; the rest the careful way.
         if type(part) is dict:
-            call = part["function_call"] if "function_call" in part else part.get("functionCall")
+            call = part.get("function_call")
+            if call is None:
+                call = part.get("functionCall")
             if type(call) is dict:
                 call_id, name = call.get("id"), call.get("name")
                 if call_id is None:
