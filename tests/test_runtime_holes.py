@@ -158,3 +158,15 @@ def test_an_unknown_tool_error_does_not_repeat_a_huge_name(toolset):
 def test_a_gemini_call_is_read_whichever_way_its_fields_are_spelt(response, toolset):
     calls, rejected = tcg.tool_calls(response, toolset)
     assert [(c.name, c.arguments) for c in calls] == [("m__echo", {})] and rejected == []
+
+
+def test_tool_calls_compare_their_arguments_as_json_does(toolset):
+    def call(arguments: str):
+        return tco.tool_calls([{"type": "function_call", "call_id": "c", "name": "m__echo", "arguments": arguments}],
+                              toolset)[0][0]
+
+    assert call('{"s": 1}') != call('{"s": true}')  # (equal before: Python's True == 1)
+    assert call('{"s": [0]}') != call('{"s": [false]}')
+    assert call('{"s": 1}') == call('{"s": 1.0}') and call('{"s": {"a": [1, null]}}') == call('{"s": {"a": [1, null]}}')
+    assert hash(call('{"s": 1}')) == hash(call('{"s": 2}'))  # (hashable as before: arguments are not hashed)
+    assert call("{}") != tca.tool_calls([{"type": "tool_use", "id": "c", "name": "m__echo", "input": {}}], toolset)[0][0]

@@ -279,6 +279,14 @@ class ToolCall:
     tool: str
     arguments: dict[str, Any] = field(hash=False)
 
+    def __eq__(self, other: object) -> bool:
+        # Arguments compare as JSON does: `true` is not `1` (Python's == says it is); 1 is 1.0.
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = self.__dict__, other.__dict__
+        return mine.keys() == theirs.keys() and all(
+            _json_same(v, theirs[k]) if k == "arguments" else v == theirs[k] for k, v in mine.items())
+
     @classmethod
     def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
         """The call ``raw`` made to ``exposed``. Built without the frozen ``__init__`` (one
@@ -288,6 +296,17 @@ class ToolCall:
         fields["call_id"], fields["name"] = raw[0], exposed.name
         fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
         return call
+
+
+def _json_same(a: Any, b: Any) -> bool:
+    """Whether two decoded JSON values are equal as JSON values (a boolean is never a number)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_json_same(v, b[k]) for k, v in a.items())
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(map(_json_same, a, b))
+    return a == b and not isinstance(b, (dict, list, tuple))
 
 
 _UNSET = object()

@@ -92,7 +92,7 @@ def tools(
 # --------------------------------------------------------------------------- tool_calls()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (the base's __eq__ and __hash__: arguments compare as JSON)
 class ToolCall(_ToolCall):
     """A model's call to a tool of the ToolSet, with decoded and null-stripped arguments."""
 

@@ -38,7 +38,7 @@ __all__ = ["ResponseShapeError", "ToolCall", "ToolsReport", "tool_calls", "tool_
 _IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (the base's __eq__ and __hash__: arguments compare as JSON)
 class ToolCall(_ToolCall):
     """A model's ``tool_use`` of a tool of the ToolSet, with null-stripped arguments."""
 

@@ -39,7 +39,7 @@ _MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp"})
 _SHAPES = "a GenerateContentResponse, a Content, a list of parts or a function_call part"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (the base's __eq__ and __hash__: arguments compare as JSON)
 class ToolCall(_ToolCall):
     """A model's function call to a tool of the ToolSet; ``call_id`` is "" when it had no id."""
 
