@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from toolcast.walk.values import (
     HAS_ANNOTATED_REFS,
     HAS_IDS,
+    HAS_LATER_KEYWORDS,
     HAS_OLD_DIALECT_FORMS,
     HAS_OTHER_REFS,
     _exact_scan,
@@ -67,8 +68,9 @@ def test_the_flags_of_a_plain_document():
         HAS_ANNOTATED_REFS | HAS_OLD_DIALECT_FORMS)
     assert _plain_flags({"properties": {"a": {"$ref": "#/$defs/a", "$defs": {}}}}) == 0
     assert _plain_flags({"$defs": {"a": {"$id": "#a", "type": "string"}}}) == HAS_IDS | HAS_OLD_DIALECT_FORMS
+    # (`$anchor` is 2019-09's: a draft-07 document that holds one is rewritten without it.)
     assert _plain_flags({"properties": {"a": {"$ref": "#/properties/b"}}, "x": [{"$anchor": "a"}]}) == (
-        HAS_IDS | HAS_OTHER_REFS)
+        HAS_IDS | HAS_OTHER_REFS | HAS_LATER_KEYWORDS)
     assert _plain_flags([1, 2.5, "x", None, False, [], {}]) == 0
     assert _plain_flags(float("nan")) == -1 and _plain_flags(2.5) == 0
 
