@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from toolcast import positions as _positions
+from toolcast._json_text import JsonTextError, _line_col, loads_strict
 
 # Far beyond any real tool file, and small enough to read without strain.
 MAX_BYTES = 64 * 1024 * 1024
@@ -95,94 +95,13 @@ class Item(_Frozen):
         raise AttributeError(name)
 
 
-class _Duplicate(ValueError):
-    def __init__(self, key: str):
-        self.key = key
-        super().__init__(f"duplicate key {key!r}")
-
-
-def _pairs(pairs: list) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
-
-
-class _BadToken(ValueError):
-    """A token json.loads reads that JSON does not have (`token`, as spelt in the text)."""
-
-    def __init__(self, message: str, token: str):
-        super().__init__(message)
-        self.token = token
-
-
-def _no_constants(name: str) -> Any:
-    raise _BadToken(f"{name} is not valid JSON", name)
-
-
-def _finite_float(text: str) -> float:
-    # Python reads a literal beyond a double's range (1e400, valid JSON) as infinity, which would
-    # then be written out as `Infinity`, not JSON: a number the input never held.
-    value = float(text)
-    if value in (math.inf, -math.inf):
-        raise _BadToken(f"the number {text[:40]} is beyond the range of a 64-bit float", text)
-    return value
-
-
-# A JSON string, or a token outside strings that may be the one json.loads stopped at.
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?[0-9][0-9.eE+-]*)')
-
-
-def _token_place(text: str, token: str) -> tuple[int, int] | None:
-    """(line, column) of the first `token` in `text` outside a string, or None."""
-    for m in _TOKENS.finditer(text):
-        if m.group(1) == token:
-            return _line_col(text, m.start(1))
-    return None
-
-
-def _line_col(text: str, pos: int) -> tuple[int, int]:
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    return line, col
-
-
 def parse_json(text: str, source: str, line_offset: int = 0) -> Any:
     """json.loads that rejects duplicate keys, NaN/Infinity (spelt, or a literal that overflows a
-    float) and absurd nesting with a place."""
+    float), numbers past Python's digit limit and absurd nesting, with a place (_json_text)."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constants,
-                          parse_float=_finite_float)
-    except json.JSONDecodeError as exc:
-        raise _ParseError(InputError(source, f"invalid JSON: {exc.msg}", exc.lineno + line_offset, exc.colno)) from None
-    except _Duplicate as exc:
-        raise _ParseError(InputError(source, f"invalid JSON: {exc} (a key may appear once per object)", _dup_line(text, exc, line_offset))) from None
-    except _BadToken as exc:
-        place = _token_place(text, exc.token)
-        line, col = (place[0] + line_offset, place[1]) if place is not None else (None, None)
-        raise _ParseError(InputError(source, f"invalid JSON: {exc}", line, col)) from None
-    except ValueError as exc:
-        if "Exceeds the limit" in str(exc):  # Python's int() guard (sys.get_int_max_str_digits)
-            long_number = next((m for m in _TOKENS.finditer(text) if m.group(1) and len(m.group(1)) > 4300), None)
-            line, col = (None, None)
-            if long_number is not None:
-                line, col = _line_col(text, long_number.start(1))
-                line += line_offset
-            raise _ParseError(InputError(source, "invalid JSON: a number of more than 4300 digits", line, col)) from None
-        raise _ParseError(InputError(source, f"invalid JSON: {exc}")) from None
-    except RecursionError:
-        raise _ParseError(InputError(source, "invalid JSON: nested too deeply to be a tool definition")) from None
-
-
-def _dup_line(text: str, exc: _Duplicate, line_offset: int) -> int | None:
-    # The hook does not know where it is; the key's last spelling is a fair pointer.
-    needle = json.dumps(exc.key, ensure_ascii=False)
-    pos = text.rfind(needle + ":")
-    if pos < 0:
-        pos = text.rfind(needle)
-    return None if pos < 0 else _line_col(text, pos)[0] + line_offset
+        return loads_strict(text, line_offset)
+    except JsonTextError as exc:
+        raise _ParseError(InputError(source, f"invalid JSON: {exc}", exc.line, exc.column)) from None
 
 
 class _ParseError(Exception):

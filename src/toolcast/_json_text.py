@@ -1,0 +1,106 @@
+"""JSON text read as JSON values only: duplicate keys, NaN and Infinity, numbers beyond a float or Python's digit limit, and absurd nesting refused, each with its place."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+
+class _Duplicate(ValueError):
+    def __init__(self, key: str):
+        self.key = key
+        super().__init__(f"duplicate key {key!r}")
+
+
+def _pairs(pairs: list) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+class _BadToken(ValueError):
+    """A token json.loads reads that JSON does not have (`token`, as spelt in the text)."""
+
+    def __init__(self, message: str, token: str):
+        super().__init__(message)
+        self.token = token
+
+
+def _no_constants(name: str) -> Any:
+    raise _BadToken(f"{name} is not valid JSON", name)
+
+
+def _finite_float(text: str) -> float:
+    # Python reads a literal beyond a double's range (1e400, valid JSON) as infinity, which would
+    # then be written out as `Infinity`, not JSON: a number the input never held.
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise _BadToken(f"the number {text[:40]} is beyond the range of a 64-bit float", text)
+    return value
+
+
+# A JSON string, or a token outside strings that may be the one json.loads stopped at.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN|-?[0-9][0-9.eE+-]*)')
+
+
+def _token_place(text: str, token: str) -> tuple[int, int] | None:
+    """(line, column) of the first `token` in `text` outside a string, or None."""
+    for m in _TOKENS.finditer(text):
+        if m.group(1) == token:
+            return _line_col(text, m.start(1))
+    return None
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+class JsonTextError(ValueError):
+    """What is wrong with a JSON text, and where (`line`, `column`: 1-based, None when unknown)."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None):
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+def loads_strict(text: str, line_offset: int = 0) -> Any:
+    """json.loads of `text` that rejects duplicate keys, NaN/Infinity (spelt, or a literal that
+    overflows a float), numbers past Python's digit limit and absurd nesting: JsonTextError with the
+    place (lines counted from `line_offset` + 1)."""
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constants,
+                          parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise JsonTextError(exc.msg, exc.lineno + line_offset, exc.colno) from None
+    except _Duplicate as exc:
+        raise JsonTextError(f"{exc} (a key may appear once per object)", _dup_line(text, exc, line_offset)) from None
+    except _BadToken as exc:
+        place = _token_place(text, exc.token)
+        raise JsonTextError(str(exc), *((place[0] + line_offset, place[1]) if place is not None else ())) from None
+    except ValueError as exc:
+        if "Exceeds the limit" in str(exc):  # Python's int() guard (sys.get_int_max_str_digits)
+            long_number = next((m for m in _TOKENS.finditer(text) if m.group(1) and len(m.group(1)) > 4300), None)
+            line = col = None
+            if long_number is not None:
+                line, col = _line_col(text, long_number.start(1))
+                line += line_offset
+            raise JsonTextError("a number of more than 4300 digits", line, col) from None
+        raise JsonTextError(str(exc)) from None
+    except RecursionError:
+        raise JsonTextError("nested too deeply to be a tool definition") from None
+
+
+def _dup_line(text: str, exc: _Duplicate, line_offset: int) -> int | None:
+    # The hook does not know where it is; the key's last spelling is a fair pointer.
+    needle = json.dumps(exc.key, ensure_ascii=False)
+    pos = text.rfind(needle + ":")
+    if pos < 0:
+        pos = text.rfind(needle)
+    return None if pos < 0 else _line_col(text, pos)[0] + line_offset
