@@ -285,6 +285,10 @@ def test_a_value_that_is_not_a_tool_is_reported_at_its_line_and_column(tmp_path:
      "`inputSchema` and `parameters` give different schemas"),
     ({"type": "function", "function": {"name": "chat2", "parameters": {"type": "object"}}, "name": "other"},
      "`name` and `function.name` differ"),
+    # Compared as JSON: `true` is not `1`, though Python's == says it is.
+    ({"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"const": 1}}},
+      "parameters": {"type": "object", "properties": {"x": {"const": True}}}},
+     "`inputSchema` and `parameters` give different schemas"),
 ])
 def test_an_ambiguous_tool_is_an_input_error_not_a_silent_choice(tmp_path, doc, needle):
     # Each compiled one side and dropped the other without a word (a whole tools list, once).

@@ -156,15 +156,19 @@ def _one_schema(tool: Mapping) -> None:
     different top-level name or schema): compiling either would silently drop the other."""
     given = [k for k in _SCHEMA_FIELDS if k in tool]
     fn = tool.get("function") if tool.get("type") == "function" else None
+    if (len(given) < 2) if not isinstance(fn, Mapping) else (not given and "name" not in tool):
+        return  # (one schema, or a Chat function alone: the common cases)
+    from toolcast._loop import _json_same  # (as JSON compares: `true` is not `1`)
+
     if isinstance(fn, Mapping):
         for k in ("name", "parameters"):
-            if k in tool and k in fn and tool[k] != fn[k]:
+            if k in tool and k in fn and not _json_same(tool[k], fn[k]):
                 raise InvalidToolError(f"`{k}` and `function.{k}` differ: which to compile is ambiguous; give one", k)
         if "parameters" in fn:
             given = [k for k in given if k != "parameters"] + ["function.parameters"]
     if len(given) > 1:
         values = [fn["parameters"] if k == "function.parameters" else tool[k] for k in given]
-        if any(v != values[0] for v in values[1:]):
+        if not all(_json_same(v, values[0]) for v in values[1:]):
             raise InvalidToolError(f"`{given[0]}` and `{given[1]}` give different schemas: which to compile is "
                                    "ambiguous; give one", given[1].split(".")[-1])
 
