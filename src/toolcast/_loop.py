@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from toolcast._json_limits import JsonLimitError, loads_bounded, plain_json
 from toolcast.model import ToolcastError
+from toolcast.walk.semantics import json_equal
 
 if TYPE_CHECKING:
     from toolcast.toolset import ToolSet
@@ -45,25 +46,28 @@ def _has(obj: Any, name: str) -> bool:
 
 
 def _field(obj: Any, *names: str) -> Any:
-    """The first of ``names`` that ``obj`` (a mapping or an SDK object) holds, else None.
+    """The first of ``names`` that ``obj`` (a mapping or an SDK object) holds other than None, else
+    None (either spelling may stand as null beside the other).
 
     SDK objects are read by attribute rather than dumped: a dump walks (and warns about) the
     whole object, while the loop needs a few fields; wire names and Python names both work.
     """
     if type(obj) is dict:  # the common case, before the slower ABC check
         for name in names:
-            if name in obj:
-                return obj[name]
+            value = obj.get(name)
+            if value is not None:
+                return value
         return None
     for name in names:
         if isinstance(obj, Mapping):
-            if name in obj:
-                return obj[name]
-            continue
-        try:
-            return getattr(obj, name)
-        except Exception:
-            continue
+            value = obj.get(name)
+        else:
+            try:
+                value = getattr(obj, name)
+            except Exception:
+                continue
+        if value is not None:
+            return value
     return None
 
 
@@ -285,7 +289,7 @@ class ToolCall:
             return NotImplemented
         mine, theirs = self.__dict__, other.__dict__
         return mine.keys() == theirs.keys() and all(
-            _json_same(v, theirs[k]) if k == "arguments" else v == theirs[k] for k, v in mine.items())
+            json_equal(v, theirs[k]) if k == "arguments" else v == theirs[k] for k, v in mine.items())
 
     @classmethod
     def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
@@ -296,17 +300,6 @@ class ToolCall:
         fields["call_id"], fields["name"] = raw[0], exposed.name
         fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
         return call
-
-
-def _json_same(a: Any, b: Any) -> bool:
-    """Whether two decoded JSON values are equal as JSON values (a boolean is never a number)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_json_same(v, b[k]) for k, v in a.items())
-    if isinstance(a, (list, tuple)):
-        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(map(_json_same, a, b))
-    return a == b and not isinstance(b, (dict, list, tuple))
 
 
 _UNSET = object()

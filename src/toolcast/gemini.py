@@ -53,9 +53,7 @@ class ToolCall(_ToolCall):
 def _raw_from_part(part: Any, path: str) -> RawCall | None:
     if not _is_object(part):
         raise ResponseShapeError(path, "an object (a part)", part)
-    call = _field(part, "function_call")
-    if call is None:  # (either spelling may be there as null beside the other)
-        call = _field(part, "functionCall")
+    call = _field(part, "function_call", "functionCall")
     if call is None:
         if _has(part, "name") and (_has(part, "args") or (isinstance(part, Mapping) and set(part) <= {"name", "id"})):
             # A FunctionCall given as it is (a call of no arguments may leave `args` out).

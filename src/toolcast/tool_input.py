@@ -8,6 +8,7 @@ from typing import Any, Literal
 from toolcast.model import ToolcastError
 from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.rules import Rules, family, get_rules, target_of
+from toolcast.walk.semantics import json_equal
 
 StrictMode = Literal["auto", True, False]
 OptionalNull = Literal["value", "omit"]
@@ -158,19 +159,25 @@ def _one_schema(tool: Mapping) -> None:
     fn = tool.get("function") if tool.get("type") == "function" else None
     if (len(given) < 2) if not isinstance(fn, Mapping) else (not given and "name" not in tool):
         return  # (one schema, or a Chat function alone: the common cases)
-    from toolcast._loop import _json_same  # (as JSON compares: `true` is not `1`)
-
     if isinstance(fn, Mapping):
         for k in ("name", "parameters"):
-            if k in tool and k in fn and not _json_same(tool[k], fn[k]):
+            if k in tool and k in fn and not _same(tool[k], fn[k]):
                 raise InvalidToolError(f"`{k}` and `function.{k}` differ: which to compile is ambiguous; give one", k)
         if "parameters" in fn:
             given = [k for k in given if k != "parameters"] + ["function.parameters"]
     if len(given) > 1:
         values = [fn["parameters"] if k == "function.parameters" else tool[k] for k in given]
-        if not all(_json_same(v, values[0]) for v in values[1:]):
+        if not all(_same(v, values[0]) for v in values[1:]):
             raise InvalidToolError(f"`{given[0]}` and `{given[1]}` give different schemas: which to compile is "
                                    "ambiguous; give one", given[1].split(".")[-1])
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two schemas are the same JSON value (`true` is not `1`)."""
+    try:
+        return json_equal(a, b)
+    except RecursionError:  # (nested past the guard: not shown the same)
+        return False
 
 
 class _Report:
