@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolcast.loader import MAX_BYTES, InputError
+from toolcast.loader import MAX_BYTES, TOO_LARGE, InputError, read_bounded
 from toolcast.model import CompileResult, Diagnostic
 
 FORMAT = 1  # the "toolcast_baseline" field: bump only with a new layout, and keep reading this one
@@ -83,12 +83,11 @@ def read(path: str) -> set[Key]:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block, /dev/zero never end)
             raise BaselineError(InputError(path, "cannot read the baseline: not a regular file"))
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+        data = read_bounded(path)
     except OSError as exc:
         raise BaselineError(InputError(path, f"cannot read the baseline: {exc.strerror or exc}")) from None
     if len(data) > MAX_BYTES:
-        raise BaselineError(InputError(path, f"cannot read the baseline: larger than {MAX_BYTES // (1024 * 1024)} MiB"))
+        raise BaselineError(InputError(path, f"cannot read the baseline: {TOO_LARGE}"))
     try:
         doc = parse_json(decode(data, path), path)
     except _ParseError as exc:

@@ -14,6 +14,14 @@ from toolcast._json_text import JsonTextError, _line_col, loads_strict
 
 # Far beyond any real tool file, and small enough to read without strain.
 MAX_BYTES = 64 * 1024 * 1024
+TOO_LARGE = f"larger than {MAX_BYTES // (1024 * 1024)} MiB; not read"
+
+
+def read_bounded(path: str) -> bytes:
+    """The bytes of the file at `path`, read to at most MAX_BYTES + 1 (more than MAX_BYTES: too large,
+    TOO_LARGE), so that /dev/zero or a huge file is never read whole; OSError as open() raises it."""
+    with open(path, "rb") as fh:
+        return fh.read(MAX_BYTES + 1)
 
 
 class _Frozen:
@@ -282,6 +290,7 @@ def _parse(text: str, source: str, suffix: str, positions: bool = False, errors:
 
 # The shapes a tool comes in (compile.read_tool), and what marks a bare JSON Schema instead.
 _TOOL_KEYS = ("inputSchema", "parameters", "input_schema", "function")
+_NO_TOOLS = object()  # (tools_of: the document holds no `tools`)
 _SCHEMA_KEYS = frozenset({"type", "properties", "$schema", "$ref", "$defs", "definitions", "anyOf", "oneOf", "allOf"})
 
 
@@ -298,20 +307,17 @@ def tools_of(data: Any, source: str, positions: Any = None, name: str | None = N
     prefix: tuple = ()
     if isinstance(data, dict) and isinstance(data.get("result"), dict) and "tools" in data["result"]:
         data, prefix = data["result"], ("result",)
-    if isinstance(data, dict) and "tools" in data and isinstance(data["tools"], list) and any(k in data for k in _TOOL_KEYS):
-        # A tool and a list of tools at once: reading either would silently drop the other.
+    key = next((k for k in _TOOL_KEYS if k in data), None) if isinstance(data, dict) and "tools" in data else _NO_TOOLS
+    if key is not _NO_TOOLS and (key is None) != isinstance(data["tools"], list):
+        # `tools` not a list, or a tool and a list of tools at once (reading either would silently
+        # drop the other); a tool with some other `tools` field is read as a tool.
         line = col = None
         if positions is not None:
             line, col = positions.line_col(positions.offset((*prefix, "tools"))[0])
-        key = next(k for k in _TOOL_KEYS if k in data)
-        return [], [InputError(source, f"holds both a tool (`{key}`) and a `tools` list; give one or the other", line, col)]
-    if isinstance(data, dict) and "tools" in data and not any(k in data for k in _TOOL_KEYS):
+        why = "`tools` must be a list" if key is None else f"holds both a tool (`{key}`) and a `tools` list; give one or the other"
+        return [], [InputError(source, why, line, col)]
+    if key is None:
         tools = data["tools"]
-        if not isinstance(tools, list):
-            line = col = None
-            if positions is not None:
-                line, col = positions.line_col(positions.offset((*prefix, "tools"))[0])
-            return [], [InputError(source, "`tools` must be a list", line, col)]
         if positions is None:
             return [Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)], []
         return [_item(f"{source}#tools[{i}]", t, file, positions, (*prefix, "tools", i)) for i, t in enumerate(tools)], []
@@ -414,15 +420,13 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
         if isinstance(data, str):
             data = data.encode("utf-8")
     else:
-        p = Path(path)
-        source, suffix = path, p.suffix.lower()
+        source, suffix = path, Path(path).suffix.lower()
         try:
-            with p.open("rb") as fh:
-                data = fh.read(MAX_BYTES + 1)
+            data = read_bounded(path)
         except OSError as exc:
             return [], [InputError(source, f"cannot read: {exc.strerror or exc}")]
     if len(data) > MAX_BYTES:
-        return [], [InputError(source, f"larger than {MAX_BYTES // (1024 * 1024)} MiB; not read")]
+        return [], [InputError(source, TOO_LARGE)]
     bad_lines: list[InputError] = []
     try:
         text = decode(data, source)
