@@ -2,7 +2,9 @@
 
 Prints one JSON document: per input set, µs per schema for each peer and for the json
 round-trip baseline measured in this same process, plus how many schemas each peer raised on.
-Usage (normally via run.py --peers): .peers-venv/bin/python benchmarks/peers.py [--quick] [--runs N]
+With --toolcast DIR, toolcast.compile_tool (imported from DIR: run.py passes the package it
+measures itself) is timed in the same passes, interleaved with the peers and the baseline.
+Usage (normally via run.py --peers): .peers-venv/bin/python benchmarks/peers.py [--quick] [--runs N] [--toolcast DIR]
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib.metadata as md
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -20,6 +23,21 @@ sys.setrecursionlimit(3000)  # openai's helper recurses without a guard on recur
 import common  # noqa: E402
 
 PACKAGES = ("openai", "openai-agents", "pydantic-ai-slim", "langchain-core")
+TOOLCAST = "toolcast"  # the key of toolcast's timings, beside the peers'
+
+
+def import_toolcast(where: str):
+    """toolcast.compile_tool and its compiled modules (build_info), from the package in directory
+    `where` (the build run.py measures; the peers venv does not install toolcast itself). The same
+    Python as run.py's is needed for a compiled build's modules to load: run.py compares the lists."""
+    if importlib.util.find_spec("lark") is None:  # toolcast's one dependency (its pattern analyser)
+        raise SystemExit("peers.py: lark is not installed in this venv; rerun `bash benchmarks/setup_peers.sh`")
+    sys.path.insert(0, where)
+    import toolcast
+
+    if not Path(toolcast.__file__).resolve().is_relative_to(Path(where, "toolcast").resolve()):
+        raise SystemExit(f"peers.py: imported toolcast from {toolcast.__file__}, not from {where}")
+    return toolcast.compile_tool, list(toolcast.build_info().compiled)
 
 
 def adapters() -> dict:
@@ -71,16 +89,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--sets", nargs="*", default=list(common.SETS))
     ap.add_argument("--cpu", action="store_true", help="time with process CPU time instead of wall time")
+    ap.add_argument("--toolcast", metavar="DIR", help="also time toolcast, imported from DIR, in this process")
     args = ap.parse_args(argv)
     if args.cpu:
         common.use_cpu_clock()
     peers = adapters()
     out: dict = {"versions": {p: md.version(p) for p in PACKAGES}, "python": sys.version.split()[0],
                  "clock": common.CLOCK["name"], "sets": {}}
+    compile_tool = None
+    if args.toolcast:
+        compile_tool, out["toolcast_build"] = import_toolcast(args.toolcast)
     for name in args.sets:
         tools = common.load_set(name, quick=args.quick)
         errors: dict = {}
         fns = {"baseline": common.baseline}
+        if compile_tool is not None:
+            fns[TOOLCAST] = compile_tool  # (never raises on a tool: it reports instead)
         fns.update({k: guarded(fn, errors, k) for k, fn in peers.items()})
         runs = common.interleaved(fns, tools, args.runs)
         out["sets"][name] = {
