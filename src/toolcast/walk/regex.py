@@ -41,6 +41,16 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
 
 
 def _pattern_kept(r: Rules, pattern: str) -> bool:
-    """Whether Walk._pattern keeps this pattern (it records why when it does not)."""
-    verdict = _pattern_verdict(r, pattern)
-    return verdict[0] != "invalid" and all(action != "drop" for _f, (action, _d, _t) in verdict[1])
+    """Whether Walk._pattern keeps this pattern (it records why when it does not). Remembered per
+    rule version beside its verdict: a planned copy asks for every pattern it copies."""
+    kept_cache = r.__dict__.get("_patterns_kept")
+    if kept_cache is None:
+        kept_cache = r.__dict__["_patterns_kept"] = {}
+    kept = kept_cache.get(pattern)
+    if kept is None:
+        verdict = _pattern_verdict(r, pattern)
+        kept = verdict[0] != "invalid" and all(action != "drop" for _f, (action, _d, _t) in verdict[1])
+        if len(kept_cache) >= 4096:  # bounded as the verdicts are
+            kept_cache.clear()
+        kept_cache[pattern] = kept
+    return kept
