@@ -97,7 +97,7 @@ def test_yaml_input(tmp_path: Path) -> None:
          "inf.json:2:30: invalid JSON: -Infinity is not valid JSON"),
         ("big.json", '{"name": "t", "description": "1e999",\n\n  "inputSchema": {"maximum": 1e999}}',
          "big.json:3:30: invalid JSON: the number 1e999 is beyond the range of a 64-bit float"),
-        ("dup.json", '{"name": "t",\n "name": "u"}', "dup.json:2: invalid JSON: duplicate key 'name'"),
+        ("dup.json", '{"name": "t",\n "name": "u"}', "dup.json:2:2: invalid JSON: duplicate key 'name'"),
         ("latin1.json", b'{"name": "caf\xe9"}', "not UTF-8 text"),
         ("alias.yaml", "a: &x {type: object}\nb: *x\n", "YAML aliases"),
         ("dupkey.yaml", "name: a\nname: b\n", "dupkey.yaml:2:1: invalid YAML: duplicate key 'name'"),

@@ -304,3 +304,26 @@ def test_the_same_schema_given_twice_is_not_ambiguous():
 
     res = compile_tool({"name": "a", "inputSchema": {"type": "object"}, "parameters": {"type": "object"}})
     assert res.status == "strict"
+
+
+@pytest.mark.parametrize("name,text,key,place", [
+    # The key spelt again later in the file (in another object) is not the duplicate's place.
+    ("spelt.json", '{"name": "t",\n "inputSchema": {"type": "object",\n  "properties": {"a": {"type": "string", '
+                   '"type": "string"}},\n  "$defs": {"q": {"type": "integer"}}}}\n', "type", (3, 42)),
+    # Written as an escape, so the key's plain spelling is nowhere in the text.
+    ("escaped.json", '{"name": "t",\n "inputSchema": {"type": "object", "properties": {"\\u00e9": {},\n'
+                     '   "\\u00e9": {}}}}', "é", (3, 4)),
+    ("mixed.json", '{"name": "t", "inputSchema": {"x": {"\\u00e9": 1, "é": 2}}}', "é", (1, 50)),
+    # A key spelt inside a string value, or in an array, is not a key.
+    ("value.json", '{"description": "\\"name\\": 1", "name": "t", "inputSchema": [{"name": 1}],\n "name": "u"}', "name", (2, 2)),
+    ("line.jsonl", '{"name": "a", "inputSchema": {"type": "object"}}\n{"name": "b", "inputSchema": {}, "name": "c"}\n',
+     "name", (2, 34)),
+])
+def test_a_duplicate_key_is_reported_at_its_own_line_and_column(tmp_path: Path, name: str, text: str, key: str,
+                                                                 place: tuple) -> None:
+    # Found by testing as an adversary would: the line was that of the key's last spelling anywhere
+    # in the file (or none for an escaped key), and there was no column; YAML gave both.
+    path = write(tmp_path / name, text)
+    _, errors = load(str(path))
+    assert [(e.message, (e.line, e.column)) for e in errors] == [
+        (f"invalid JSON: duplicate key {key!r} (a key may appear once per object)", place)]

@@ -80,7 +80,12 @@ def loads_strict(text: str, line_offset: int = 0) -> Any:
     except json.JSONDecodeError as exc:
         raise JsonTextError(exc.msg, exc.lineno + line_offset, exc.colno) from None
     except _Duplicate as exc:
-        raise JsonTextError(f"{exc} (a key may appear once per object)", _dup_line(text, exc, line_offset)) from None
+        key, place = _first_duplicate(text)
+        if place is None:  # (not found: the hook's key, without a place)
+            key = exc.key
+        else:
+            place = (place[0] + line_offset, place[1])
+        raise JsonTextError(f"duplicate key {key!r} (a key may appear once per object)", *(place or ())) from None
     except _BadToken as exc:
         place = _token_place(text, exc.token)
         raise JsonTextError(str(exc), *((place[0] + line_offset, place[1]) if place is not None else ())) from None
@@ -97,10 +102,26 @@ def loads_strict(text: str, line_offset: int = 0) -> Any:
         raise JsonTextError("nested too deeply to be a tool definition") from None
 
 
-def _dup_line(text: str, exc: _Duplicate, line_offset: int) -> int | None:
-    # The hook does not know where it is; the key's last spelling is a fair pointer.
-    needle = json.dumps(exc.key, ensure_ascii=False)
-    pos = text.rfind(needle + ":")
-    if pos < 0:
-        pos = text.rfind(needle)
-    return None if pos < 0 else _line_col(text, pos)[0] + line_offset
+# A string (a key when a colon follows it) or a bracket; whatever else lies between is skipped.
+_KEY_OR_BRACKET = re.compile(r'("[^"\\]*(?:\\.[^"\\]*)*")([ \t\n\r]*:)?|[{}\[\]]')
+
+
+def _first_duplicate(text: str) -> tuple[str | None, tuple[int, int] | None]:
+    """The first key, in the order of the text, that its object already has, and its (line,
+    column); (None, None) when there is none. The hook that finds a duplicate is not told where it
+    is, and the key's spelling elsewhere in the text (or an escape of it) would be another place."""
+    objects: list = []  # per open bracket: the keys of an object so far, None for an array
+    for m in _KEY_OR_BRACKET.finditer(text):
+        raw = m.group(1)
+        if raw is None:
+            c = text[m.start()]
+            if c == "{" or c == "[":
+                objects.append(set() if c == "{" else None)
+            elif objects:
+                objects.pop()
+        elif m.group(2) and objects and objects[-1] is not None:
+            key = raw[1:-1] if "\\" not in raw else json.loads(raw)
+            if key in objects[-1]:
+                return key, _line_col(text, m.start())
+            objects[-1].add(key)
+    return None, None
