@@ -327,3 +327,24 @@ def test_a_duplicate_key_is_reported_at_its_own_line_and_column(tmp_path: Path, 
     _, errors = load(str(path))
     assert [(e.message, (e.line, e.column)) for e in errors] == [
         (f"invalid JSON: duplicate key {key!r} (a key may appear once per object)", place)]
+
+
+def test_json_lines_end_at_newlines_only_and_errors_are_at_their_own_line(tmp_path: Path) -> None:
+    # Found by testing as an adversary would: U+2028, U+2029 and U+0085 (allowed inside a JSON
+    # string) split a line, so the tool was lost, phantom errors came, and every later line was
+    # numbered one too many; and a line cut short was reported at the start of the next line.
+    lines = ['{"name": "a", "description": "x\u2028y\u2029z\x85w", "inputSchema": {"type": "object"}}',
+             '{"name": "b",  "inputSchema": {"type": "object"}}',
+             '{bad',
+             '{"name": "c", "inputSchema": {"type": "object"}',
+             '{"name": "d", "inputSchema": {"type": "object"}}']
+    for end in ("\n", "\r\n"):
+        path = tmp_path / "t.jsonl"
+        path.write_bytes(end.join(lines).encode("utf-8") + end.encode())
+        items, errors = load(str(path), positions=True)
+        assert [i.tool["name"] for i in items] == ["a", "b", "d"]
+        assert items[0].tool["description"] == "x\u2028y\u2029z\x85w"
+        assert [i.source for i in items] == [f"{path}#[0]", f"{path}#[1]", f"{path}#[4]"]
+        assert [i.where.locate("#", ()) for i in items] == [(1, 41), (2, 16), (5, 15)]
+        assert [(e.line, e.column) for e in errors] == [(3, 2), (4, len(lines[3]) + 1)]
+        assert "Expecting ',' delimiter" in errors[1].message

@@ -215,13 +215,18 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
 
 def _parse_jsonl(text: str, source: str, positions: bool = False, errors: list | None = None) -> tuple[list, Any]:
     """The lines' documents (and their positions). With `errors`, a line that is not JSON is
-    noted there and stands as positions.SKIPPED, so the other lines are still read."""
+    noted there and stands as positions.SKIPPED, so the other lines are still read.
+
+    Lines end at \n (or \r\n) only: U+2028, U+2029 and U+0085, which str.splitlines also breaks
+    at, may stand inside a JSON string. A line is parsed without its end, so that an error at the
+    end of a line cut short is placed there, not at the start of the next."""
     out: list = []
     starts = []
     offset = 0
-    for i, line in enumerate(text.splitlines(keepends=True), 1):
-        begin, offset = offset, offset + len(line)
-        if not line.strip():
+    for i, line in enumerate(text.split("\n"), 1):
+        begin, offset = offset, offset + len(line) + 1
+        line = line[:-1] if line.endswith("\r") else line
+        if not line.strip(" \t\r"):  # (JSON's whitespace: any other character is an error of its line)
             continue
         try:
             out.append(parse_json(line, source, line_offset=i - 1))
