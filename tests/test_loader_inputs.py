@@ -348,3 +348,24 @@ def test_json_lines_end_at_newlines_only_and_errors_are_at_their_own_line(tmp_pa
         assert [i.where.locate("#", ()) for i in items] == [(1, 41), (2, 16), (5, 15)]
         assert [(e.line, e.column) for e in errors] == [(3, 2), (4, len(lines[3]) + 1)]
         assert "Expecting ',' delimiter" in errors[1].message
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_json_lines_in_a_json_file_or_on_stdin_lose_only_their_bad_line(tmp_path: Path, bad: int) -> None:
+    # Found by testing as an adversary would: JSON Lines named .json or on stdin were read as JSON
+    # Lines only when every line was JSON; one bad line lost every tool, reported at the next line.
+    lines = [json.dumps({"name": n, "inputSchema": {"type": "object"}}) for n in "abc"]
+    lines[bad] = lines[bad][:-1]  # cut short
+    text = "\n".join(lines) + "\n"
+    path = write(tmp_path / "three.json", text)
+    for items, errors in (load(str(path), positions=True), load("-", stdin=io.BytesIO(text.encode()))):
+        assert [i.tool["name"] for i in items] == [n for i, n in enumerate("abc") if i != bad]
+        assert [(e.line, e.column) for e in errors] == [(bad + 1, len(lines[bad]) + 1)]
+        assert "Expecting ',' delimiter" in errors[0].message
+
+
+def test_a_second_json_document_is_not_json_lines_and_says_so(tmp_path: Path) -> None:
+    path = write(tmp_path / "two.json", '{\n "name": "a", "inputSchema": {}\n}\n{\n "name": "b", "inputSchema": {}\n}\n')
+    items, errors = load(str(path))
+    assert items == [] and [(e.line, e.column) for e in errors] == [(4, 1)]
+    assert errors[0].message.startswith("invalid JSON: Extra data") and "JSON Lines" in errors[0].message

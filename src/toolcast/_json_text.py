@@ -1,4 +1,4 @@
-"""JSON text read as JSON values only: duplicate keys, NaN and Infinity, numbers beyond a float or Python's digit limit, and absurd nesting refused, each with its place."""
+"""JSON text read as JSON values only: duplicate keys, NaN and Infinity, numbers beyond a float or Python's digit limit, and absurd nesting refused, each with its place (and JSON Lines told by shape)."""
 
 from __future__ import annotations
 
@@ -125,3 +125,25 @@ def _first_duplicate(text: str) -> tuple[str | None, tuple[int, int] | None]:
                 return key, _line_col(text, m.start())
             objects[-1].add(key)
     return None, None
+
+
+_NON_BLANK = re.compile(r"[^ \t\r\n]")
+_FIRST_LINE = re.compile(r"[^ \t\r\n][^\n]*")  # from the first character that is not JSON whitespace
+_NOT_AN_OBJECT_LINE = re.compile(r"^[ \t\r]*[^ \t\r\n{]", re.MULTILINE)  # a line not blank, not `{...`
+
+
+def json_lines_shaped(text: str) -> bool:
+    """Whether a text that is not one JSON document is JSON Lines by its shape: it has more than
+    one line, and its first is a JSON value on its own (json.loads stopped at "Extra data" on a
+    later line) or every line starts an object (so that a bad first line loses no other).
+    A document printed over several lines has lines of `"key": value`, `]` or `}`."""
+    first = _FIRST_LINE.search(text)
+    if first is None or _NON_BLANK.search(text, first.end()) is None:
+        return False
+    if _NOT_AN_OBJECT_LINE.search(text) is None:
+        return True
+    try:
+        loads_strict(first.group())
+    except JsonTextError:
+        return False
+    return True

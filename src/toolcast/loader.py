@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from toolcast import positions as _positions
-from toolcast._json_text import JsonTextError, _line_col, loads_strict
+from toolcast._json_text import JsonTextError, _line_col, json_lines_shaped, loads_strict
 
 # Far beyond any real tool file, and small enough to read without strain.
 MAX_BYTES = 64 * 1024 * 1024
@@ -267,7 +267,8 @@ def _json(text: str, source: str, positions: bool) -> tuple[Any, Any]:
 
 
 def _parse(text: str, source: str, suffix: str, positions: bool = False, errors: list | None = None) -> tuple[Any, Any]:
-    """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML.
+    """Parse by extension; unknown extensions (and stdin) try JSON, JSON Lines, then YAML, and a
+    `.json` file that is not one JSON document but JSON Lines by shape is read as JSON Lines.
     Returns the document and, when asked for, its positions (None when not asked for); with
     `errors`, a JSON Lines file's bad lines are noted there and the others read."""
     if suffix in (".yaml", ".yml"):
@@ -277,16 +278,15 @@ def _parse(text: str, source: str, suffix: str, positions: bool = False, errors:
     try:
         return _json(text, source, positions)
     except _ParseError as first:
+        if json_lines_shaped(text):  # (a JSON Lines file named .json, or on stdin)
+            return _parse_jsonl(text, source, positions, errors)
         if "Extra data" in first.error.message:
-            try:
-                return _parse_jsonl(text, source, positions)
-            except _ParseError:
-                raise first from None
-        if suffix == ".json":
-            raise
+            e = first.error
+            first = _ParseError(InputError(e.source, f"{e.message} (a second JSON value: a tool file holds one, or "
+                                                     "one per line as JSON Lines)", e.line, e.column))
         stripped = text.lstrip()
-        if stripped[:1] in ("{", "[", ""):
-            raise
+        if suffix == ".json" or stripped[:1] in ("{", "[", ""):
+            raise first from None
         try:
             return _parse_yaml(text, source, positions)
         except _ParseError:
