@@ -369,3 +369,24 @@ def test_a_second_json_document_is_not_json_lines_and_says_so(tmp_path: Path) ->
     items, errors = load(str(path))
     assert items == [] and [(e.line, e.column) for e in errors] == [(4, 1)]
     assert errors[0].message.startswith("invalid JSON: Extra data") and "JSON Lines" in errors[0].message
+
+
+@pytest.mark.parametrize("where", ["sub", ""])
+def test_a_fifo_named_manifest_json_in_a_scanned_directory_is_reported_not_opened(tmp_path: Path, where: str) -> None:
+    # Found by testing as an adversary would: the check for another run's --out directory opened
+    # each directory's manifest.json before the "not a regular file" check, and a FIFO hung the scan.
+    import os
+    import subprocess
+    import sys
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    tools = tmp_path / "tools"
+    write(tools / "a.json", json.dumps(TOOL))
+    (tools / where).mkdir(exist_ok=True)
+    os.mkfifo(tools / where / "manifest.json")
+    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())",
+                           "check", str(tools), "--summary"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"{tools / where / 'manifest.json'}: not a regular file; not read" in proc.stdout
+    assert "1 tool(s): 1 strict" in proc.stdout

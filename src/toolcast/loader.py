@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import sys
 from pathlib import Path
 from typing import Any, ClassVar
@@ -393,8 +394,17 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
 
 
 def _is_out_dir(path: Path) -> bool:
+    """Whether the directory holds a manifest.json that toolcast wrote. Only a regular file is
+    opened (opening a FIFO waits for a writer: the scan hung), and without waiting, in case one
+    took its place since (then it is not read)."""
+    manifest = path / "manifest.json"
     try:
-        with (path / "manifest.json").open("rb") as fh:
+        if not stat.S_ISREG(os.stat(manifest).st_mode):
+            return False
+        fd = os.open(manifest, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return False
             data = json.loads(fh.read(MAX_BYTES))
     except (OSError, ValueError):
         return False
