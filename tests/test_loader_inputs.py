@@ -390,3 +390,18 @@ def test_a_fifo_named_manifest_json_in_a_scanned_directory_is_reported_not_opene
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"{tools / where / 'manifest.json'}: not a regular file; not read" in proc.stdout
     assert "1 tool(s): 1 strict" in proc.stdout
+
+
+@pytest.mark.parametrize("manifest", ["[" * 100000 + "]" * 100000, '{"toolcast": ' + "[" * 100000 + "]" * 100000 + "}"])
+def test_a_manifest_json_too_deep_to_read_is_not_another_runs_and_the_scan_goes_on(tmp_path: Path, manifest: str) -> None:
+    # Found by testing as an adversary would: the check for another run's --out directory let the
+    # RecursionError of a deeply nested manifest.json out, an internal error, every tool lost.
+    tools = tmp_path / "tools"
+    write(tools / "a.json", json.dumps(TOOL))
+    write(tools / "sub" / "manifest.json", manifest)
+    items, errors = load(str(tools))
+    assert [i.tool["name"] for i in items] == ["t"]
+    assert [(e.source, e.message) for e in errors] == [
+        (str(tools / "sub" / "manifest.json"), "invalid JSON: nested too deeply to be a tool definition")]
+    code, out, err = run("check", str(tools), "--summary")
+    assert code == 2 and "internal error" not in out + err and "1 tool(s)" in out

@@ -406,7 +406,7 @@ def _is_out_dir(path: Path) -> bool:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 return False
             data = json.loads(fh.read(MAX_BYTES))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # (not JSON, or nested too deeply: not toolcast's)
         return False
     return isinstance(data, dict) and "toolcast" in data and isinstance(data.get("tools"), list)
 
