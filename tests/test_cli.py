@@ -373,3 +373,15 @@ def test_a_number_beyond_pythons_digit_limit_is_reported_at_its_place(tmp_path: 
     code, out, err = run("compile", path)
     assert code == 2 and "big.json:2:13: invalid JSON: a number of more than 4300 digits" in out + err
     assert "set_int_max_str_digits" not in out + err
+
+
+def test_an_empty_path_is_an_input_error_not_the_working_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Found by testing as an adversary would: `toolcast compile "$SRC" --out gen` with SRC unset
+    # compiled every tool file under the working directory and wrote gen/, exit 0.
+    write(tmp_path, "x.json", json.dumps(TOOL))
+    monkeypatch.chdir(tmp_path)
+    for argv in (("check", ""), ("compile", "", "--out", "gen"), ("compile", "", "x.json", "--out", "gen")):
+        code, out, err = run(*argv)
+        assert code == 2, out + err
+        assert 'error: "": is empty; give a file, a directory or - for standard input' in out
+        assert not (tmp_path / "gen").exists()

@@ -416,6 +416,8 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
     """All tools in one PATH argument ("-" is standard input, a directory is read as
     `tool_files` lists); never raises for bad input. With `positions`, each item knows where
     its pieces are in the file (Item.where); `name` names a bare JSON Schema."""
+    if not path:  # (Path("") is the working directory: an unset "$SRC" would read all of it)
+        return [], [InputError('""', "is empty; give a file, a directory or - for standard input")]
     if path != "-" and Path(path).is_dir():
         problems: list[tuple[Path, str]] = []
         files = tool_files(Path(path), skip, problems)
