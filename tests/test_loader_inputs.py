@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -405,3 +406,28 @@ def test_a_manifest_json_too_deep_to_read_is_not_another_runs_and_the_scan_goes_
         (str(tools / "sub" / "manifest.json"), "invalid JSON: nested too deeply to be a tool definition")]
     code, out, err = run("check", str(tools), "--summary")
     assert code == 2 and "internal error" not in out + err and "1 tool(s)" in out
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x1b", "\x7f"])
+def test_an_unprintable_character_in_yaml_is_reported_at_its_line_and_column(tmp_path: Path, char: str) -> None:
+    # The place was known (an offset) but shown as "position 23" in the message, with no line:col.
+    path = write(tmp_path / "u.yaml", f'name: t\ndescription: "ab{char}c"\n')
+    _, errors = load(str(path))
+    assert [(e.message, e.line, e.column) for e in errors] == [
+        (f"invalid YAML: unacceptable character #x{ord(char):04x}: special characters are not allowed", 2, 17)]
+
+
+@pytest.mark.parametrize("name,text,place", [
+    ("deep.json", '{"name": "t",\n "inputSchema": ' + '{"a": ' * 200000 + "1" + "}" * 200001, (2, 17 + 6 * 499)),  # (the outer object is level 1)
+    ("deep.jsonl", '{"name": "t", "inputSchema": {}}\n' + "[" * 200000 + "]" * 200000, (2, 501)),
+    ("deep.yaml", "name: t\ninputSchema: " + "[" * 200000 + "]" * 200000, None),
+])
+def test_a_value_nested_too_deeply_is_reported_with_a_place(tmp_path: Path, name: str, text: str, place: Any) -> None:
+    path = write(tmp_path / name, text)
+    _, errors = load(str(path))
+    (error,) = errors
+    assert error.message.endswith("nested too deeply to be a tool definition")
+    if place is not None:  # (JSON: the first bracket past 500 levels; YAML: where its reader stopped)
+        assert (error.line, error.column) == place
+    else:
+        assert error.line == 2 and error.column is not None and error.column > 13

@@ -99,7 +99,8 @@ def loads_strict(text: str, line_offset: int = 0) -> Any:
             raise JsonTextError("a number of more than 4300 digits", line, col) from None
         raise JsonTextError(str(exc)) from None
     except RecursionError:
-        raise JsonTextError("nested too deeply to be a tool definition") from None
+        line, col = _too_deep_place(text)
+        raise JsonTextError("nested too deeply to be a tool definition", line + line_offset, col) from None
 
 
 # A string (a key when a colon follows it) or a bracket; whatever else lies between is skipped.
@@ -125,6 +126,27 @@ def _first_duplicate(text: str) -> tuple[str | None, tuple[int, int] | None]:
                 return key, _line_col(text, m.start())
             objects[-1].add(key)
     return None, None
+
+
+# Far deeper than a tool definition goes, and shallower than json.loads fails at (about 1,000).
+_DEEP = 500
+
+
+def _too_deep_place(text: str) -> tuple[int, int]:
+    """(line, column) of the first bracket that opens more than _DEEP levels deep (else of the
+    deepest): where a text json.loads found too deep to read becomes so."""
+    depth = deepest = where = 0
+    for m in _KEY_OR_BRACKET.finditer(text):
+        c = text[m.start()]
+        if c == "{" or c == "[":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, m.start()
+                if depth > _DEEP:
+                    break
+        elif c == "}" or c == "]":
+            depth -= 1
+    return _line_col(text, where)
 
 
 _NON_BLANK = re.compile(r"[^ \t\r\n]")

@@ -198,12 +198,17 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
     except _YamlProblem as exc:
         m = exc.mark
         raise _ParseError(InputError(source, exc.message, m.line + 1 if m else None, m.column + 1 if m else None)) from None
+    except yaml.reader.ReaderError as exc:  # (an unprintable character: its place is an offset in the text)
+        raise _ParseError(InputError(source, f"invalid YAML: unacceptable character #x{exc.character:04x}: {exc.reason}",
+                                     *_line_col(text, exc.position))) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
         raise _ParseError(InputError(source, f"invalid YAML: {problem}", mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
     except RecursionError:
-        raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition")) from None
+        mark = loader.get_mark() if loader is not None else None  # (where the reader stopped: as deep as it went)
+        raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition",
+                                     mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
     finally:
         if loader is not None:
             loader.dispose()
