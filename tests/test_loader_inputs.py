@@ -431,3 +431,13 @@ def test_a_value_nested_too_deeply_is_reported_with_a_place(tmp_path: Path, name
         assert (error.line, error.column) == place
     else:
         assert error.line == 2 and error.column is not None and error.column > 13
+
+
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\x85"])
+def test_a_yaml_error_after_a_unicode_line_separator_in_a_string_is_at_its_line(tmp_path: Path, sep: str) -> None:
+    # PyYAML (YAML 1.1) ends a line at U+2028, U+2029 and U+0085 even inside a quoted string, so an
+    # error after one was reported a line or more too far down; findings' places count \n only.
+    path = write(tmp_path / "s.yaml", f'name: t\ndescription: "a{sep}b{sep}c"\ninputSchema:\n  type: object\n'
+                                      "  default: !!binary aGVsbG8=\n")
+    _, errors = load(str(path))
+    assert [(e.line, e.column) for e in errors] == [(5, 12)] and "!!binary" in errors[0].message

@@ -182,6 +182,12 @@ def _yaml_loader() -> Any:
     return JsonLoader
 
 
+def _mark_place(text: str, mark: Any) -> tuple:
+    """(line, column) of a YAML mark, lines ending at \n as everywhere else: PyYAML's own line
+    count (YAML 1.1) also ends one at U+0085, U+2028, U+2029 and a lone \r, which may stand in a string."""
+    return () if mark is None else _line_col(text, mark.index)
+
+
 def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, Any]:
     """YAML into JSON values only: (the document, or a list of a stream's documents; positions)."""
     try:
@@ -196,19 +202,16 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
             nodes.append(loader.get_node())
         docs = [loader.construct_document(n) for n in nodes]
     except _YamlProblem as exc:
-        m = exc.mark
-        raise _ParseError(InputError(source, exc.message, m.line + 1 if m else None, m.column + 1 if m else None)) from None
+        raise _ParseError(InputError(source, exc.message, *_mark_place(text, exc.mark))) from None
     except yaml.reader.ReaderError as exc:  # (an unprintable character: its place is an offset in the text)
         raise _ParseError(InputError(source, f"invalid YAML: unacceptable character #x{exc.character:04x}: {exc.reason}",
                                      *_line_col(text, exc.position))) from None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)
-        raise _ParseError(InputError(source, f"invalid YAML: {problem}", mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
+        raise _ParseError(InputError(source, f"invalid YAML: {problem}", *_mark_place(text, getattr(exc, "problem_mark", None)))) from None
     except RecursionError:
         mark = loader.get_mark() if loader is not None else None  # (where the reader stopped: as deep as it went)
-        raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition",
-                                     mark.line + 1 if mark else None, mark.column + 1 if mark else None)) from None
+        raise _ParseError(InputError(source, "invalid YAML: nested too deeply to be a tool definition", *_mark_place(text, mark))) from None
     finally:
         if loader is not None:
             loader.dispose()
