@@ -441,3 +441,17 @@ def test_a_yaml_error_after_a_unicode_line_separator_in_a_string_is_at_its_line(
                                       "  default: !!binary aGVsbG8=\n")
     _, errors = load(str(path))
     assert [(e.line, e.column) for e in errors] == [(5, 12)] and "!!binary" in errors[0].message
+
+
+@pytest.mark.parametrize("text,place", [
+    ('{"name": "t",\n "inputSchema": {"type": "object"}\n\n', (2, 35)),
+    ('[{"name": "t", "inputSchema": {"type": "object"}},\n', (1, 51)),
+    ('{"name": "t", "description": "d  \r\n', (1, 34)),  # (a control character in a string: at it)
+    ('{"name": "t", "description": "d  ', (1, 30)),  # (an unterminated string: where it starts)
+    ("\n\n", (1, 1)),
+])
+def test_a_json_text_cut_short_is_reported_where_it_stops(tmp_path: Path, text: str, place: tuple) -> None:
+    # A text that ended too soon was reported past its last line (json places the error after the
+    # trailing newlines), the same as a JSON Lines line cut short was reported on the next line.
+    _, errors = load(str(write(tmp_path / "cut.json", text)))
+    assert [(e.line, e.column) for e in errors] == [place]

@@ -78,7 +78,11 @@ def loads_strict(text: str, line_offset: int = 0) -> Any:
         return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constants,
                           parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise JsonTextError(exc.msg, exc.lineno + line_offset, exc.colno) from None
+        line, col = exc.lineno, exc.colno
+        if exc.pos >= len(text):
+            # The text ended too soon: the place is where it stops, not a line past its last one.
+            line, col = _line_col(text, len(text.rstrip(" \t\r\n")))
+        raise JsonTextError(exc.msg, line + line_offset, col) from None
     except _Duplicate as exc:
         key, place = _first_duplicate(text)
         if place is None:  # (not found: the hook's key, without a place)
