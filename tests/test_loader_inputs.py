@@ -455,3 +455,21 @@ def test_a_json_text_cut_short_is_reported_where_it_stops(tmp_path: Path, text: 
     # trailing newlines), the same as a JSON Lines line cut short was reported on the next line.
     _, errors = load(str(write(tmp_path / "cut.json", text)))
     assert [(e.line, e.column) for e in errors] == [place]
+
+
+def test_a_symlink_loop_in_a_scanned_directory_is_reported_with_out_given_too(tmp_path: Path) -> None:
+    # Found while fixing the scan's other hangs and crashes: with --out (or a baseline) given, each
+    # file's path was resolved to compare with it, and a symlink loop raised RuntimeError there.
+    import os
+
+    tools = tmp_path / "tools"
+    write(tools / "a.json", json.dumps(TOOL))
+    os.symlink("loop.json", tools / "loop.json")
+    os.symlink("c.json", tools / "b.json")
+    os.symlink("b.json", tools / "c.json")
+    items, errors = load(str(tools), skip=(tmp_path / "gen",))
+    assert [i.tool["name"] for i in items] == ["t"]
+    assert [(e.source, e.message) for e in errors] == [
+        (str(tools / n), "not a regular file; not read") for n in ("b.json", "c.json", "loop.json")]
+    code, out, err = run("compile", str(tools), "--out", str(tmp_path / "gen"), "--summary")
+    assert code == 2 and "internal error" not in out + err and not (tmp_path / "gen").exists()

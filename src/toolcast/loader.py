@@ -372,7 +372,7 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
     What cannot be read is not skipped in silence: a directory that cannot be listed, and a
     tool-named entry that is not a regular file (a FIFO would block the run), are appended to
     `problems` as (path, why)."""
-    skipped = {p.resolve() for p in skip}
+    skipped = {_real(p) for p in skip}
     found: list[Path] = []
 
     def unlisted(exc: OSError) -> None:
@@ -381,17 +381,17 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
 
     for here, dirs, files in os.walk(root, onerror=unlisted):
         base = Path(here)
-        if base != root and (base.resolve() in skipped or _is_out_dir(base)):
+        if base != root and (_real(base) in skipped or _is_out_dir(base)):
             dirs[:] = []
             continue
-        if base == root and (base.resolve() in skipped or _is_out_dir(base)):
+        if base == root and (_real(base) in skipped or _is_out_dir(base)):
             return []
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
         for f in files:
             if f.startswith(".") or Path(f).suffix.lower() not in TOOL_SUFFIXES:
                 continue
             path = base / f
-            if skipped and path.resolve() in skipped:
+            if skipped and _real(path) in skipped:
                 continue
             if not path.is_file():  # (follows a symlink: a link to a tool file is read)
                 if problems is not None:
@@ -399,6 +399,15 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
                 continue
             found.append(path)
     return sorted(found, key=lambda p: p.relative_to(root).parts)
+
+
+def _real(path: Path) -> Path:
+    """The path resolved; a symlink loop (loop.json -> loop.json) stays as it is, made absolute
+    (Path.resolve raises RuntimeError for one on Python 3.11 and 3.12, which was an internal error)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
 
 
 def _is_out_dir(path: Path) -> bool:
