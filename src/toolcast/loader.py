@@ -8,7 +8,7 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from toolcast import positions as _positions
 from toolcast._json_text import JsonTextError, _line_col, json_lines_shaped, loads_strict
@@ -118,70 +118,6 @@ class _ParseError(Exception):
         self.error = error
 
 
-class _YamlProblem(Exception):
-    def __init__(self, message: str, mark: Any):
-        super().__init__(message)
-        self.message, self.mark = message, mark
-
-
-_YAML_LOADER: Any = None
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-
-
-def _short_tag(tag: str) -> str:
-    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
-
-
-def _yaml_loader() -> Any:
-    """A SafeLoader that builds JSON values only (made once, on the first YAML file)."""
-    global _YAML_LOADER
-    if _YAML_LOADER is not None:
-        return _YAML_LOADER
-    import yaml
-
-    class JsonLoader(yaml.SafeLoader):
-        # An unquoted 2024-01-01 stays the string its author wrote: JSON has no dates.
-        yaml_implicit_resolvers: ClassVar[dict] = {
-            first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-        }
-
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            # Aliases could expand exponentially when walked; tool files have no need of them.
-            if self.check_event(yaml.AliasEvent):
-                raise _YamlProblem("YAML aliases (*name) are not supported in tool files", self.peek_event().start_mark)
-            return super().compose_node(parent, index)
-
-        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            seen = set()
-            for key_node, _ in node.value:
-                if key_node.tag == _MERGE_TAG:
-                    raise _YamlProblem("YAML merge keys (<<) are not supported in tool files", key_node.start_mark)
-                key = self.construct_object(key_node, deep=True)
-                if not isinstance(key, str):
-                    raise _YamlProblem(f"invalid YAML: mapping key {key!r} is not a string (JSON keys are strings; quote it)", key_node.start_mark)
-                if key in seen:
-                    raise _YamlProblem(f"invalid YAML: duplicate key {key!r}", key_node.start_mark)
-                seen.add(key)
-            return super().construct_mapping(node, deep=deep)
-
-        def construct_yaml_float(self, node: Any) -> Any:
-            value = super().construct_yaml_float(node)
-            if value != value or value in (float("inf"), float("-inf")):
-                raise _YamlProblem("invalid YAML: NaN and infinite numbers are not JSON values", node.start_mark)
-            return value
-
-        def not_json(self, node: Any) -> Any:
-            raise _YamlProblem(f"invalid YAML: the tag {_short_tag(node.tag)} makes a value JSON does not have (tool files hold JSON values only)", node.start_mark)
-
-    JsonLoader.add_constructor("tag:yaml.org,2002:float", JsonLoader.construct_yaml_float)
-    for tag in ("timestamp", "binary", "set", "omap", "pairs"):
-        JsonLoader.add_constructor(f"tag:yaml.org,2002:{tag}", JsonLoader.not_json)
-    JsonLoader.add_constructor(None, JsonLoader.not_json)
-    _YAML_LOADER = JsonLoader
-    return JsonLoader
-
-
 def _mark_place(text: str, mark: Any) -> tuple:
     """(line, column) of a YAML mark, lines ending at \n as everywhere else: PyYAML's own line
     count (YAML 1.1) also ends one at U+0085, U+2028, U+2029 and a lone \r, which may stand in a string."""
@@ -194,14 +130,16 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
         import yaml
     except ImportError:  # pragma: no cover - pyyaml is optional at run time
         raise _ParseError(InputError(source, "reading YAML needs PyYAML (pip install 'toolcast[yaml]')")) from None
+    from toolcast._yaml_text import YamlProblem, yaml_loader
+
     loader = None
     try:
-        loader = _yaml_loader()(text)  # its reader rejects unprintable characters here already
+        loader = yaml_loader()(text)  # its reader rejects unprintable characters here already
         nodes = []
         while loader.check_node():
             nodes.append(loader.get_node())
         docs = [loader.construct_document(n) for n in nodes]
-    except _YamlProblem as exc:
+    except YamlProblem as exc:
         raise _ParseError(InputError(source, exc.message, *_mark_place(text, exc.mark))) from None
     except yaml.reader.ReaderError as exc:  # (an unprintable character: its place is an offset in the text)
         raise _ParseError(InputError(source, f"invalid YAML: unacceptable character #x{exc.character:04x}: {exc.reason}",
