@@ -473,3 +473,16 @@ def test_a_symlink_loop_in_a_scanned_directory_is_reported_with_out_given_too(tm
         (str(tools / n), "not a regular file; not read") for n in ("b.json", "c.json", "loop.json")]
     code, out, err = run("compile", str(tools), "--out", str(tmp_path / "gen"), "--summary")
     assert code == 2 and "internal error" not in out + err and not (tmp_path / "gen").exists()
+
+
+@pytest.mark.parametrize("data,message,place", [
+    # The column was the byte's offset in its line, not the characters before it.
+    ('{"name": "t",\n "description": "\u00e9\u00e9\u00e9 '.encode() + b'\xff"}\n', "byte 0xff at offset 38", (2, 22)),
+    # After a BOM, the byte and offset named were three bytes early (a ':' that is UTF-8).
+    (b'\xef\xbb\xbf{"name": "\xff"}', "byte 0xff at offset 13", (1, 11)),
+])
+def test_a_byte_that_is_not_utf8_is_named_and_placed_right(tmp_path: Path, data: bytes, message: str, place: tuple) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    _, errors = load(str(path))
+    assert [(e.message, (e.line, e.column)) for e in errors] == [(f"not UTF-8 text ({message})", place)]

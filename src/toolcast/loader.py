@@ -201,11 +201,15 @@ def parse(text: str, source: str, suffix: str) -> Any:
 
 
 def decode(data: bytes, source: str) -> str:
+    bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     try:
-        return data.decode("utf-8-sig")
+        return data[bom:].decode("utf-8") if bom else data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line, col = _line_col(data[: exc.start].decode("utf-8", "replace"), exc.start)
-        raise _ParseError(InputError(source, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})", line, col)) from None
+        # The column counts the characters before the byte (not its offset); the offset counts the BOM.
+        at = bom + exc.start
+        before = data[bom:at].decode("utf-8")
+        line, col = _line_col(before, len(before))
+        raise _ParseError(InputError(source, f"not UTF-8 text (byte 0x{data[at]:02x} at offset {at})", line, col)) from None
 
 
 def _json(text: str, source: str, positions: bool) -> tuple[Any, Any]:
