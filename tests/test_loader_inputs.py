@@ -486,3 +486,12 @@ def test_a_byte_that_is_not_utf8_is_named_and_placed_right(tmp_path: Path, data:
     path.write_bytes(data)
     _, errors = load(str(path))
     assert [(e.message, (e.line, e.column)) for e in errors] == [(f"not UTF-8 text ({message})", place)]
+
+
+@pytest.mark.parametrize("before", ["1." + "5" * 4400, "-" + "5" * 4300, "1e" + "0" * 4400])
+def test_an_integer_past_the_digit_limit_is_placed_at_itself_not_an_earlier_long_number(tmp_path: Path, before: str) -> None:
+    # A long float (or a negative integer of exactly 4300 digits) before it took its place.
+    path = write(tmp_path / "n.json", '{"name": "t", "inputSchema": {"minimum": ' + before + ',\n "maximum": '
+                 + "1" * 4301 + "}}")
+    _, errors = load(str(path))
+    assert [(e.message, e.line, e.column) for e in errors] == [("invalid JSON: a number of more than 4300 digits", 2, 13)]

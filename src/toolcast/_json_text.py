@@ -95,7 +95,9 @@ def loads_strict(text: str, line_offset: int = 0) -> Any:
         raise JsonTextError(str(exc), *((place[0] + line_offset, place[1]) if place is not None else ())) from None
     except ValueError as exc:
         if "Exceeds the limit" in str(exc):  # Python's int() guard (sys.get_int_max_str_digits)
-            long_number = next((m for m in _TOKENS.finditer(text) if m.group(1) and len(m.group(1)) > 4300), None)
+            # (an integer: a long float, or a minus sign, is no digit past the limit)
+            long_number = next((m for m in _TOKENS.finditer(text) if m.group(1) and len(m.group(1).lstrip("-")) > 4300
+                                and m.group(1).lstrip("-").isdigit()), None)
             line = col = None
             if long_number is not None:
                 line, col = _line_col(text, long_number.start(1))
