@@ -385,3 +385,13 @@ def test_an_empty_path_is_an_input_error_not_the_working_directory(tmp_path: Pat
         assert code == 2, out + err
         assert 'error: "": is empty; give a file, a directory or - for standard input' in out
         assert not (tmp_path / "gen").exists()
+
+
+def test_a_path_whose_name_is_too_long_is_an_input_error_of_its_own(tmp_path: Path) -> None:
+    # Found while fixing PATH handling: Path.is_dir raised for it (ENAMETOOLONG; EACCES for a parent
+    # that cannot be searched), and the run stopped there, the other PATHs' tools unreported.
+    good = write(tmp_path, "t.json", json.dumps(TOOL))
+    long = str(tmp_path / ("a" * 5000))
+    code, out, err = run("compile", good, long, "--summary")
+    assert code == 2, out + err
+    assert f"error: {long}: cannot read: File name too long" in out and "1 tool(s): 1 strict" in out

@@ -328,14 +328,14 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
             continue
         if base == root and (_real(base) in skipped or _is_out_dir(base)):
             return []
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (base / d).is_symlink())
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(base / d))
         for f in files:
             if f.startswith(".") or Path(f).suffix.lower() not in TOOL_SUFFIXES:
                 continue
             path = base / f
             if skipped and _real(path) in skipped:
                 continue
-            if not path.is_file():  # (follows a symlink: a link to a tool file is read)
+            if not os.path.isfile(path):  # (follows a symlink: a link to a tool file is read)
                 if problems is not None:
                     problems.append((path, "not a regular file; not read"))
                 continue
@@ -377,7 +377,9 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
     its pieces are in the file (Item.where); `name` names a bare JSON Schema."""
     if not path:  # (Path("") is the working directory: an unset "$SRC" would read all of it)
         return [], [InputError('""', "is empty; give a file, a directory or - for standard input")]
-    if path != "-" and Path(path).is_dir():
+    # (os.path.isdir: Path.is_dir raises for a name too long or a parent that cannot be searched,
+    # which stopped every PATH; such a path's error is open()'s, below)
+    if path != "-" and os.path.isdir(path):
         problems: list[tuple[Path, str]] = []
         files = tool_files(Path(path), skip, problems)
         errors: list[InputError] = [InputError(str(p), why) for p, why in problems]
