@@ -345,6 +345,28 @@ def test_a_console_that_cannot_encode_the_report_still_gets_it(tmp_path: Path) -
     assert main(["compile", GOOD[0]], stdout=buf) == 0 and buf.getvalue().startswith("✓ ")
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_json_and_sarif_stay_json_on_a_console_of_any_encoding(tmp_path: Path, encoding: str, fmt: str) -> None:
+    # The text report's fallback (a character the console lacks written as \xe9, \U0001f600) made
+    # invalid JSON: machine-readable output escapes as JSON does, and only ASCII when not UTF-8.
+    tool = write(tmp_path, "emo.json", json.dumps({"name": "ok", "description": "smile \U0001f600 caf\u00e9", "inputSchema": {
+        "type": "object", "properties": {"caf\u00e9 \U0001f600": {"type": "string"}}}}, ensure_ascii=False))
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    res = subprocess.run(cmd + ["compile", tool, "--format", fmt], capture_output=True, timeout=60,
+                         env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.isascii()  # so it reads the same as UTF-8 and as the console's encoding
+    doc = json.loads(res.stdout.decode("utf-8"))
+    if fmt == "json":
+        assert doc["results"][0]["tool"]["description"] == "smile \U0001f600 caf\u00e9"
+        assert "\\ud83d\\ude00" in res.stdout.decode("ascii")  # a surrogate pair, as JSON spells it
+    else:
+        paths = {r["properties"]["schemaPath"] for r in doc["runs"][0]["results"]}
+        assert "#/properties/caf\u00e9 \U0001f600" in paths
+
+
 @pytest.mark.parametrize("argv,needle", [
     (("--rules", "1999"), "unknown rule version '1999'"),
     (("--rules", "anthropic@latest"), "are not openai's"),

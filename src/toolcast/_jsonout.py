@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 # json.dumps(value, indent=2, ensure_ascii=False) builds this same encoder on every call.
 _ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
+
+# The encoding error handler for JSON text: a character the output cannot hold is written as
+# JSON's escape of it (\u00e9; a surrogate pair for one beyond U+FFFF; a lone surrogate, a file
+# name's undecodable byte, as \udce9). JSON text has characters beyond ASCII only inside
+# strings, so the document keeps its value whatever the encoding.
+ESCAPE = "toolcast.json-escape"
+
+
+def _escape(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start:exc.end]:
+        n = ord(ch)
+        if n > 0xFFFF:
+            n -= 0x10000
+            out.append(f"\\u{0xD800 | n >> 10:04x}\\u{0xDC00 | n & 0x3FF:04x}")
+        else:
+            out.append(f"\\u{n:04x}")
+    return "".join(out), exc.end
+
+
+codecs.register_error(ESCAPE, _escape)
 
 
 def chunks(value: Any, *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:

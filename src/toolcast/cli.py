@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import math
 import os
@@ -400,12 +401,33 @@ def _replacing(stream: Any) -> Any:
     return stream
 
 
+def _json_safe(stream: Any) -> Any:
+    """`stream`, set so that JSON written to it stays JSON whatever its encoding: a character it
+    cannot hold is written as JSON's escape (`\\u00e9`), never as a Python one (`\\xe9`). A stream
+    in another encoding than UTF-8 gets ASCII only, which reads the same in UTF-8 and in its own."""
+    from toolcast._jsonout import ESCAPE
+
+    encoding = getattr(stream, "encoding", None)
+    if not isinstance(encoding, str) or not hasattr(stream, "reconfigure"):
+        return stream
+    with contextlib.suppress(LookupError, ValueError, OSError):  # (unknown, closed or detached: as it was)
+        name = codecs.lookup(encoding).name
+        ascii_text = bytes(range(128))
+        if name != "utf-8" and ascii_text.decode("ascii").encode(name) == ascii_text:
+            stream.reconfigure(encoding="ascii", errors=ESCAPE)
+        else:
+            stream.reconfigure(errors=ESCAPE)
+    return stream
+
+
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:
     out = stdout or _replacing(sys.stdout)
     err = stderr or _replacing(sys.stderr)
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
+        if stdout is None and getattr(args, "format", None) in ("json", "sarif"):
+            out = _json_safe(out)
         if args.command in ("compile", "check"):
             return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
