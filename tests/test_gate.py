@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -179,6 +182,47 @@ def test_sarif_relative_uris_are_percent_encoded(tmp_path: Path, monkeypatch: py
     assert loc == {"uri": "tools/a%20b%25%23%3F%C3%A9.json", "uriBaseId": "%SRCROOT%"}
     parts = urlsplit(loc["uri"])
     assert (parts.query, parts.fragment) == ("", "") and unquote(parts.path) == "tools/a b%#?é.json"
+
+
+def non_utf8_dir(tmp_path: Path) -> Path:
+    """tools/ holding caf<0xE9>.json (a tool with findings) and b<0xE9>.json (not JSON)."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    try:
+        (tools / os.fsdecode(b"caf\xe9.json")).write_text(TOOL_JSON, encoding="utf-8")
+        (tools / os.fsdecode(b"b\xe9.json")).write_text("{bad", encoding="utf-8")
+    except (OSError, UnicodeError):
+        pytest.skip("the file system takes only UTF-8 names")
+    return tools
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_a_file_name_that_is_not_utf8_is_named_in_every_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               fmt: str) -> None:
+    # Every format but text and github ended in "internal error: UnicodeEncodeError ... surrogates not allowed".
+    non_utf8_dir(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    res = subprocess.run(cmd + ["check", "tools", "--format", fmt], capture_output=True, timeout=60,
+                         env={**os.environ, "NO_COLOR": "1"})
+    assert res.returncode == 2 and b"internal error" not in res.stderr, res.stderr  # (the file that is not JSON)
+    out = res.stdout.decode("utf-8")  # (a byte that is not UTF-8 is never written as itself)
+    if fmt in ("text", "github"):  # the bytes escaped, as a control character is
+        line, col = at(TOOL_JSON, '"format"')
+        assert f"tools/caf\\xe9.json:{line}:{col}" in out and "tools/b\\xe9.json:1:2" in out
+        assert fmt == "text" or "file=" not in out  # (no file of the repository has that name)
+    elif fmt == "json":
+        doc = json.loads(out)
+        assert doc["results"][0]["source"] == os.fsdecode(b"tools/caf\xe9.json")
+        assert doc["errors"][0]["source"] == os.fsdecode(b"tools/b\xe9.json")
+    else:
+        run_ = json.loads(out)["runs"][0]
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(json.loads(out))
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run_["results"]}
+        (note,) = run_["invocations"][0]["toolExecutionNotifications"]
+        assert uris == {"tools/caf%E9.json"}
+        assert note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "tools/b%E9.json"
 
 
 def test_github_escaping_follows_the_workflow_command_rules() -> None:

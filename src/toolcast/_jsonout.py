@@ -34,6 +34,11 @@ def _escape(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(ESCAPE, _escape)
 
 
+def utf8(text: str) -> bytes:
+    """JSON text as the UTF-8 bytes of a file (what UTF-8 cannot hold written as its escape)."""
+    return text.encode("utf-8", ESCAPE)
+
+
 def chunks(value: Any, *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:
     """`json.dumps(value, indent=2, ensure_ascii=False)` in pieces of about `size` characters,
     each line after the first indented as if `value` sat `depth` levels deep in a document.

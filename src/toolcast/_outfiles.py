@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcast._fsops import why
-from toolcast._jsonout import chunks
+from toolcast._jsonout import chunks, utf8
 
 MANIFEST = "manifest.json"
 # Temporary files of this and earlier versions (earlier ones wrote them inside DIR itself).
@@ -61,9 +61,9 @@ def file_pieces(value: Any) -> Iterator[bytes]:
     last = None
     for piece in chunks(value):
         if last is not None:
-            yield last.encode("utf-8")
+            yield utf8(last)
         last = piece
-    yield ((last or "") + "\n").encode("utf-8")
+    yield utf8((last or "") + "\n")
 
 
 def previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str, str | None]]:
@@ -118,4 +118,4 @@ def is_tool_file(content: bytes) -> bool:
         value = json.loads(content)
     except ValueError:
         return False
-    return isinstance(value, dict) and value.get("type") == "function" and dumps(value).encode("utf-8") == content
+    return isinstance(value, dict) and value.get("type") == "function" and utf8(dumps(value)) == content

@@ -29,6 +29,16 @@ def command(kind: str, message: str, **props: Any) -> str:
     return f"::{kind} {given}::{escape_data(message)}" if given else f"::{kind}::{escape_data(message)}"
 
 
+def annotated_file(file: str) -> str | None:
+    """`file` as an annotation's `file=`, or None when no file of the repository can be named so:
+    a name whose bytes are not UTF-8 (GitHub reads the log as UTF-8 text)."""
+    try:
+        file.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return file
+
+
 def render(
     stream: IO[str],
     results: Sequence[tuple[str, CompileResult]],
@@ -48,12 +58,18 @@ def render(
             text = f"{name} {d.path}: {d.message} [{d.code}]"
             if where is not None:
                 line, col = where.locate(d.base, d.tokens)
-                stream.write(command(COMMAND[d.severity], text, file=where.file, line=line, col=col, title=d.code) + "\n")
-                continue
-            server = mcp_origin(source)
-            origin = f"MCP server `{server}`, tool {name}" if server is not None else source
+                file = annotated_file(where.file)
+                if file is not None:
+                    stream.write(command(COMMAND[d.severity], text, file=file, line=line, col=col, title=d.code) + "\n")
+                    continue
+                origin = f"{where.file}:{line}:{col}"  # (in the message, escaped)
+            else:
+                server = mcp_origin(source)
+                origin = f"MCP server `{server}`, tool {name}" if server is not None else source
             stream.write(command(COMMAND[d.severity], f"{origin}: {text}", title=d.code) + "\n")
     for e in errors:
-        file = None if e.source.startswith("mcp:") or e.source == "<stdin>" else e.source.split("#", 1)[0]
-        message = e.message if file else f"{e.source}: {e.message}"
-        stream.write(command("error", message, file=file, line=e.line, col=e.column, title="toolcast input error") + "\n")
+        file = None if e.source.startswith("mcp:") or e.source == "<stdin>" else annotated_file(e.source.split("#", 1)[0])
+        if file is None:  # (the place in the message: `source:line:col: ...`)
+            stream.write(command("error", str(e), title="toolcast input error") + "\n")
+        else:
+            stream.write(command("error", e.message, file=file, line=e.line, col=e.column, title="toolcast input error") + "\n")

@@ -27,7 +27,7 @@ from toolcast._fsops import (
     try_chown,
     why,
 )
-from toolcast._jsonout import Lazy, batched, object_chunks
+from toolcast._jsonout import Lazy, batched, object_chunks, utf8
 from toolcast._outfiles import (
     MANIFEST,
     TMP_PREFIX,
@@ -210,9 +210,9 @@ class Batch:
             at = self._spool.seek(0, os.SEEK_END)
             # As an item of "tools" the entry is two levels deep; its "{" is written at commit.
             pieces = object_chunks(rest, depth=2)
-            self._spool.write(next(pieces)[1:].encode("utf-8"))
+            self._spool.write(utf8(next(pieces)[1:]))  # (a source's undecodable byte as its JSON escape)
             for piece in batched(pieces):
-                self._spool.write(piece.encode("utf-8"))
+                self._spool.write(utf8(piece))
             size = self._spool.tell() - at
         except OSError as exc:
             self.abort()
@@ -273,10 +273,10 @@ class Batch:
         refused = json.dumps(sorted(self._refused), indent=2, ensure_ascii=False).replace("\n", "\n  ")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
         with os.fdopen(fd, "wb") as fh:
-            fh.write((head + '\n  "tools": ' + ("[" if records else "[]")).encode("utf-8"))
+            fh.write(utf8(head + '\n  "tools": ' + ("[" if records else "[]")))
             for i, ((name, _, _, (at, size)), fname) in enumerate(zip(records, names, strict=True)):
                 start = ("," if i else "") + '\n    {\n      "name": ' + json.dumps(name, ensure_ascii=False) + ',\n      "file": ' + json.dumps(fname) + ","
-                fh.write(start.encode("utf-8"))
+                fh.write(utf8(start))
                 self._spool.seek(at)
                 while size > 0:  # in blocks: one tool's entry may be as big as the tool
                     block = self._spool.read(min(size, 1 << 20))
@@ -284,7 +284,7 @@ class Batch:
                         raise OSError(errno.EIO, "the spooled manifest entries were cut short")
                     fh.write(block)
                     size -= len(block)
-            fh.write((("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n").encode("utf-8"))
+            fh.write(utf8(("\n  ]" if records else "") + ',\n  "refused": ' + refused + "\n}\n"))
             fh.flush()
             if self._sync_each:
                 os.fsync(fh.fileno())

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
-from toolcast._jsonout import Lazy, batched, object_chunks
+from toolcast._jsonout import ESCAPE, Lazy, batched, object_chunks
 from toolcast.loader import InputError
 from toolcast.model import ITEMS, CompileResult, null_path_to_json
 
@@ -21,16 +21,24 @@ SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
 
 # What a tool's name, a property name or a server's text must not write to a terminal or a CI log as
 # itself: C0 and C1 controls (ESC starts a sequence that clears the screen or sets the title; CR and
-# LF forge a line) and the bidirectional overrides and isolates (they reorder what is shown).
-_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# LF forge a line), the bidirectional overrides and isolates (they reorder what is shown), and lone
+# surrogates (a file name's bytes that are not UTF-8, which no text output can hold).
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(m: re.Match) -> str:
+    n = ord(m.group())
+    if 0xDC80 <= n <= 0xDCFF:  # an undecodable byte of a file name (os.fsdecode): the byte itself
+        return f"\\x{n - 0xDC00:02x}"
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
 
 def shown_text(text: str) -> str:
-    """`text` with what _UNSHOWABLE matches written as its escape (\\x1b, \\u202e)."""
+    """`text` with what _UNSHOWABLE matches written as its escape (\\x1b, \\u202e; a file name's
+    undecodable byte 0xE9 as \\xe9)."""
     if text.isprintable():  # (the common case: nothing to look for)
         return text
-    return _UNSHOWABLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else f"\\u{ord(m.group()):04x}",
-                           text)
+    return _UNSHOWABLE.sub(_escaped, text)
 
 
 def _encodes(stream: IO[str], text: str) -> bool:
@@ -300,7 +308,8 @@ class JsonStream:
         import tempfile  # only the JSON document needs it: kept off the start-up path
 
         # Closed by finish(); a run that dies first leaves the OS to remove it.
-        self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8",  # noqa: SIM115
+                                                   errors=ESCAPE, newline="\n")
 
     def add(self, source: str, r: CompileResult, where: Any = None) -> None:
         # An item of the top-level "results" list sits two levels deep.

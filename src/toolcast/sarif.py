@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,11 @@ def artifact(file: str) -> dict:
     if p.is_absolute():
         return {"uri": p.as_uri()}
     # A URI reference (RFC 3986), as as_uri() writes an absolute one: `a b%#?é.json` percent-encoded,
-    # or a reader takes `#` and `?` for a fragment and a query and looks for another file.
+    # or a reader takes `#` and `?` for a fragment and a query and looks for another file. From the
+    # name's bytes, as as_uri() does: a byte that is not UTF-8 (0xE9) is %E9, the file's own name.
     from urllib.parse import quote
 
-    return {"uri": quote(p.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
+    return {"uri": quote(os.fsencode(p.as_posix()), safe="/"), "uriBaseId": "%SRCROOT%"}
 
 
 def mcp_origin(source: str) -> str | None:
