@@ -225,6 +225,22 @@ def test_a_file_name_that_is_not_utf8_is_named_in_every_format(tmp_path: Path, m
         assert note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "tools/b%E9.json"
 
 
+def test_an_input_error_names_its_file_whatever_characters_the_name_holds(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The file was taken to end at its first `#` (`c#d.json` -> `c`): another file, or none.
+    (tmp_path / "c#d.json").write_text("{bad", encoding="utf-8")
+    (tmp_path / "e#f.json").write_text('{"tools": [{"description": "no name"}]}', encoding="utf-8")
+    (tmp_path / "k#[0]").write_text("{bad", encoding="utf-8")  # (as the loader names a tool in a file)
+    monkeypatch.chdir(tmp_path)
+    args = ("c#d.json", "e#f.json", "k#[0]")
+    out = run("check", *args, "--format", "github")[1]
+    files = [x.split("file=", 1)[1].split(",", 1)[0] for x in out.splitlines() if x.startswith("::error")]
+    assert sorted(files) == ["c#d.json", "e#f.json", "k#[0]"]
+    notes = sarif(*args)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    uris = [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in notes]
+    assert sorted(uris) == ["c%23d.json", "e%23f.json", "k%23%5B0%5D"]
+
+
 def test_github_escaping_follows_the_workflow_command_rules() -> None:
     assert github.escape_data("50% a\r\nb: c, d") == "50%25 a%0D%0Ab: c, d"
     assert github.escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

@@ -48,7 +48,7 @@ def render(
     shown: Callable[[CompileResult, Any], bool],
 ) -> None:
     """One workflow command per finding `shown` keeps and per input error, then a summary line."""
-    from toolcast.sarif import mcp_origin
+    from toolcast.sarif import mcp_origin, source_file
 
     for (source, r), where in zip(results, places, strict=True):
         name = r.name or "(unnamed)"
@@ -68,7 +68,8 @@ def render(
                 origin = f"MCP server `{server}`, tool {name}" if server is not None else source
             stream.write(command(COMMAND[d.severity], f"{origin}: {text}", title=d.code) + "\n")
     for e in errors:
-        file = None if e.source.startswith("mcp:") or e.source == "<stdin>" else annotated_file(e.source.split("#", 1)[0])
+        file = source_file(e.source)
+        file = annotated_file(file) if file is not None else None
         if file is None:  # (the place in the message: `source:line:col: ...`)
             stream.write(command("error", str(e), title="toolcast input error") + "\n")
         else:

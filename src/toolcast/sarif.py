@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,20 @@ def artifact(file: str) -> dict:
     from urllib.parse import quote
 
     return {"uri": quote(os.fsencode(p.as_posix()), safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+# What the loader adds to a file's name for one tool in it (`FILE#tools[3]`, `FILE#[3]`).
+_TOOL_IN_FILE = re.compile(r"#(?:tools)?\[\d+\]\Z")
+
+
+def source_file(source: str) -> str | None:
+    """The file an input error's source names (None: standard input or an MCP server). A `#`
+    anywhere but in the loader's `#tools[3]` or `#[3]` is the file name's own (`c#d.json`)."""
+    if source.startswith("mcp:"):
+        return None
+    found = _TOOL_IN_FILE.search(source)
+    file = source[:found.start()] if found and not os.path.lexists(source) else source
+    return None if file == "<stdin>" else file
 
 
 def mcp_origin(source: str) -> str | None:
@@ -118,8 +133,8 @@ def _rule(code: str, entry: tuple) -> dict:
 
 def _notification(e: InputError) -> dict:
     n: dict = {"level": "error", "message": {"text": e.message}}
-    if not e.source.startswith("mcp:") and e.source != "<stdin>":
-        file = e.source.split("#", 1)[0]
+    file = source_file(e.source)
+    if file is not None:
         region = {"startLine": e.line, **({"startColumn": e.column} if e.column else {})} if e.line else None
         phys: dict = {"artifactLocation": artifact(file)}
         if region:
