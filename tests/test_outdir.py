@@ -242,6 +242,37 @@ def test_a_planted_manifest_deletes_nothing(tmp_path: Path) -> None:
     assert "Traceback" not in err
 
 
+def test_a_manifest_or_listed_file_nested_too_deeply_to_parse_is_not_ours(tmp_path: Path) -> None:
+    # Both were "internal error: RecursionError" (the parser's depth), and DIR left without a word.
+    out = tmp_path / "generated"
+    out.mkdir()
+    deep = ("[" * 100_000 + "]" * 100_000 + "\n").encode()
+    (out / "deep.json").write_bytes(deep)
+    (out / "manifest.json").write_text(json.dumps({"toolcast": "0", "tools": [
+        {"name": "d", "file": "deep.json", "sha256": hashlib.sha256(deep).hexdigest()}]}))
+    code, _, err = run("compile", GOOD[0], "--out", str(out))
+    assert code == 0 and "deep.json: listed in manifest.json with its hash, but not a tool file" in err
+    assert (out / "deep.json").read_bytes() == deep and (out / "refund_order.json").exists()
+    (out / "deep.json").unlink()
+    (out / "manifest.json").write_bytes(deep)
+    code, _, err = run("compile", GOOD[0], "--out", str(out))
+    assert code == 0 and not err
+    assert_consistent(out)
+
+
+def test_an_unexpected_error_says_out_was_left_unchanged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "generated"
+
+    def broken(self: outdir.Batch) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(outdir.Batch, "_build", broken)
+    monkeypatch.delenv("TOOLCAST_DEBUG", raising=False)
+    code, _, err = run("compile", GOOD[0], "--out", str(out))
+    assert code == 2 and err.splitlines()[0] == f"toolcast: {out}: left unchanged" and "internal error" in err
+    assert not out.exists() and not leftovers(out)
+
+
 def test_a_stale_file_goes_only_while_it_holds_what_toolcast_wrote(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     assert run("compile", tools_file(tmp_path, 3), "--out", str(out))[0] == 0

@@ -73,7 +73,7 @@ def previous_files(manifest: Path, st: os.stat_result | None) -> list[tuple[str,
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
         tools = data.get("tools", []) if isinstance(data, dict) else []
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # (nested past the parser's depth: not one toolcast wrote)
         return []
     out: dict[str, str | None] = {}
     for t in tools if isinstance(tools, list) else []:
@@ -116,6 +116,6 @@ def is_tool_file(content: bytes) -> bool:
     """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
     try:
         value = json.loads(content)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(value, dict) and value.get("type") == "function" and utf8(dumps(value)) == content

@@ -335,6 +335,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
             hit = hit or any(render.SEVERITY_RANK[d.severity] >= floor and counted(res, d) for d in res.diagnostics)
         say = failed_early or batch is not None
         written = finish_out(batch, out_dir, errors, err, say) if out_dir else None
+        batch = None  # switched in, or left and said so
         changed = watch and snapshot(Path(out_dir)) != before
         baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
         sink.finish(errors, written)
@@ -346,7 +347,11 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \
                 "directory with room)" if args.format == "json" else ""
         err.write(f"toolcast: cannot write the report: {exc.strerror or exc}{where}\n")
+        _left_unchanged(batch, out_dir, err)
         return EXIT_USAGE
+    except BaseException:
+        _left_unchanged(batch, out_dir, err)  # (an internal error or ^C: said as for any other error)
+        raise
     finally:
         if batch is not None:
             batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
@@ -357,6 +362,11 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     if args.fail_on == "never" or baseline_written is not None:
         return EXIT_OK
     return EXIT_FINDINGS if hit else EXIT_OK
+
+
+def _left_unchanged(batch: Any, out_dir: str | None, err: IO[str]) -> None:
+    if batch is not None and not batch.switched:
+        err.write(f"toolcast: {out_dir}: left unchanged\n")
 
 
 def _read_baseline(args: argparse.Namespace) -> set | None:

@@ -176,6 +176,11 @@ class Batch:
         except OSError as exc:
             raise OutDirError(self.given, f"cannot prepare the output: {why(exc)}") from None
 
+    @property
+    def switched(self) -> bool:
+        """Whether the new batch has taken DIR's place."""
+        return self._done
+
     def __enter__(self) -> Batch:
         return self
 
