@@ -387,6 +387,24 @@ def test_summary_is_one_line_per_tool(tmp_path: Path) -> None:
     assert total == "1 tool(s): 0 strict, 1 non-strict, 0 refused"
 
 
+@pytest.mark.parametrize("fmt", ["github", "sarif", "json"])
+def test_summary_leaves_the_other_formats_and_their_places_alone(tmp_path: Path, fmt: str) -> None:
+    # --summary loaded the tools without their places: annotations lost file/line/col, SARIF
+    # results their physicalLocation, JSON findings their line and column.
+    path = tmp_path / "t.json"
+    path.write_text(TOOL_JSON, encoding="utf-8")
+    full = run("check", str(path), "--format", fmt)
+    assert run("check", str(path), "--format", fmt, "--summary") == full
+    assert f"file={path}," in full[1] or "physicalLocation" in full[1] or '"line": 7' in full[1]
+
+
+def test_summary_keeps_an_input_errors_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "tl.json"
+    path.write_text('{"tools": 5}', encoding="utf-8")
+    code, out, _ = run("compile", str(path), "--summary")
+    assert code == 2 and f"error: {path}:1:2: `tools` must be a list" in out
+
+
 def test_fail_on_change_exits_1_only_when_out_changed(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(TOOL_JSON, encoding="utf-8")

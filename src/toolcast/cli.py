@@ -124,7 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--format", default="text", choices=["text", "json", "sarif", "github"],
                         help="text for people, json (one document), sarif (SARIF 2.1.0 for code scanning) or github (Actions annotations)")
         sp.add_argument("--quiet", action="store_true", help="list only findings that block strict mode or are lossy, and the summary (default: every finding)")
-        sp.add_argument("--summary", action="store_true", help="one line per tool (name, outcome, counts) instead of its findings (default: off)")
+        sp.add_argument("--summary", action="store_true", help="in the text report, one line per tool (name, outcome, counts) instead of its findings (default: off)")
         sp.add_argument("--name", default=None, metavar="NAME", help="the tool name of a bare JSON Schema file (one schema only; default: the file's stem)")
         sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
         sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
@@ -173,8 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
-    """Every PATH's and server's tools; a file's tools know their places (positions are asked
-    for: every report but --summary names them)."""
+    """Every PATH's and server's tools; a file's tools know their places (every report names them,
+    and under --summary an input error still has its line and column)."""
     items: list[Item] = []
     errors: list[InputError] = []
     if not args.paths and not args.mcp and not args.mcp_url:
@@ -185,7 +185,7 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
                                    getattr(args, "write_baseline", None)) if p)
     for path in args.paths:
-        got, errs = load(path, stdin=stdin, positions=not args.summary, name=args.name, skip=skip)
+        got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip)
         items.extend(got)
         errors.extend(errs)
     for command in args.mcp:

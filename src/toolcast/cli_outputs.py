@@ -48,11 +48,10 @@ class Streamed:
         from toolcast import render
 
         self.args, self.out = args, out
-        positions = not args.summary
         if args.format == "json":
-            self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=positions, known=known)
+            self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=True, known=known)
         else:
-            self.stream = render.TextStream(out, command=args.command, positions=positions, quiet=args.quiet,
+            self.stream = render.TextStream(out, command=args.command, positions=True, quiet=args.quiet,
                                             summary=args.summary, known=known)
 
     def add(self, source: str, r: CompileResult, where: Any) -> None:
