@@ -262,6 +262,19 @@ def test_github_annotations_land_on_the_finding_lines(tmp_path: Path) -> None:
     assert "::warning" not in quiet
 
 
+def test_github_annotations_from_stdin_name_no_file() -> None:
+    # `file=<stdin>` named a file the repository does not hold (input errors and SARIF left it out).
+    out = io.StringIO()
+    code = main(["check", "-", "--format", "github"], stdout=out, stderr=io.StringIO(),
+                stdin=io.BytesIO(f"[{TOOL_JSON}, 5]".encode()))
+    lines = out.getvalue().splitlines()[:-1]
+    assert code == 2 and len(lines) > 2
+    assert not any("file=" in x or "line=" in x or "col=" in x for x in lines), lines
+    line, col = at("[" + TOOL_JSON, '"format"')
+    assert f"::<stdin>:{line}:{col}: fetch_url #/properties/url/format: " in out.getvalue()
+    assert "::<stdin>#[1]:" in lines[-1] and "title=toolcast input error" in lines[-1]
+
+
 def test_baseline_fails_only_on_new_findings_matched_without_lines(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(TOOL_JSON, encoding="utf-8")

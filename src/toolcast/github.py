@@ -31,7 +31,9 @@ def command(kind: str, message: str, **props: Any) -> str:
 
 def annotated_file(file: str) -> str | None:
     """`file` as an annotation's `file=`, or None when no file of the repository can be named so:
-    a name whose bytes are not UTF-8 (GitHub reads the log as UTF-8 text)."""
+    standard input, and a name whose bytes are not UTF-8 (GitHub reads the log as UTF-8 text)."""
+    if file == "<stdin>":
+        return None
     try:
         file.encode("utf-8")
     except UnicodeEncodeError:
