@@ -390,6 +390,27 @@ def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> Non
     assert "internal error" not in res.stderr
 
 
+@pytest.mark.parametrize("argv,redirect,needle", [
+    (("compile", "-"), "<&-", "<stdin>: cannot read: standard input is closed"),
+    (("check", "-", "--format", "json"), "<&-", "cannot read: standard input is closed"),
+    (("compile", "{good}"), ">&-", "toolcast: cannot write the report: standard output is closed"),
+    (("compile", "{good}", "--format", "sarif"), ">&-", "toolcast: cannot write the report: standard output is closed"),
+    (("rules", "list"), ">&-", "toolcast: cannot write the output: standard output is closed"),
+    (("--version",), ">&-", "toolcast: cannot write the output: standard output is closed"),
+    (("proxy", "--server", "a=python3"), "<&-", "toolcast proxy: standard input is closed"),
+    (("proxy", "--server", "a=python3"), ">&-", "toolcast proxy: standard output is closed"),
+])
+def test_a_closed_standard_stream_is_a_plain_error(argv: tuple, redirect: str, needle: str) -> None:
+    # Each was "internal error: AttributeError: 'NoneType' object has no attribute 'buffer'" (or 'write').
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    argv = tuple(a.replace("{good}", GOOD[0]) for a in argv)
+    res = subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", *cmd, *argv], capture_output=True, text=True,
+                         timeout=60, stdin=subprocess.DEVNULL)
+    assert res.returncode == 2 and needle in res.stdout + res.stderr, (res.stdout, res.stderr)
+    assert "internal error" not in res.stdout + res.stderr and "Traceback" not in res.stderr
+
+
 def test_a_number_beyond_pythons_digit_limit_is_reported_at_its_place(tmp_path: Path) -> None:
     path = write(tmp_path, "big.json", '{"name": "t", "inputSchema": {"type": "object",\n "maximum": ' + "9" * 5000 + "}}")
     code, out, err = run("compile", path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import errno
 import math
 import os
 import sys
@@ -55,7 +56,7 @@ class _VersionAction(argparse.Action):
                  option_string: str | None = None) -> None:
         from toolcast import build_info
 
-        sys.stdout.write(f"{build_info()}\n")  # looked up only when asked: it reads the installed files
+        (sys.stdout or _Closed("output")).write(f"{build_info()}\n")  # looked up only when asked: it reads the installed files
         parser.exit()
 
 
@@ -185,7 +186,10 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
                                    getattr(args, "write_baseline", None)) if p)
     for path in args.paths:
-        got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip)
+        try:
+            got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip)
+        except OSError as exc:  # (reading standard input: files are read by load, which says why not)
+            got, errs = [], [InputError("<stdin>", f"cannot read: {exc.strerror or exc}")]
         items.extend(got)
         errors.extend(errs)
     for command in args.mcp:
@@ -402,6 +406,25 @@ def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
     raise UsageError("toolcast rules: choose list, show, matrix or diff")
 
 
+class _Closed:
+    """A standard stream the process was started without (`<&-`, `>&-`): reading or writing it
+    fails with a plain OSError, as a closed descriptor would (`discard`: writes are dropped)."""
+
+    def __init__(self, name: str, *, discard: bool = False) -> None:
+        self.name, self.discard = name, discard
+
+    def read(self, *_: Any) -> bytes:
+        raise OSError(errno.EBADF, "standard input is closed", "<stdin>")
+
+    def write(self, text: str) -> int:
+        if self.discard:
+            return len(text)
+        raise OSError(errno.EBADF, f"standard {self.name} is closed")
+
+    def flush(self) -> None:
+        pass
+
+
 def _replacing(stream: Any) -> Any:
     """`stream`, set to write a character its encoding lacks as an escape (\\u2713) instead of
     failing: a report to an ASCII or cp1252 console (PYTHONIOENCODING=ascii) is still a report."""
@@ -431,8 +454,10 @@ def _json_safe(stream: Any) -> Any:
 
 
 def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, stderr: IO[str] | None = None, stdin: Any = None) -> int:
-    out = stdout or _replacing(sys.stdout)
-    err = stderr or _replacing(sys.stderr)
+    out = stdout or _replacing(sys.stdout) or _Closed("output")
+    err = stderr or _replacing(sys.stderr) or _Closed("error", discard=True)
+    if stdin is None:  # (read only for a PATH of -)
+        stdin = _Closed("input") if sys.stdin is None else getattr(sys.stdin, "buffer", sys.stdin)
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
@@ -444,6 +469,11 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
             return cmd_rules(args, out, stdin)
         if args.command == "proxy":
             from toolcast.proxy import main_cli
+
+            for name, stream in (("input", sys.stdin), ("output", sys.stdout)):
+                if stream is None:
+                    raise UsageError(f"toolcast proxy: standard {name} is closed; the proxy serves MCP on standard "
+                                     "input and output")
             return main_cli(args, err)
         parser.print_help(out)
         return EXIT_USAGE
