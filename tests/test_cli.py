@@ -411,6 +411,40 @@ def test_a_closed_standard_stream_is_a_plain_error(argv: tuple, redirect: str, n
     assert "internal error" not in res.stdout + res.stderr and "Traceback" not in res.stderr
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif"])
+def test_a_reader_that_stops_reading_loses_the_report_and_nothing_else(tmp_path: Path, fmt: str) -> None:
+    # `compile many.json | head -1` ended in "cannot write the report: Broken pipe" (with a TMPDIR
+    # hint for json), exit 2, and --out left unchanged. The run now goes on quietly, as without the pipe.
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "format": "uri"}
+                                                                                 if i % 2 else {"type": "string"}}}}
+             for i in range(400)]  # (a report far bigger than a pipe's buffer)
+    path = write(tmp_path, "many.json", json.dumps(tools))
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+
+    def argv(out: str) -> list[str]:
+        return cmd + ["compile", path, "--format", fmt, "--out", str(tmp_path / out), "--strict", "true"]
+
+    whole = subprocess.run(argv("all"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+    proc = subprocess.Popen(argv("piped"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None and proc.stdout.read(1)
+    proc.stdout.close()  # (the reader goes, the rest of the report unread)
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == whole.returncode == 1 and err == whole.stderr == b""  # (tools refused)
+    assert (tmp_path / "piped" / "manifest.json").read_bytes() == (tmp_path / "all" / "manifest.json").read_bytes()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_stdout_is_not_blamed_on_tmpdir() -> None:
+    # The hint to set TMPDIR was given for any error writing the JSON report, a full stdout too.
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(cmd + ["compile", GOOD[0], "--format", "json"], stdout=full, stderr=subprocess.PIPE,
+                             text=True, timeout=60)
+    assert res.returncode == 2 and res.stderr == "toolcast: cannot write the report: No space left on device\n"
+
+
 def test_a_number_beyond_pythons_digit_limit_is_reported_at_its_place(tmp_path: Path) -> None:
     path = write(tmp_path, "big.json", '{"name": "t", "inputSchema": {"type": "object",\n "maximum": ' + "9" * 5000 + "}}")
     code, out, err = run("compile", path)

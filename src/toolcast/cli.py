@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from toolcast import __version__
 from toolcast.cli_outputs import (
+    Unread,
     add_out,
     finish_out,
     open_out,
@@ -322,6 +323,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     failed_early = bool(errors)  # then DIR is not even locked; a bad DIR is an error of its own
     before = snapshot(Path(out_dir)) if watch else None
     batch = open_out(out_dir, meta, errors) if out_dir else None
+    out = Unread(out)
     sink = report_sink(args, out, meta, known)
     # SARIF, annotations and a baseline to write need every result at the end; text and JSON do not.
     kept: list | None = [] if args.format in ("sarif", "github") or getattr(args, "write_baseline", None) else None
@@ -347,9 +349,10 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
             out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
         if changed and args.format == "text":
             out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
+        out.flush()
     except OSError as exc:  # the report itself cannot be written (a full disk under stdout or TMPDIR)
         where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \
-                "directory with room)" if args.format == "json" else ""
+                "directory with room)" if isinstance(exc, render.SpoolError) else ""
         err.write(f"toolcast: cannot write the report: {exc.strerror or exc}{where}\n")
         _left_unchanged(batch, out_dir, err)
         return EXIT_USAGE

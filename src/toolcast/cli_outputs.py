@@ -4,6 +4,7 @@ and the --out batch."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -62,6 +63,42 @@ class Streamed:
             self.stream.finish(self.out, errors, extra={"out": written} if written is not None else None)
         else:
             self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None))
+
+
+class Unread:
+    """The report's stream, whose reader may stop reading (`| head -1`). Then the rest of the
+    report is dropped (the stream's descriptor now goes to /dev/null, so nothing fails at exit)
+    and the run goes on: --out and a baseline are still written, and the exit status is the run's."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream, self.gone = stream, False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self) -> None:
+        self.gone = True
+        with contextlib.suppress(OSError, ValueError):  # (a stream with no descriptor keeps nothing back)
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self.stream.fileno())
+            finally:
+                os.close(null)
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty: as the stream's
+        return getattr(self.stream, name)
 
 
 def report_sink(args: argparse.Namespace, out: IO[str], meta: dict, known: set | None) -> Any:

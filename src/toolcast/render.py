@@ -289,6 +289,10 @@ def result_pairs(r: CompileResult, source: str, *, with_tool: bool, where: Any =
     return pairs
 
 
+class SpoolError(OSError):
+    """The JSON document's temporary file cannot be written (a full TMPDIR)."""
+
+
 class JsonStream:
     """The `--format json` document of `document`, byte for byte, without holding every result.
 
@@ -316,8 +320,11 @@ class JsonStream:
         self.spool.write(("," if self.total else "") + "\n    ")
         pairs = result_pairs(r, source, with_tool=self.command != "check", where=where, positions=self.positions,
                              known=self.known)
-        for piece in batched(object_chunks(pairs, depth=2)):
-            self.spool.write(piece)
+        try:
+            for piece in batched(object_chunks(pairs, depth=2)):
+                self.spool.write(piece)
+        except OSError as exc:
+            raise SpoolError(exc.errno, exc.strerror) from exc
         self.total += 1
         if r.status in self.counts:
             self.counts[r.status] += 1
