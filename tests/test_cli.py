@@ -297,6 +297,25 @@ def test_an_mcp_command_that_names_no_program_is_an_input_error(command: str, ne
     assert code == 2 and needle in out and "internal error" not in out + err
 
 
+@pytest.mark.parametrize("url,line", [
+    ("notaurl", "error: mcp:notaurl: MCP server URL 'notaurl' is not an http:// or https:// URL"),
+    ("file:///x", "error: mcp:file:///x: MCP server URL 'file:///x' is not an http:// or https:// URL"),
+    ("http://127.0.0.1:99999/", "error: mcp:http://127.0.0.1:99999/: MCP server URL 'http://127.0.0.1:99999/' is "
+                                "not a valid URL: Port out of range 0-65535"),
+    (" ", "error: mcp:<invalid URL>: MCP server URL must be a non-empty string, got ' '"),
+    ("http://user:pw@/p?token=abc", "error: mcp:http:///p: MCP server URL 'http:///p' names no host"),
+    ("http://user:pw@h:99999/?token=abc", "error: mcp:http://h:99999/: MCP server URL 'http://h:99999/' is not a "
+                                          "valid URL: Port out of range 0-65535"),
+])
+def test_an_mcp_url_that_is_not_one_is_one_clean_line(url: str, line: str) -> None:
+    # Each printed "RuntimeWarning: coroutine 'list_tools_http' was never awaited" and a tracemalloc
+    # hint; the source read `mcp:://notaurl`, and an invalid URL's user info and query were shown.
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    res = subprocess.run(cmd + ["compile", "--mcp-url", url], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 2 and res.stderr == "" and res.stdout.splitlines()[0] == line
+
+
 @pytest.mark.parametrize("argv", [
     ("compile", "examples/refund_order.json", "--mcp-timeout", "-1"),
     ("compile", "examples/refund_order.json", "--mcp-timeout", "nan"),

@@ -20,14 +20,16 @@ __all__ = ["http_session", "list_tools_http", "list_tools_http_sync"]
 
 
 def _shown_url(url: str) -> str:
-    """``url`` without user info or query, for messages: neither may carry a secret out."""
+    """``url`` without user info, query or fragment, for messages: none may carry a secret out.
+    Never raises: a URL that is not valid is shown as far as it goes (`notaurl`, `http://h:99999/`)."""
     from urllib.parse import urlsplit
 
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    return f"{parts.scheme}://{host}{parts.path}"
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # (an unclosed IPv6 bracket)
+        return "<invalid URL>"
+    host = parts.netloc.rpartition("@")[2]  # host[:port] as written
+    return (f"{parts.scheme}://{host}{parts.path}" if parts.scheme or parts.netloc else parts.path) or "<invalid URL>"
 
 
 def _check_url(url: Any) -> str:
@@ -39,10 +41,11 @@ def _check_url(url: Any) -> str:
         parts = urlsplit(url.strip())
         parts.port  # noqa: B018  (raises on a port that is not a number)
     except ValueError as exc:
-        raise McpServerError(f"MCP server URL {url!r} is not a valid URL: {exc}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        shown = _shown_url(url) if parts.scheme and parts.hostname else url
-        raise McpServerError(f"MCP server URL {shown!r} is not an http:// or https:// URL")
+        raise McpServerError(f"MCP server URL {_shown_url(url)!r} is not a valid URL: {exc}") from None
+    if parts.scheme not in ("http", "https"):
+        raise McpServerError(f"MCP server URL {_shown_url(url)!r} is not an http:// or https:// URL")
+    if not parts.hostname:
+        raise McpServerError(f"MCP server URL {_shown_url(url)!r} names no host")
     return url.strip()
 
 
@@ -135,8 +138,9 @@ def list_tools_http_sync(
 
     With ``on_problem``, warnings the MCP SDK logs go there, one line each, instead.
     """
+    shown = _shown_url(_check_url(url))  # (before the coroutine exists: one never run warns)
     coro = list_tools_http(url, headers=headers, timeout=timeout)
     if on_problem is None:
         return asyncio.run(coro)
-    with _sdk_log_to(_shown_url(_check_url(url)), on_problem):
+    with _sdk_log_to(shown, on_problem):
         return asyncio.run(coro)

@@ -240,10 +240,7 @@ def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str
         from toolcast.mcp_runtime import McpServerError, _shown_url, list_tools_http_sync
     except ImportError as exc:  # pragma: no cover - the mcp extra is missing
         return [], [InputError(f"mcp:{url}", f"--mcp-url needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
-    try:
-        source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret
-    except ValueError:
-        source = "mcp:<invalid URL>"
+    source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret
     try:
         warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
         tools = list_tools_http_sync(url, headers=headers, timeout=timeout, on_problem=warn)
