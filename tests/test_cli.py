@@ -399,7 +399,8 @@ def test_proxy_refuses_at_startup_what_compile_refuses(argv: tuple, needle: str)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-@pytest.mark.parametrize("argv", [("rules", "list"), ("rules", "show"), ("--version",)])
+@pytest.mark.parametrize("argv", [("rules", "list"), ("rules", "show"), ("--version",), ("--help",),
+                                  ("compile", "--help")])  # (argparse dropped a failed --help: exit 0)
 def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> None:
     exe = Path(sys.executable).with_name("toolcast")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]

@@ -69,6 +69,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse would exit itself; keep one exit path
         raise UsageError(f"{self.prog}: {message}")
 
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        # argparse drops a failed write: --help to a full disk or a closed stdout would exit 0.
+        if message:
+            (file or _Closed("output")).write(message)
+
 
 STRICT_HELP = ("auto: a tool that cannot be sent strict without loss is sent non-strict with its original schema; "
                "true: such a tool is refused; false: every tool is sent non-strict")
