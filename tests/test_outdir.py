@@ -422,6 +422,24 @@ def test_sigkill_mid_batch_never_shows_a_mixed_batch(tmp_path: Path, step: str) 
     assert leftovers(out) == []
 
 
+@pytest.mark.parametrize("existed", [True, False])
+def test_sigterm_mid_batch_leaves_out_as_it_was_and_nothing_beside_it(tmp_path: Path, existed: bool) -> None:
+    # SIGTERM left a DIR the run had created (empty) and the staging directory; ^C removed both.
+    out = tmp_path / "a" / "generated"
+    if existed:
+        assert run("compile", tools_file(tmp_path, 12, name="a.json"), "--out", str(out))[0] == 0
+    first = snapshot(out) if existed else None
+    proc, _, _ = start_paused(tmp_path, "add", "compile", tools_file(tmp_path, 8, name="b.json", prefix="u"),
+                              "--out", str(out))
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=BOUND)
+    assert proc.returncode == 128 + signal.SIGTERM and f"toolcast: {out}: left unchanged" in err.decode()
+    if existed:
+        assert snapshot(out) == first and leftovers(out) == []
+    else:
+        assert not (tmp_path / "a").exists()  # (the directories the run made, the staging one in them)
+
+
 def _full_disk() -> None:
     # Any file the child writes stops at 3,000 bytes (EFBIG: Python ignores SIGXFSZ).
     resource.setrlimit(resource.RLIMIT_FSIZE, (3000, 3000))

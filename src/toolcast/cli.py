@@ -439,6 +439,27 @@ def _replacing(stream: Any) -> Any:
     return stream
 
 
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM ends the run as ^C does, through the `finally`s that leave --out DIR as it was
+    (without them, a DIR the run created stays, empty, beside its staging directory)."""
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _exit_on_signal)
+    except ValueError:  # (not the main thread: the signal cannot be caught here)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _json_safe(stream: Any) -> Any:
     """`stream`, set so that JSON written to it stays JSON whatever its encoding: a character it
     cannot hold is written as JSON's escape (`\\u00e9`), never as a Python one (`\\xe9`). A stream
@@ -469,7 +490,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
         if stdout is None and getattr(args, "format", None) in ("json", "sarif"):
             out = _json_safe(out)
         if args.command in ("compile", "check"):
-            return cmd_compile_or_check(args, out, stdin, err)
+            with _terminate_as_exit():
+                return cmd_compile_or_check(args, out, stdin, err)
         if args.command == "rules":
             return cmd_rules(args, out, stdin)
         if args.command == "proxy":
