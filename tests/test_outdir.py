@@ -299,14 +299,15 @@ def test_manifest_is_byte_stable_and_hashes_each_file(tmp_path: Path) -> None:
 def test_a_source_whose_name_is_not_utf8_is_in_the_manifest_as_its_escape(tmp_path: Path) -> None:
     # The manifest could not be written ("internal error: UnicodeEncodeError"), and DIR was left
     # unchanged without the message saying so.
-    tools, out = tmp_path / "tools", tmp_path / "generated"
+    tools, out = tmp_path / "tools", tmp_path / os.fsdecode(b"gen\xe9")
     tools.mkdir()
     try:
         (tools / os.fsdecode(b"caf\xe9.json")).write_text(json.dumps({"name": "t", "inputSchema": {"type": "object"}}))
     except (OSError, UnicodeError):
         pytest.skip("the file system takes only UTF-8 names")
-    code, _, err = run("compile", str(tools), "--out", str(out), "--fail-on-change")
+    code, text, err = run("compile", str(tools), "--out", str(out), "--fail-on-change")
     assert code == 1 and not err  # written
+    assert "caf\\xe9.json" in text and text.endswith("gen\\xe9 changed: regenerated files to review and commit\n")
     code, _, err = run("compile", str(tools), "--out", str(out), "--fail-on-change")
     assert code == 0 and not err  # and the same bytes again
     data = (out / "manifest.json").read_bytes()

@@ -348,9 +348,9 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
         sink.finish(errors, written)
         if baseline_written is not None and args.format == "text":
-            out.write(f"wrote {baseline_written} finding(s) to the baseline {args.write_baseline}\n")
+            out.write(f"wrote {baseline_written} finding(s) to the baseline {render.shown_text(args.write_baseline)}\n")
         if changed and args.format == "text":
-            out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
+            out.write(f"--out {render.shown_text(args.out)} changed: regenerated files to review and commit\n")
         out.flush()
     except OSError as exc:  # the report itself cannot be written (a full disk under stdout or TMPDIR)
         where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \

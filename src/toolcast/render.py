@@ -200,7 +200,7 @@ def _summary(total: int, counts: dict[str, int], errors: Sequence[InputError], *
     if errors:
         summary += f"; {len(errors)} input error(s)"
     if written is not None:
-        summary += f"; wrote {len(written)} file(s) and manifest.json to {out_dir}"
+        summary += f"; wrote {len(written)} file(s) and manifest.json to {shown_text(str(out_dir))}"
     return summary
 
 
