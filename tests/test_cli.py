@@ -482,6 +482,12 @@ def test_an_empty_path_is_an_input_error_not_the_working_directory(tmp_path: Pat
         assert code == 2, out + err
         assert 'error: "": is empty; give a file, a directory or - for standard input' in out
         assert not (tmp_path / "gen").exists()
+    # No file is named in the machine formats: `""` is how the message shows the PATH, not a file.
+    code, out, _ = run("check", "", "--format", "github")
+    assert code == 2 and out.startswith('::error title=toolcast input error::"": is empty;'), out
+    code, out, _ = run("check", "", "--format", "sarif")
+    (note,) = json.loads(out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert code == 2 and "locations" not in note and note["message"]["text"].startswith('"": is empty;')
 
 
 def test_a_path_whose_name_is_too_long_is_an_input_error_of_its_own(tmp_path: Path) -> None:

@@ -41,13 +41,14 @@ _TOOL_IN_FILE = re.compile(r"#(?:tools)?\[\d+\]\Z")
 
 
 def source_file(source: str) -> str | None:
-    """The file an input error's source names (None: standard input or an MCP server). A `#`
-    anywhere but in the loader's `#tools[3]` or `#[3]` is the file name's own (`c#d.json`)."""
+    """The file an input error's source names (None: standard input, an MCP server, or the empty
+    PATH the loader names `""`). A `#` anywhere but in the loader's `#tools[3]` or `#[3]` is the
+    file name's own (`c#d.json`)."""
     if source.startswith("mcp:"):
         return None
     found = _TOOL_IN_FILE.search(source)
     file = source[:found.start()] if found and not os.path.lexists(source) else source
-    return None if file == "<stdin>" else file
+    return None if file == "<stdin>" or (file == '""' and not os.path.lexists(file)) else file
 
 
 def mcp_origin(source: str) -> str | None:
