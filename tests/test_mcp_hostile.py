@@ -276,3 +276,71 @@ def test_a_nan_in_a_listed_schema_reaches_the_compile_which_refuses_it():
     res = compile_tool(tools["nan"])
     assert res.status == "refused" and any(d.code.endswith("/non-json-value") for d in res.diagnostics)
     assert compile_tool(tools["echo"]).status == "strict"
+
+
+def _raw_call(call_id: str, lines: str):
+    from toolcast._openai_runtime import ToolCall
+
+    return ToolCall(call_id=call_id, name="h__raw", server="h", tool="raw", arguments={"lines": lines})
+
+
+def _raw_and_echo(lines: str, problems: list[str]):
+    """A call of the hostile server's `raw` tool beside an `echo` call; no call timeout."""
+
+    async def scenario():
+        async with stdio_session(HOSTILE, on_problem=problems.append) as session:
+            return await execute_tool_calls(
+                [_raw_call("a", lines), _call("b", {"x": 1})], {"h": session}, timeout=None
+            )
+
+    return run(scenario())
+
+
+_CONTENT = '"content": [{"type": "text", "text": "%s"}]'
+_AFTER = '\n{"jsonrpc": "2.0", "id": RID, "result": {%s}}' % (_CONTENT % "after")
+
+
+@pytest.mark.parametrize("line,why", [
+    # Not UTF-8 (a raw 0xE9): the line was skipped, and its call waited forever.
+    ('{"jsonrpc": "2.0", "id": RID, "result": {%s}}' % (_CONTENT % "caf\xe9"),
+     "it is not UTF-8 (byte 0xe9 at offset "),
+    # Its id last (as the TypeScript SDK writes answers), after a value JSON does not allow.
+    ('{"result": {%s, "n": 01}, "jsonrpc": "2.0", "id": RID}' % (_CONTENT % "x"), "Invalid JSON: "),
+    # An id with a leading zero (not JSON): the SDK matches it to its request all the same.
+    ('{"jsonrpc": "2.0", "id": 0RID, "result": {}}', "Invalid JSON: "),
+])
+def test_an_answer_that_cannot_be_read_fails_its_call_at_once(line: str, why: str):
+    problems: list[str] = []
+    bad, echo = _raw_and_echo(line, problems)
+    assert bad["output"].startswith(
+        f"Error: tool 'raw' on server 'h' failed: toolcast could not read the server's answer: {why}"
+    )
+    assert echo["output"] == '{"x": 1}'
+    assert len(problems) == 1 and "printed an answer to request " in problems[0]
+
+
+def test_an_overlong_answer_fails_its_call_at_once(monkeypatch):
+    from toolcast import _mcp_stdio
+
+    monkeypatch.setattr(_mcp_stdio, "MAX_LINE_BYTES", 64 * 1024)
+    text = "y\\\\\\\"" * 30000  # escaped backslashes and quotes, cut anywhere by the pipe
+    line = '{"result": {%s}, "jsonrpc": "2.0", "id": RID}' % (_CONTENT % text)
+    problems: list[str] = []
+    bad, echo = _raw_and_echo(line, problems)
+    assert bad["output"] == (
+        "Error: tool 'raw' on server 'h' failed: toolcast could not read the server's answer: "
+        "it is over 65536 bytes"
+    )
+    assert echo["output"] == '{"x": 1}'
+    assert len(problems) == 1 and "printed a line over 65536 bytes on stdout, skipped: " in problems[0]
+
+
+@pytest.mark.parametrize("ident", ["1" + "0" * 5000, '"\\ud800"', "1.5", "[RID]", '"RID\\"'])
+def test_an_answer_whose_id_cannot_be_read_is_reported_and_the_session_goes_on(ident: str):
+    # A long number, a lone surrogate: reading the id raised inside the reader, and the whole
+    # session ended (every call's output lost). A number that is not an integer was read as one.
+    problems: list[str] = []
+    bad, echo = _raw_and_echo('{"jsonrpc": "2.0", "id": ' + ident + ', "result": {"n": 01}}' + _AFTER, problems)
+    assert bad["output"] == "after" and echo["output"] == '{"x": 1}'
+    assert len(problems) == 1
+    assert "printed a line that is not a JSON-RPC message on stdout, skipped: " in problems[0]

@@ -90,37 +90,140 @@ class ServerOutput:
                 self._on_problem(line)
 
 
-# A JSON string token, and a bracket; used to find a response's top-level "id" in a line the
-# SDK cannot parse (too deep, say), so that the request fails now instead of at its timeout.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
-_COLON = re.compile(r"\s*:")
-_ID_VALUE = re.compile(r'\s*:\s*(-?\d+|"[^"\\]*(?:\\.[^"\\]*)*")')
+# A scan for the top-level "id" of a JSON-RPC answer the SDK cannot read (nested too deeply, not
+# UTF-8, too long to hold), so that the request it answers fails now instead of at its timeout.
+# It reads the line in pieces, holding none of it: a line too long to keep is scanned as it streams by.
+_OUTSIDE = re.compile(rb'["\[\]{}:,]')  # outside a string: what changes the scan's state
+_INSIDE = re.compile(rb'["\\]')  # inside a string: its end, or an escape
+_NESTED = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[\]{}]', re.DOTALL)  # a whole string, or its start
+_INT_ID = re.compile(rb"-?[0-9]{1,20}")  # leading zeros too: the SDK matches "01" to request 1
+_KEY_BYTES = 16  # a longer key is none of "id", "result", "error"
+_ID_BYTES = 256  # a longer id is none the SDK sent
 
 
-def _response_id(line: str) -> int | str | None:
-    """The top-level ``id`` of a line that looks like a JSON-RPC response, else None."""
-    depth, ident, is_response = 0, None, False
-    for token in _TOKEN.finditer(line):
-        text = token.group()
-        if text in ("[", "{"):
-            depth += 1
-        elif text in ("]", "}"):
-            depth -= 1
-        elif depth == 1 and _COLON.match(line, token.end()):  # a key of the top-level object
-            if text == '"id"' and ident is None:
-                value = _ID_VALUE.match(line, token.end())
-                ident = json.loads(value.group(1)) if value else None
-            elif text in ('"result"', '"error"'):
-                is_response = True
-    return ident if is_response else None
+class _AnswerScan:
+    """The top-level ``id`` of a line that looks like a JSON-RPC answer, fed in pieces."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.escaped = False  # a piece ended inside a string, just after a backslash
+        self.text = bytearray()  # the start of the string being read
+        self.key = b""  # a string just closed at the top level: a key if a ':' follows
+        self.value: bytearray | None = None  # the id's text, while it is read
+        self.ident: bytes | None = None  # the id's text once read (b"": unusable)
+        self.is_answer = False  # the top level has a "result" or an "error"
+
+    def feed(self, piece: bytes) -> None:
+        pos, end = 0, len(piece)
+        while pos < end:
+            if self.in_string:
+                pos = self._string(piece, pos)
+                continue
+            if self.depth > 1:
+                pos = self._nested(piece, pos)
+                continue
+            found = _OUTSIDE.search(piece, pos)
+            stop = found.start() if found else end
+            self._keep(piece[pos:stop])
+            if found is None:
+                return
+            pos = found.end()
+            self._token(found.group())
+
+    def _nested(self, piece: bytes, pos: int) -> int:
+        """Inside a top-level member's value: only brackets count, strings are skipped whole
+        (the fast path: nearly all of a long answer is there)."""
+        depth = self.depth
+        for found in _NESTED.finditer(piece, pos):
+            start, stop = found.span()
+            if piece[start] == 0x22:  # '"'
+                if stop - start == 1:  # a string that goes on in the next piece
+                    self.depth, self.in_string = depth, True
+                    return stop
+                continue
+            depth += 1 if piece[start] in b"[{" else -1
+            if depth == 1:
+                self.depth = depth
+                return stop
+        self.depth = depth
+        return len(piece)
+
+    def _keep(self, data: bytes) -> None:
+        if self.value is not None:
+            self.value += data
+            if len(self.value) > _ID_BYTES:
+                self.value, self.ident = None, b""
+
+    def _string(self, piece: bytes, pos: int) -> int:
+        if self.escaped:  # the escaped byte is the first of this piece
+            self.escaped = False
+            self._keep(piece[pos : pos + 1])
+            return pos + 1
+        found = _INSIDE.search(piece, pos)
+        stop = found.end() if found else len(piece)
+        self._keep(piece[pos:stop])
+        if self.depth == 1 and len(self.text) <= _KEY_BYTES:
+            self.text += piece[pos:stop]
+        if found is not None and found.group() == b"\\":
+            self.escaped = True
+        elif found is not None:
+            self.in_string = False
+            self.key = bytes(self.text[:-1]) if self.depth == 1 else b""
+        return stop
+
+    def _token(self, token: bytes) -> None:
+        at_top = self.depth == 1
+        key, self.key = self.key, b""
+        if token == b'"':
+            self._keep(token)
+            self.in_string = True
+            self.text.clear()
+        elif token in (b"{", b"["):
+            if at_top and self.value is not None:  # an id that is an object or an array
+                self.value, self.ident = None, b""
+            self.depth += 1
+        elif token == b":" and at_top:
+            if key == b"id" and self.ident is None and self.value is None:
+                self.value = bytearray()
+            self.is_answer = self.is_answer or key in (b"result", b"error")
+        elif token in (b",", b"}", b"]"):
+            if at_top and self.value is not None:
+                self.ident, self.value = bytes(self.value), None
+            if token != b",":
+                self.depth -= 1
+
+    def answer_id(self) -> int | str | None:
+        """The id, when the line is an answer and its id is an id the SDK could have sent."""
+        raw = (self.ident or b"").strip()
+        if not self.is_answer or not raw:
+            return None
+        if _INT_ID.fullmatch(raw):
+            return int(raw)
+        try:
+            ident = json.loads(raw.decode("utf-8"))
+            ident.encode("utf-8")  # a lone surrogate cannot be sent on in a message
+        except (ValueError, AttributeError):
+            return None
+        return ident if isinstance(ident, str) else None
 
 
-def _unreadable_answer(ident: int | str, exc: ValueError) -> dict[str, Any]:
+def _answer_id(line: bytes) -> int | str | None:
+    scan = _AnswerScan()
+    scan.feed(line)
+    return scan.answer_id()
+
+
+def _parse_reason(exc: Exception) -> str:
+    """Why the SDK could not read a line: pydantic's first error, else the exception's text."""
     errors = getattr(exc, "errors", None)
     try:
-        reason = str(errors()[0]["msg"]) if callable(errors) else str(exc)
+        return str(errors()[0]["msg"]) if callable(errors) else str(exc)
     except Exception:
-        reason = type(exc).__name__
+        return type(exc).__name__
+
+
+def _unreadable_answer(ident: int | str, reason: str) -> dict[str, Any]:
     message = f"toolcast could not read the server's answer: {cut(reason)}"
     return {"jsonrpc": "2.0", "id": ident, "error": {"code": -32700, "message": message}}
 
@@ -179,26 +282,44 @@ class _Pumps:
     async def _deliver(self, raw: bytes) -> None:
         try:
             line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            self.output.problem("printed a line that is not UTF-8", raw.decode("utf-8", "replace"))
+        except UnicodeDecodeError as exc:
+            why = f"it is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+            shown = raw.decode("utf-8", "replace")
+            await self._skip(shown, "printed a line that is not UTF-8", _answer_id(raw), why)
             return
         if not line.strip():
             return
         try:
             message = self.parse(line)
-        except ValueError as exc:  # not JSON, or JSON that is not a JSON-RPC message
-            ident = _response_id(line)
-            if ident is None:
-                self.output.problem("printed a line that is not a JSON-RPC message", line)
-                return
-            # An answer the SDK cannot read (nested too deeply, say): fail that request now.
-            message = self.parse(json.dumps(_unreadable_answer(ident, exc)))
+        except Exception as exc:  # not JSON, or JSON that is not a JSON-RPC message
+            what = "printed a line that is not a JSON-RPC message"
+            await self._skip(line, what, _answer_id(raw), _parse_reason(exc))
+            return
         await self.read_send.send(self.message(message))
+
+    async def _skip(self, line: str, what: str, ident: int | str | None, why: str) -> None:
+        """Report a line that is not a message; when it answers a request, that request fails
+        now (its caller would otherwise wait out its timeout, or forever)."""
+        answer = self._failure(ident, why)
+        if answer is not None:
+            what = f"printed an answer to request {cut(repr(ident), 40)} that cannot be read ({cut(why, 80)})"
+        self.output.problem(what, line)
+        if answer is not None:
+            await self.read_send.send(answer)
+
+    def _failure(self, ident: int | str | None, why: str) -> Any:
+        """The error answer that fails request ``ident`` (None: no id the SDK could have sent)."""
+        if ident is None:
+            return None
+        try:
+            return self.message(self.parse(json.dumps(_unreadable_answer(ident, why))))
+        except Exception:  # an id the SDK refuses: the line is only reported
+            return None
 
     async def stdout(self) -> None:
         buf = bytearray()
         scanned = 0
-        skipping = False  # inside a line that was too long: drop up to its end
+        skipped: _AnswerScan | None = None  # a line too long to hold: only scanned, up to its end
         try:
             async with self.read_send:
                 async for chunk in self.process.stdout:
@@ -207,21 +328,33 @@ class _Pumps:
                         line = bytes(buf[:end])
                         del buf[: end + 1]
                         scanned = 0
-                        if skipping:
-                            skipping = False
+                        if skipped is None:
+                            await self._deliver(line)
                             continue
-                        await self._deliver(line)
+                        skipped.feed(line)
+                        await self._skipped(skipped)
+                        skipped = None
                     scanned = len(buf)
-                    if len(buf) > MAX_LINE_BYTES:
-                        if not skipping:
-                            head = bytes(buf[:_CUT]).decode("utf-8", "replace")
-                            self.output.problem(f"printed a line over {MAX_LINE_BYTES} bytes", head)
-                        skipping, scanned = True, 0
+                    if skipped is None and len(buf) > MAX_LINE_BYTES:
+                        head = bytes(buf[:_CUT]).decode("utf-8", "replace")
+                        self.output.problem(f"printed a line over {MAX_LINE_BYTES} bytes", head)
+                        skipped = _AnswerScan()
+                    if skipped is not None:
+                        skipped.feed(bytes(buf))
                         buf.clear()
-                if buf.strip() and not skipping:
+                        scanned = 0
+                if skipped is not None:
+                    await self._skipped(skipped)
+                elif buf.strip():
                     await self._deliver(bytes(buf))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass  # the session or the pipe went away: the session sees the stream end
+
+    async def _skipped(self, scan: _AnswerScan) -> None:
+        """The end of a line too long to hold (reported at its start): fail the request it answers."""
+        answer = self._failure(scan.answer_id(), f"it is over {MAX_LINE_BYTES} bytes")
+        if answer is not None:
+            await self.read_send.send(answer)
 
     async def stdin(self) -> None:
         try:

@@ -11,7 +11,9 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--refuse-init``  answer ``initialize`` with a JSON-RPC error ("not today");
 ``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool);
 ``--nan``          list a third tool whose schema holds NaN (``"maximum": NaN``: not JSON).
-Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep).
+Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep); unlisted,
+``raw`` prints its argument ``lines`` as they are (each character one byte, latin-1, so that a
+line need not be UTF-8), ``RID`` in them replaced by the request's id.
 """
 
 from __future__ import annotations
@@ -66,6 +68,11 @@ def answer(message: dict) -> None:
                 "n": {"type": "number", "maximum": float("nan")}}}}]
     elif method == "tools/call" and params.get("name") == "deep":
         sys.stdout.write(deep_result_line(request_id) + "\n")
+        sys.stdout.flush()
+        return
+    elif method == "tools/call" and params.get("name") == "raw":
+        raw = params["arguments"]["lines"].replace("RID", str(request_id)).encode("latin-1")
+        sys.stdout.buffer.write(raw + b"\n")
         sys.stdout.flush()
         return
     elif method == "tools/call":
