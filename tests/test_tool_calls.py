@@ -414,3 +414,15 @@ def test_lone_surrogates_in_arguments_are_rejected_and_pairs_kept(toolset):
     assert all(
         "lone surrogate" in r["output"] and "not Unicode text" in r["output"] for r in rejected
     )
+
+
+@pytest.mark.parametrize("args,reason", [
+    ('{"a": "x\ty"}', "Invalid control character at line 1 column 9"),
+    ('{"a": "xy', "Unterminated string starting at line 1 column 7"),
+    ("{bad", "Expecting property name enclosed in double quotes at line 1 column 2"),
+])
+def test_a_json_error_names_its_place_once(args: str, reason: str):
+    # json's own message ends in "at" for some errors: it read "... at at line 1 column 8".
+    from toolcast._loop import decode_arguments
+
+    assert decode_arguments("t", args) == (None, f"arguments for tool 't' are not valid JSON ({reason})")

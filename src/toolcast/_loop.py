@@ -203,7 +203,9 @@ def _json_kind(value: Any) -> str:
 def _decode_problem(name: str, exc: ValueError) -> str:
     where = f"arguments for tool {name!r}"
     if isinstance(exc, json.JSONDecodeError):
-        return f"{where} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+        # Some of json's messages end in "at" already ("Invalid control character at").
+        what = exc.msg.removesuffix(" at")
+        return f"{where} are not valid JSON ({what} at line {exc.lineno} column {exc.colno})"
     reason = str(exc)
     if reason.startswith(("is larger", "is nested")):
         return f"{where} are refused: the JSON text {reason}"
