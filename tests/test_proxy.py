@@ -367,3 +367,29 @@ def test_structured_content_json_cannot_carry_is_an_error_result():
     bad, good = run(go())
     assert bad.is_error is True and "JSON cannot carry" in text_of(bad) and "nan at structuredContent" in text_of(bad)
     assert good.is_error is not True and json.loads(text_of(good)) == {"text": "ok"}
+
+
+HOSTILE = f"{PY} {HERE / 'servers' / 'hostile_server.py'} --answers"
+
+
+@pytest.mark.parametrize("tool,said", [
+    # A live server's JSON-RPC error of code -32000 (the SDK's code for a closed connection too).
+    ("busy", "toolcast proxy: tool 'busy' on server 'h' answered with an error: rate limited"),
+    # A result the SDK refuses (structuredContent its outputSchema does not allow): a RuntimeError.
+    ("typed", "toolcast proxy: tool 'typed' on server 'h' failed: Invalid structured content returned by tool typed"),
+])
+def test_a_failed_call_on_a_live_server_does_not_restart_it(tool: str, said: str):
+    # Both were taken for a crash: the server was ended and started again, and the call in flight
+    # on it failed with "Connection closed".
+    async def go():
+        async with proxied("--server", f"h={HOSTILE}") as session:
+            held = asyncio.ensure_future(session.call_tool("h__held", {}))
+            failed = await session.call_tool(f"h__{tool}", {})
+            echo = await session.call_tool("h__echo", {})  # the server answers `held` after it
+            return await held, failed, echo
+
+    held, failed, echo = run(go())
+    assert failed.is_error is True and text_of(failed).startswith(said)
+    assert "started again" not in text_of(failed)
+    assert held.is_error is not True and text_of(held) == "held"
+    assert echo.is_error is not True and text_of(echo) == "{}"

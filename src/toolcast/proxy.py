@@ -23,8 +23,11 @@ LIST_RETRY_WAIT = 2.0
 # Fields of an upstream tool passed on as they are: a client may validate structuredContent
 # against outputSchema, and annotations tell it what a tool does.
 _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
-# The JSON-RPC error code the MCP SDK gives a request whose connection closed under it.
+# The JSON-RPC error code the MCP SDK gives a request whose connection closed under it; servers
+# use it for errors of their own too (it is JSON-RPC's first "server error" code).
 _CONNECTION_CLOSED = -32000
+#: After a call failed as if its server were gone, how long a ping may take to show it alive.
+LIVENESS_WAIT = 5.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,18 @@ def _error_result(text: str) -> Any:
     return types.CallToolResult(
         content=[types.TextContent(text=f"toolcast proxy: {text}")], is_error=True
     )
+
+
+async def _answers_ping(session: Any, timeout: float) -> bool:
+    """Whether the server still answers on ``session``: a ping, within LIVENESS_WAIT. One that
+    is not answered in time is not taken for a death either: only a failed ping ends a session
+    (as a hung call does not), so that a slow server's calls in flight are not failed."""
+    try:
+        with anyio.move_on_after(min(timeout, LIVENESS_WAIT)):
+            await session.send_ping()
+    except Exception:
+        return False
+    return True
 
 
 def _validation_text(exc: ValueError) -> str:
@@ -341,9 +356,16 @@ class Proxy:
         except ValueError as exc:  # pydantic's ValidationError: an answer that is not a result
             return _error_result(f"{where} answered with something that is not a tool result: {_validation_text(exc)}")
         except Exception as exc:
-            if getattr(exc, "code", None) not in (None, _CONNECTION_CLOSED) and hasattr(exc, "error"):
+            answered = hasattr(exc, "error") and getattr(exc, "code", None) is not None
+            if answered and exc.code != _CONNECTION_CLOSED:  # type: ignore[attr-defined]
                 # The server answered the call with a JSON-RPC error: it is alive.
                 return _error_result(f"{where} answered with an error: {_reason(exc)}")
+            if upstream.session is session and await _answers_ping(session, timeout):
+                # Alive after all: a server error with the SDK's code for a closed connection, or
+                # an answer the SDK refused (structuredContent its outputSchema does not allow).
+                # Only this call failed; a restart would fail every call in flight on the server.
+                said = "answered with an error" if answered else "failed"
+                return _error_result(f"{where} {said}: {_reason(exc)}")
             await upstream.settle()
             upstream.drop(session)
             return _error_result(

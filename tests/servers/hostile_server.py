@@ -10,7 +10,10 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering;
 ``--refuse-init``  answer ``initialize`` with a JSON-RPC error ("not today");
 ``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool);
-``--nan``          list a third tool whose schema holds NaN (``"maximum": NaN``: not JSON).
+``--nan``          list a third tool whose schema holds NaN (``"maximum": NaN``: not JSON);
+``--answers``      list three more tools: ``held`` (answered "held" only once an ``echo`` call has
+                   been answered, so that it is in flight meanwhile), ``busy`` (a JSON-RPC error of code
+                   -32000, "rate limited") and ``typed`` (structuredContent its outputSchema refuses).
 Tools: ``echo`` (its arguments back as text) and ``deep`` (a result 1,000 levels deep); unlisted,
 ``raw`` prints its argument ``lines`` as they are (each character one byte, latin-1, so that a
 line need not be UTF-8), ``RID`` in them replaced by the request's id.
@@ -33,6 +36,13 @@ TOOLS = [
     {"name": "echo", "description": "echo", "inputSchema": {"type": "object"}},
     {"name": "deep", "description": "a very deep result", "inputSchema": {"type": "object"}},
 ]
+ANSWERS = [
+    {"name": "held", "inputSchema": {"type": "object"}},
+    {"name": "busy", "inputSchema": {"type": "object"}},
+    {"name": "typed", "inputSchema": {"type": "object"},
+     "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+]
+HELD: list[int] = []  # the ids of `held` calls not answered yet
 
 
 def send(message: dict) -> None:
@@ -49,6 +59,21 @@ def deep_result_line(request_id: int) -> str:
     )
 
 
+def text_result(text: str) -> dict:
+    return {"content": [{"type": "text", "text": text}]}
+
+
+def answers_tool(name: str, request_id: int) -> dict | None:
+    """The result of one of the --answers tools (None: it was sent, or is held)."""
+    if name == "held":
+        HELD.append(request_id)
+        return None
+    if name == "busy":
+        send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32000, "message": "rate limited"}})
+        return None
+    return {**text_result("typed"), "structuredContent": {"n": "one"}}
+
+
 def answer(message: dict) -> None:
     method, request_id = message.get("method"), message["id"]
     params = message.get("params") or {}
@@ -63,6 +88,8 @@ def answer(message: dict) -> None:
         }
     elif method == "tools/list":
         result = {"tools": [*TOOLS, {"name": "broken"}] if "--bad-tool" in ARGS else TOOLS}
+        if "--answers" in ARGS:
+            result["tools"] = [*TOOLS, *ANSWERS]
         if "--nan" in ARGS:
             result["tools"] = [*TOOLS, {"name": "nan", "inputSchema": {"type": "object", "properties": {
                 "n": {"type": "number", "maximum": float("nan")}}}}]
@@ -70,6 +97,10 @@ def answer(message: dict) -> None:
         sys.stdout.write(deep_result_line(request_id) + "\n")
         sys.stdout.flush()
         return
+    elif method == "tools/call" and params.get("name") in ("held", "busy", "typed"):
+        result = answers_tool(params["name"], request_id)
+        if result is None:
+            return
     elif method == "tools/call" and params.get("name") == "raw":
         raw = params["arguments"]["lines"].replace("RID", str(request_id)).encode("latin-1")
         sys.stdout.buffer.write(raw + b"\n")
@@ -77,7 +108,7 @@ def answer(message: dict) -> None:
         return
     elif method == "tools/call":
         text = json.dumps(params.get("arguments") or {}, sort_keys=True)
-        result = {"content": [{"type": "text", "text": text}]}
+        result = text_result(text)
     elif method == "ping":
         result = {}
     else:
@@ -119,6 +150,10 @@ def main() -> None:
         if "--silent" in ARGS or "id" not in message or "method" not in message:
             continue  # notifications, and answers to our (never sent) requests
         answer(message)
+        if (message.get("params") or {}).get("name") == "echo":
+            for request_id in HELD:
+                send({"jsonrpc": "2.0", "id": request_id, "result": text_result("held")})
+            HELD.clear()
 
 
 if __name__ == "__main__":
