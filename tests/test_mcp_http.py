@@ -170,3 +170,56 @@ def test_cli_a_bad_server_is_an_input_error_and_the_others_still_compile(servers
     assert sorted(t["name"] for t in doc["results"]) == ["echo", "whoami"]
     assert any("failed" in e["message"] for e in doc["errors"]), doc["errors"]
     assert "Traceback" not in err
+
+
+def _dropping() -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, str(HERE / "servers" / "dropping_http_server.py")],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return proc, proc.stdout.readline().strip()
+
+
+def _calls(*tools: str) -> list:
+    from toolcast._openai_runtime import ToolCall
+
+    return [ToolCall(call_id=t, name=f"h__{t}", server="h", tool=t, arguments={}) for t in tools]
+
+
+def test_a_call_whose_connection_fails_fails_alone():
+    # A dropped connection (no answer), or an answer cut off midway, ended the whole session:
+    # an ExceptionGroup(RemoteProtocolError) from the SDK's transport, every call's output lost.
+    from toolcast.mcp_runtime import execute_tool_calls
+
+    async def go():
+        async with http_session(url, timeout=30) as session:
+            outputs = await execute_tool_calls(_calls("drop", "cut", "echo"), {"h": session}, timeout=30)
+            return outputs, (await session.call_tool("echo", {})).content[0].text
+
+    proc, url = _dropping()
+    try:
+        (drop, cut, echo), again = asyncio.run(asyncio.wait_for(go(), 60))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert drop["output"] == ("Error: tool 'drop' on server 'h' failed: the HTTP request failed: "
+                              "Server disconnected without sending a response.")
+    assert cut["output"].startswith("Error: tool 'cut' on server 'h' failed: ")
+    assert "its answer was cut off: peer closed connection" in cut["output"]
+    assert echo["output"] == "ok" and again == "ok"
+
+
+def test_a_server_that_dies_mid_call_fails_that_call_and_the_next():
+    from toolcast.mcp_runtime import execute_tool_calls
+
+    async def go():
+        async with http_session(url, timeout=30) as session:
+            first = await execute_tool_calls(_calls("exit"), {"h": session}, timeout=30)
+            return first + await execute_tool_calls(_calls("echo"), {"h": session}, timeout=30)
+
+    proc, url = _dropping()
+    try:
+        died, after = asyncio.run(asyncio.wait_for(go(), 60))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert died["output"].startswith("Error: tool 'exit' on server 'h' failed: the HTTP request failed: ")
+    assert after["output"].startswith("Error: tool 'echo' on server 'h' failed: the HTTP request failed: ")

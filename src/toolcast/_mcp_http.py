@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -49,11 +50,67 @@ def _check_url(url: Any) -> str:
     return url.strip()
 
 
+# JSON-RPC error codes of the answers the client below makes up (those the MCP SDK uses too).
+_CONNECTION_FAILED = -32000  # mcp_types.CONNECTION_CLOSED
+_TIMED_OUT = -32001  # mcp_types.REQUEST_TIMEOUT
+
+
+def _answering_client(headers: Mapping[str, str] | None, timeout: float | None) -> Any:
+    """An httpx2 client whose failed exchange is an answer: the MCP SDK sends each request from a
+    task of its transport's task group, where an httpx2 error would end the whole session (every
+    call in flight lost). A request the server never answers (refused, dropped, timed out) gets an
+    HTTP error response with a JSON-RPC error instead, which the SDK gives that request alone; a
+    body cut off midway raises a StreamError, which the SDK turns into that request's error."""
+    import httpx2
+
+    class _Body(httpx2.AsyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        async def __aiter__(self) -> Any:
+            try:
+                async for chunk in self.inner:
+                    yield chunk
+            except httpx2.TransportError as exc:
+                raise httpx2.StreamError(f"its answer was cut off: {_why(exc, timeout)}") from None
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    class _Client(httpx2.AsyncClient):
+        async def send(self, request: Any, **kwargs: Any) -> Any:
+            try:
+                response = await super().send(request, **kwargs)
+            except httpx2.TransportError as exc:
+                timed_out = isinstance(exc, httpx2.TimeoutException)
+                why = _why(exc, timeout) if timed_out else f"the HTTP request failed: {_why(exc, timeout)}"
+                error = {"code": _TIMED_OUT if timed_out else _CONNECTION_FAILED, "message": why}
+                body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+                return httpx2.Response(504 if timed_out else 502, request=request, content=body,
+                                       headers={"content-type": "application/json"})
+            if kwargs.get("stream"):
+                response.stream = _Body(response.stream)
+            return response
+
+    return _Client(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout))
+
+
+def _why(exc: Exception, timeout: float | None) -> str:
+    """An httpx2 transport error as the reason a request got no (whole) answer, on one line."""
+    import httpx2
+
+    if isinstance(exc, httpx2.TimeoutException):
+        within = f" within {timeout:g} s" if timeout is not None else ""
+        return f"the server did not answer{within} ({type(exc).__name__})"
+    return _one_line(exc)[:300]
+
+
 def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpServerError:
     inner = _innermost(exc)
     if isinstance(inner, McpServerError):
         return McpServerError(str(inner))
-    if isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
+    timed_out = getattr(inner, "code", None) == _TIMED_OUT and hasattr(inner, "error")  # (the client's)
+    if timed_out or isinstance(inner, TimeoutError) or type(inner).__name__.endswith("Timeout"):
         within = f" within {timeout:g} s" if timeout is not None else ""
         return McpServerError(f"MCP server at {shown!r} did not answer{within}")
     response = getattr(inner, "response", None)
@@ -77,11 +134,12 @@ async def http_session(
     in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
     limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
     server that does not answer in time raises :class:`McpServerError` with a one-line
-    message naming the URL (without its user info or query). The server's notifications
+    message naming the URL (without its user info or query). Once started, a request whose
+    connection fails (refused, dropped, cut off, timed out) fails alone, with an MCP error (code
+    -32000, or -32001 for a timeout); the session goes on. The server's notifications
     (``notifications/tools/list_changed``, ...) go to ``message_handler``, the SDK
     ``ClientSession``'s callback, which must not wait on the session itself.
     """
-    import httpx2
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
@@ -91,7 +149,7 @@ async def http_session(
     @contextlib.asynccontextmanager
     async def opened() -> AsyncIterator[Any]:
         async with (
-            httpx2.AsyncClient(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout)) as client,
+            _answering_client(headers, timeout) as client,
             streamable_http_client(url, http_client=client) as (read, write),
             ClientSession(
                 read, write, read_timeout_seconds=timeout, message_handler=message_handler
