@@ -393,3 +393,26 @@ def test_a_failed_call_on_a_live_server_does_not_restart_it(tool: str, said: str
     assert "started again" not in text_of(failed)
     assert held.is_error is not True and text_of(held) == "held"
     assert echo.is_error is not True and text_of(echo) == "{}"
+
+
+def test_an_http_answer_cut_off_is_an_error_result_and_one_warning_line(tmp_path):
+    # The SDK logs such an answer with its traceback, which reached the proxy's stderr as it was.
+    server = subprocess.Popen([PY, str(HERE / "servers" / "dropping_http_server.py")],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = server.stdout.readline().strip()
+
+    async def go():
+        with open(tmp_path / "stderr", "w") as err:
+            async with proxied("--server", f"h={url}", errlog=err) as session:
+                return await session.call_tool("h__cut", {}), await session.call_tool("h__echo", {})
+
+    try:
+        cut, echo = run(go())
+    finally:
+        server.kill()
+        server.wait()
+    assert cut.is_error is True and "its answer was cut off: peer closed connection" in text_of(cut)
+    assert echo.is_error is not True and text_of(echo) == "ok"
+    stderr = (tmp_path / "stderr").read_text()
+    assert "Traceback" not in stderr
+    assert "toolcast proxy: warning: MCP SDK: Error parsing JSON response (StreamError: " in stderr

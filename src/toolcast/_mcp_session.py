@@ -119,14 +119,16 @@ class _OneLineLog(logging.Handler):
             if record.exc_info and record.exc_info[1] is not None:
                 exc = record.exc_info[1]
                 text += f" ({type(exc).__name__}: {_exception_text(exc)})"
-            self.sink(" ".join(f"MCP server {self.shown!r}: {text}".split())[:300])
+            where = f"MCP server {self.shown!r}" if self.shown else "MCP SDK"
+            self.sink(" ".join(f"{where}: {text}".split())[:300])
         except Exception:  # logging must never raise into the SDK
             pass
 
 
 @contextlib.contextmanager
 def _sdk_log_to(shown: str, sink: Callable[[str], None]) -> Any:
-    """While the block runs, the MCP SDK's warnings go to ``sink`` (one line each) only."""
+    """While the block runs, the MCP SDK's warnings go to ``sink`` (one line each) only, naming
+    the server ``shown`` (none: the SDK, for a process that talks to several)."""
     handler = _OneLineLog(shown, sink)
     loggers = [logging.getLogger(name) for name in _SDK_LOGGERS]
     saved = [log.propagate for log in loggers]

@@ -10,6 +10,7 @@ from typing import IO, Any
 
 import anyio
 
+from toolcast._mcp_session import _sdk_log_to
 from toolcast._proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError, list_tools
 from toolcast.walk.values import non_json
@@ -514,5 +515,7 @@ def main_cli(args: Any, err: IO[str]) -> int:
     except (ValueError, McpServerError) as exc:
         err.write(f"toolcast proxy: {exc}\n")
         return 2
-    serve_stdio(proxy)
+    # The SDK logs what it could not read (with a traceback): one warning line each instead.
+    with _sdk_log_to("", lambda line: proxy._say(f"warning: {line}")):
+        serve_stdio(proxy)
     return 0
