@@ -6,8 +6,10 @@ import io
 import json
 
 import pytest
+from corpus_paths import JSTS
 from hypothesis import given
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from oracles import gemini as gemini_oracle
 from sdk_checks import sdk_round_trip
 from strategies import SETTINGS, schemas
@@ -15,6 +17,9 @@ from strategies import SETTINGS, schemas
 import toolcast
 from toolcast.cli import main
 from toolcast.compile import compile_request
+from toolcast.rules import get_rules
+from toolcast.walk.subset import to_subset
+from toolcast.walk.walker import Walk
 
 
 def _tool(schema: dict, name: str = "t") -> dict:
@@ -87,6 +92,37 @@ def test_non_recursive_references_are_inlined_exactly_and_reported():
     assert [c for c in _changes(res) if c[0] == "inlined-reference"] == [
         ("inlined-reference", "#/properties/to/$ref"), ("inlined-reference", "#/properties/from/$ref")]
     assert "$ref" not in json.dumps(params)
+
+
+def _sent_means(res: toolcast.CompileResult, target: str) -> Draft202012Validator:
+    """What the sent `parameters` Schema accepts, read as the oracle reads it (tests/oracles/gemini.py)."""
+    return Draft202012Validator(gemini_oracle.parameters_as_json_schema(_sent_ok(res, target)))
+
+
+@pytest.mark.parametrize("target", ("gemini", "vertex"))
+def test_a_reference_is_percent_decoded_before_it_is_read_as_a_pointer(target):
+    schema = {"type": "object", "required": ["f", "g"],
+              "properties": {"f": {"$ref": "#/$defs/p%25q"}, "g": {"$ref": "#/$defs/a~1b%20c"}},
+              "$defs": {"p%q": {"type": "string", "maxLength": 1}, "a/b c": {"type": "integer"}}}
+    res = toolcast.compile_tool(_tool(schema), target=target)
+    assert res.status == "strict" and not res.lossy
+    assert _sent_ok(res, target)["properties"] == {"f": {"type": "STRING", "maxLength": 1}, "g": {"type": "INTEGER"}}
+    assert not _sent_means(res, target).is_valid({"f": 12345, "g": 1})
+    # JSON-Schema-Test-Suite, ref.json "escaped pointer ref": every verdict kept.
+    group = next(g for g in json.loads((JSTS / "ref.json").read_text(encoding="utf-8"))
+                 if g["description"] == "escaped pointer ref")
+    res = toolcast.compile_tool(_tool(group["schema"]), target=target)
+    assert res.status == "strict" and not res.lossy
+    sent = _sent_means(res, target)
+    assert [sent.is_valid(t["data"]) for t in group["tests"]] == [t["valid"] for t in group["tests"]]
+
+
+def test_a_reference_the_subset_cannot_inline_is_refused_not_left_out():
+    walk = Walk(get_rules("gemini-parameters"))
+    schema = {"type": "object", "properties": {"f": {"$ref": "#/$defs/q"}}, "$defs": {"p": {"type": "string"}}}
+    to_subset(walk, schema)
+    assert walk.refusals
+    assert [(d[0], d[2]) for d in walk.diags] == [("gemini/unresolvable-ref", ("properties", "f", "$ref"))]
 
 
 @pytest.mark.parametrize("strict", ("auto", "true", "false"))

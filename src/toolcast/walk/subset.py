@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.values import def_ref_name
+
 # toolcast's own cap on the nodes of an inlined schema: definitions used in many places multiply
 # when written out, and a schema of this size is far past anything an API takes.
 MAX_INLINED_NODES = 20_000
@@ -96,9 +98,12 @@ class _Form:
     def _inline(self, s: dict, sp: tuple) -> dict:
         """The definition a `$ref` names, written out (recursion was refused, so this ends)."""
         ref = s["$ref"]
-        name = ref[len("#/$defs/"):].replace("~1", "/").replace("~0", "~") if ref.startswith("#/$defs/") else None
+        name = def_ref_name(ref)  # (a URI fragment: percent-decoded, then read as a JSON Pointer)
         if name is None or name not in self.defs:
-            return {k: v for k, v in s.items() if k != "$ref"}  # (the walk resolves every $ref it keeps)
+            # (The walk resolves every $ref it keeps, so this is a guard: left out, the reference
+            # would leave a schema that accepts anything.)
+            self.walk.report("unresolvable-ref", sp + ("$ref",), value=ref)
+            return {}
         known = self.memo.get(name)
         if known is None:
             before = self.nodes
