@@ -125,6 +125,76 @@ def test_a_reference_the_subset_cannot_inline_is_refused_not_left_out():
     assert [(d[0], d[2]) for d in walk.diags] == [("gemini/unresolvable-ref", ("properties", "f", "$ref"))]
 
 
+# JSON values to compare what a node accepts before and after (numbers as JSON compares them).
+_VALUES = (None, True, False, 0, 1, 1.0, 2.5, -3, "", "x", "1", "True", [], ["x"], {}, {"k": "x"})
+
+
+@pytest.mark.parametrize("target", ("gemini", "vertex"))
+@pytest.mark.parametrize("node", (
+    {"type": "string", "enum": ["x", None]},  # the type rejects null: the enum's null is no value
+    {"type": ["string", "null"], "enum": ["x"]},  # the enum rejects null: the type's null is no value
+    {"type": ["string", "null"], "enum": ["x", None]},
+    {"type": ["string", "null"], "enum": [None]},
+    {"type": ["string", "integer", "null"], "enum": ["x", None]},
+    {"type": ["string", "integer", "null"], "enum": ["x", 1]},
+    {"type": ["string", "integer"], "enum": ["x", 1, None]},
+    {"type": ["string", "integer", "null"], "enum": [None]},
+    {"type": "integer", "enum": ["1", 1, True]},  # "1" and true are no integers
+    {"type": "number", "enum": [2.5, 1, None]},
+    {"type": "boolean", "enum": ["True", None]},  # no value (as written: BOOLEAN reads strings as strings)
+    {"enum": ["x", None]},
+    {"type": ["integer", "null"], "anyOf": [{"type": "integer"}, {"const": None}]},
+    {"type": "array", "items": {"type": "string", "enum": ["x", None]}},
+))
+def test_what_a_node_says_about_null_and_its_enum_survives_exactly(node, target):
+    schema = {"type": "object", "required": ["a"], "properties": {"a": node}}
+    res = toolcast.compile_tool(_tool(schema), target=target, strict="false")
+    assert res.tool is not None, _codes(res)  # each has a form
+    sent, original = _sent_means(res, target), Draft202012Validator(schema)
+    wider = [v for v in _VALUES if sent.is_valid({"a": v}) and not original.is_valid({"a": v})]
+    narrower = [v for v in _VALUES if original.is_valid({"a": v}) and not sent.is_valid({"a": v})]
+    assert not narrower and (not wider or res.lossy), (wider, narrower, res.tool)
+
+
+@pytest.mark.parametrize("target", ("gemini", "vertex"))
+def test_null_is_nullable_only_where_every_constraint_takes_it(target):
+    def sent(node: dict) -> dict:
+        res = toolcast.compile_tool(_tool({"type": "object", "required": ["a"], "properties": {"a": node}}),
+                                    target=target)
+        assert res.status == "strict" and not res.lossy
+        return _sent_ok(res, target)["properties"]["a"]
+
+    assert sent({"type": "string", "enum": ["x", None]}) == {"type": "STRING", "enum": ["x"]}
+    assert sent({"type": ["string", "null"], "enum": ["x"]}) == {"type": "STRING", "enum": ["x"]}
+    assert sent({"type": ["string", "null"], "enum": ["x", None]}) == {"type": "STRING", "nullable": True, "enum": ["x"]}
+    assert sent({"type": ["string", "integer", "null"], "enum": [None]}) == {"type": "NULL"}
+    assert sent({"enum": ["x", None]}) == {"type": "STRING", "nullable": True, "enum": ["x"]}
+
+
+@pytest.mark.parametrize("target", ("gemini", "vertex"))
+@pytest.mark.parametrize(("node", "at"), (
+    ({"type": "integer", "enum": [None]}, "#/properties/a/enum"),
+    ({"type": "integer", "anyOf": [{"type": "integer"}, {"const": None}]}, "#/properties/a/anyOf/1"),
+    ({"type": "integer", "enum": ["1"]}, "#/properties/a/enum"),  # an INTEGER's enum of "1" would mean 1
+    ({"type": ["boolean", "null"], "enum": ["True"]}, "#/properties/a/enum"),
+))
+def test_an_enum_without_a_value_of_its_type_that_cannot_be_written_is_refused(node, at, target):
+    res = toolcast.compile_tool(_tool({"type": "object", "required": ["a"], "properties": {"a": node}}),
+                                target=target, strict="false")
+    assert res.status == "refused" and res.tool is None
+    assert any(c == f"{target}/unsatisfiable-schema" and p.startswith(at) for c, p in _codes(res)), _codes(res)
+
+
+def test_enum_members_of_other_types_go_to_no_branch_of_a_type_list():
+    schema = {"type": "object", "required": ["p", "q"], "properties": {
+        "p": {"type": "integer", "enum": ["1", 1, 2.0, 2.5]}, "q": {"type": ["string", "integer"], "enum": ["x", 1]}}}
+    res = toolcast.compile_tool(_tool(schema), target="vertex")
+    assert res.status == "strict" and not res.lossy
+    assert _sent_ok(res, "vertex")["properties"] == {
+        "p": {"type": "INTEGER", "enum": ["1", "2"]},
+        "q": {"anyOf": [{"type": "STRING", "enum": ["x"]}, {"type": "INTEGER", "enum": ["1"]}]}}
+
+
 @pytest.mark.parametrize("strict", ("auto", "true", "false"))
 def test_recursion_is_refused_in_every_mode(strict):
     schema = {"type": "object", "properties": {"tree": {"$ref": "#/$defs/node"}},

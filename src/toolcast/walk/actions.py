@@ -45,7 +45,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
     # objects in a dialect without `additionalProperties` (policy objects `unlisted`, walk.containers)
     "unlisted-objects": ("additional-properties-unexpressed",),
     # the OpenAPI-subset schema form after the walk (policy schema_form `openapi-subset`, walk.subset)
-    "subset": ("inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "unresolvable-ref"),
+    "subset": ("inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "unresolvable-ref",
+               "unsatisfiable-schema"),
     # the tool's name and description, and the strict-mode policy (compile)
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",

@@ -11,23 +11,28 @@ from toolcast.walk.values import def_ref_name
 MAX_INLINED_NODES = 20_000
 
 # The keywords that constrain only values of one JSON type, for splitting a type list into anyOf
-# branches (one type each); the rest (annotations) go into every branch.
+# branches (one type each); the rest (annotations) go into every branch. (`enum` goes to each
+# branch with the members of its type.)
 _TYPE_KEYWORDS = {
-    "string": ("format", "minLength", "maxLength", "pattern", "enum"),
-    "number": ("format", "minimum", "maximum", "enum"),
-    "integer": ("format", "minimum", "maximum", "enum"),
-    "boolean": ("enum",),
+    "string": ("format", "minLength", "maxLength", "pattern"),
+    "number": ("format", "minimum", "maximum"),
+    "integer": ("format", "minimum", "maximum"),
+    "boolean": (),
     "array": ("items", "minItems", "maxItems"),
     "object": ("properties", "required", "propertyOrdering", "minProperties", "maxProperties", "additionalProperties"),
     "null": (),
 }
-_TYPED = frozenset(k for ks in _TYPE_KEYWORDS.values() for k in ks)
+_TYPED = frozenset([*(k for ks in _TYPE_KEYWORDS.values() for k in ks), "enum"])
 # Annotations: copying one into anyOf branches (or keeping a branch's own) changes no value accepted.
 _ANNOTATIONS = ("title", "description", "default")
 
 
 # The JSON type of an enum value, as the Schema names types (a bool is not an integer here).
 _KIND = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+# The JSON types a value of each Python type is of (an int is a number too; a float is an integer
+# too when it is whole, as JSON compares: 1.0 is 1; see _of_type).
+_KINDS = {str: ("string",), bool: ("boolean",), int: ("integer", "number"), type(None): ("null",),
+          list: ("array",), dict: ("object",)}
 
 
 class _TooLarge(Exception):
@@ -71,6 +76,10 @@ class _Form:
         if "$ref" in s:
             return self._inline(s, sp)
         t = s.get("type")
+        if t is not None and "enum" in s:
+            s = self._enum_of_type(s, t, sp)
+            if s is None:
+                return {}
         if type(t) is list:
             s = self._type_list(s, t, sp)
             if s is None:
@@ -123,10 +132,31 @@ class _Form:
                 self.walk.report("ref-sibling-conflict", sp + (k,), keyword=k)
         return {**target, **siblings}
 
+    def _enum_of_type(self, s: dict, types: Any, sp: tuple) -> dict | None:
+        """`s` without the members of its enum that its type rejects (none is a value of the node), so
+        that no conversion below makes one a value (null as `nullable`, "1" as an INTEGER's 1). With
+        none left the node accepts nothing: its enum stays as written (without null) beside one type
+        that reads it so, one that is no number; elsewhere the Schema has no form for it (refused)."""
+        values = s["enum"]
+        if type(values) is not list:
+            return s
+        kept = [v for v in values if _of_type(v, types)]
+        if len(kept) == len(values):
+            return s
+        if not kept:
+            kept = [v for v in values if v is not None]
+            if not kept or type(types) is not str or types in ("integer", "number"):
+                self.walk.report("unsatisfiable-schema", sp + ("enum",),
+                                 value=f"no member of enum {_listing(values)} is of type {types!r}")
+                return None
+        return {**s, "enum": kept}
+
     def _type_list(self, s: dict, types: list, sp: tuple) -> dict | None:
         """A node with a type list, as one type plus nullable or as anyOf of one-type branches."""
         kinds = [t for t in types if t != "null"]
-        nullable = len(kinds) < len(types)
+        enum = s.get("enum") if type(s.get("enum")) is list else None
+        # (The enum holds members of the type only, see _enum_of_type: null is a value if it holds null.)
+        nullable = len(kinds) < len(types) and (enum is None or None in enum)
         if len(kinds) <= 1:
             out = dict(s)
             out["type"] = kinds[0] if kinds else "null"
@@ -142,8 +172,14 @@ class _Form:
         for kind in kinds:
             b = {"type": kind, **({"nullable": True} if nullable else {}), **common}
             b.update((k, s[k]) for k in _TYPE_KEYWORDS[kind] if k in s)
+            if enum is not None:
+                b["enum"] = [v for v in enum if v is not None and _of_type(v, kind)]
+                if not b["enum"]:
+                    continue  # no member of the enum has this type
             branches.append(b)
         self.walk.change("split-type-list-to-any-of", sp + ("type",))
+        if not branches:  # an enum of null alone, or an empty one (refused below)
+            return {"type": "null", **common, "enum": enum}
         return {"anyOf": branches}
 
     def _enum(self, out: dict, sp: tuple) -> dict:
@@ -234,6 +270,14 @@ def _spelled(out: dict) -> dict:
 def _null_only(b: Any) -> bool:
     """Whether anyOf branch `b` (converted already) accepts null alone, beside annotations."""
     return type(b) is dict and b.get("type") == "NULL" and all(k == "type" or k in _ANNOTATIONS for k in b)
+
+
+def _of_type(v: Any, types: Any) -> bool:
+    """Whether `v` is a value of the `type` keyword `types` (a name or a list), as JSON compares."""
+    kinds = _KINDS.get(type(v))
+    if kinds is None:  # a float (the walk keeps JSON values only)
+        kinds = ("number", "integer") if type(v) is float and v.is_integer() else ("number",)
+    return any(k in types for k in kinds) if type(types) is list else types in kinds
 
 
 def _number_text(v: float) -> str:
