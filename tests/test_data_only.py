@@ -280,3 +280,35 @@ transformations:
     assert d["transformations"] == [{"code": "example-new-change", "change": "added", "lossy": False}]
     back = diff_json(rules[NEXT], rules[BASE])
     assert back["diagnostics"][0]["change"] == "removed"
+
+
+# -- edits the interpreter cannot honour: each is refused at the offending key's file:line --------
+
+ORDER = ("[$ref, type, title, description, enum, const, pattern, format, minLength, maxLength, multipleOf, minimum, "
+         "maximum, exclusiveMinimum, exclusiveMaximum, minItems, maxItems, items, properties, required, "
+         "additionalProperties, anyOf, $defs")
+
+
+def refusal(copy: Copy, capsys, file: Path, line_text: str) -> str:
+    """The generator's error for the edited copy, checked to name `file` at the (last) line holding
+    `line_text`; the unedited files of the copy are the repository's, which generate."""
+    lines = file.read_text(encoding="utf-8").splitlines()
+    line = max(i for i, text in enumerate(lines, 1) if line_text in text)
+    code = gen_tables.main(["--spec", str(copy.spec), "--out", str(copy.tmp / "t"), "--docs", str(copy.tmp / "c.md")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert f"{file}:{line}:" in err, (line, err)
+    return err
+
+
+@pytest.mark.parametrize(("kw", "value", "why"), [
+    ("not", "schema", "negated"), ("if", "schema", "conditional"), ("else", "schema", "conditional"),
+    ("oneOf", "schema-list", "counted"), ("contains", "schema", "counted"),
+])
+def test_keeping_a_keyword_whose_schemas_the_walk_cannot_narrow_is_refused(copy, capsys, kw, value, why):
+    # Closing the objects inside `not` (or an `if`, a oneOf branch, a counted `contains`) widens the
+    # schema around it: {"x": {"a": "s", "b": 1}} was sent strict and accepted where the tool refused it.
+    copy.new_version(NEXT, f"keywords:\n  {kw}: {{class: supported, value: {value}, cite: [O-SO]}}\n"
+                           f"output_order: {ORDER}, {kw}]")
+    err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
+    assert f"{kw!r} holds schemas in a {why}" in err and "cannot keep it" in err

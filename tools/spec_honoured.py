@@ -61,6 +61,19 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
             # (a map walked as one schema reads its names as unknown keywords, and drops them)
             raise fail(("slots", kw, "kind"), f"{kw!r} holds schemas as a {held!r}; a slot of kind "
                        f"{slots[kw]['kind']!r} would walk them as something else")
+        if action == "keep":
+            _check_kept(kw, entry, handler, fail, actions)
+
+
+def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> None:
+    """A kept keyword is one the walk can keep: its schemas narrowed only where that narrows the
+    whole."""
+    path = ("keywords", kw)
+    if kw in actions.NON_MONOTONE:
+        raise fail(path + ("class",), f"{kw!r} holds schemas in a {actions.NON_MONOTONE[kw]} position: the walk "
+                   "narrows every schema it descends into (objects closed, properties required), which there "
+                   f"does not narrow the schema around it, so class {entry['class']!r} cannot keep it (drop it, "
+                   "or rewrite it with a handler that has one)")
 
 
 def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:

@@ -200,3 +200,16 @@ COUNTERS = (
 POLICY_ONLY_REPORTS = frozenset(p for ps in POLICY_REPORTS.values() for p in ps)
 ALL_REPORTS = frozenset(p for ps in REPORTS.values() for p in ps) | POLICY_ONLY_REPORTS
 ALL_CHANGES = frozenset(p for ps in CHANGES.values() for p in ps)
+
+# Keywords whose subschemas sit where narrowing them does not narrow the whole: the walk applies
+# strict mode's rules (objects closed, properties required) to every subschema it descends into,
+# which is sound only where the subschema's constraint is monotone in the schema around it
+# (properties, items, anyOf, allOf, additionalProperties, $defs, ...). Inside `not`, a narrower
+# subschema widens the schema; a narrower `if` skips its `then`; a narrower `oneOf` branch can
+# make a value match exactly one branch where it matched two; a narrower `contains` counts fewer
+# items, which `maxContains` then lets through. So a spec may not keep these (class keep) unless a
+# handler rewrites them (oneOf: one-of-to-any-of).
+NON_MONOTONE = {
+    "not": "negated", "if": "conditional", "then": "conditional", "else": "conditional",
+    "oneOf": "counted (exactly one branch must match)", "contains": "counted (minContains, maxContains)",
+}
