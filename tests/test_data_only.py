@@ -312,3 +312,15 @@ def test_keeping_a_keyword_whose_schemas_the_walk_cannot_narrow_is_refused(copy,
                            f"output_order: {ORDER}, {kw}]")
     err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
     assert f"{kw!r} holds schemas in a {why}" in err and "cannot keep it" in err
+
+
+@pytest.mark.parametrize(("kw", "value", "why"), [
+    ("$schema", "any", "is read by the document pass"), ("$id", "any", "is read by the document pass"),
+    ("$dynamicRef", "string", "is a reference the walk does not resolve"),
+])
+def test_keeping_a_keyword_the_walk_resolves_or_cannot_is_refused(copy, capsys, kw, value, why):
+    # A kept `$schema` sent a draft-04 label on the 2020-12 body the walk rewrote it into.
+    copy.new_version(NEXT, f"keywords:\n  {kw}: {{class: supported, value: {value}, cite: [O-JAVA]}}\n"
+                           f"output_order: {ORDER}, {kw}]")
+    err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
+    assert f"{kw!r} {why}" in err

@@ -67,13 +67,20 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
 
 def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> None:
     """A kept keyword is one the walk can keep: its schemas narrowed only where that narrows the
-    whole."""
+    whole, not one the document pass has read and rewritten or a reference it does not resolve."""
     path = ("keywords", kw)
     if kw in actions.NON_MONOTONE:
         raise fail(path + ("class",), f"{kw!r} holds schemas in a {actions.NON_MONOTONE[kw]} position: the walk "
                    "narrows every schema it descends into (objects closed, properties required), which there "
                    f"does not narrow the schema around it, so class {entry['class']!r} cannot keep it (drop it, "
                    "or rewrite it with a handler that has one)")
+    if kw in actions.DOCUMENT:
+        raise fail(path + ("class",), f"{kw!r} is read by the document pass before the walk (dialect, resources, "
+                   f"references), which rewrites the document it describes; class {entry['class']!r} would send "
+                   "it beside a body it no longer describes (drop it)")
+    if kw in actions.UNRESOLVED_REFS:
+        raise fail(path + ("class",), f"{kw!r} is a reference the walk does not resolve: class {entry['class']!r} "
+                   "would send it pointing at a definition never walked, or left out as unused (drop it)")
 
 
 def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:

@@ -213,3 +213,14 @@ NON_MONOTONE = {
     "not": "negated", "if": "conditional", "then": "conditional", "else": "conditional",
     "oneOf": "counted (exactly one branch must match)", "contains": "counted (minContains, maxContains)",
 }
+
+# Keywords the document pass reads before any keyword table (walk.document, walk.dialect,
+# walk.resources): `$schema` names the dialect the document is rewritten from into 2020-12 terms,
+# `$id` / draft-04 `id` / `$anchor` / `$dynamicAnchor` are the resources every `$ref` is resolved
+# against and repointed at a root definition. Kept as plain values they would be sent beside a body
+# that no longer means what they say (a draft-04 label on a 2020-12 body, anchors and bases of
+# references already resolved), so a spec may not keep them.
+DOCUMENT = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor")
+# References the walk does not resolve at all: kept, one would be sent pointing at a definition the
+# walk never walked (not closed, not checked) or left out as unused.
+UNRESOLVED_REFS = ("$dynamicRef", "$recursiveRef", "$recursiveAnchor")
