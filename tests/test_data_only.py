@@ -324,3 +324,12 @@ def test_keeping_a_keyword_the_walk_resolves_or_cannot_is_refused(copy, capsys, 
                            f"output_order: {ORDER}, {kw}]")
     err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
     assert f"{kw!r} {why}" in err
+
+
+@pytest.mark.parametrize("kw", ["pattern", "format"])
+def test_restating_a_kept_keyword_without_its_handler_is_refused(copy, capsys, kw):
+    # Entries merge whole: restated to change a citation, `pattern` lost its handler, and an
+    # unclosed group or a lookahead was sent strict with no finding.
+    copy.new_version(NEXT, f"keywords:\n  {kw}: {{class: supported, value: string, cite: [O-SO]}}")
+    err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
+    assert f"kept keyword {kw!r} needs `handler: {kw}`" in err

@@ -40,7 +40,7 @@ summary: >-
 #     date: "YYYY-MM-DD"      # or YYYY-MM / YYYY when the day is not known
 #     evidence: D             # D docs, P API spec, S SDK, M maintainer, E user error, T third party
 #
-# keywords:                   # a keyword moves class: restate its whole entry
+# keywords:                   # a keyword moves class: restate its whole entry (`handler:` too)
 #   minProperties: {{class: supported, value: count, cite: [NEW-ID]}}
 #
 # formats:

@@ -67,7 +67,8 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
 
 def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> None:
     """A kept keyword is one the walk can keep: its schemas narrowed only where that narrows the
-    whole, not one the document pass has read and rewritten or a reference it does not resolve."""
+    whole, not one the document pass has read and rewritten or a reference it does not resolve, and
+    with the handler that checks its value where it needs one."""
     path = ("keywords", kw)
     if kw in actions.NON_MONOTONE:
         raise fail(path + ("class",), f"{kw!r} holds schemas in a {actions.NON_MONOTONE[kw]} position: the walk "
@@ -81,6 +82,10 @@ def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> Non
     if kw in actions.UNRESOLVED_REFS:
         raise fail(path + ("class",), f"{kw!r} is a reference the walk does not resolve: class {entry['class']!r} "
                    "would send it pointing at a definition never walked, or left out as unused (drop it)")
+    need = actions.HANDLER_REQUIRED.get(kw)
+    if need is not None and handler != need:
+        raise fail(path, f"kept keyword {kw!r} needs `handler: {need}`: without it every value is kept "
+                   "unchecked (a version that restates the entry must restate its handler)")
 
 
 def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:

@@ -224,3 +224,7 @@ DOCUMENT = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor")
 # References the walk does not resolve at all: kept, one would be sent pointing at a definition the
 # walk never walked (not closed, not checked) or left out as unused.
 UNRESOLVED_REFS = ("$dynamicRef", "$recursiveRef", "$recursiveAnchor")
+
+# Kept keyword -> the keep handler without which the walk keeps its value unchecked: a `format`
+# outside the spec's list, a `pattern` that is no regex or uses a feature the spec drops.
+HANDLER_REQUIRED = {"format": "format", "pattern": "pattern"}
