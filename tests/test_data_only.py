@@ -314,6 +314,14 @@ def test_keeping_a_keyword_whose_schemas_the_walk_cannot_narrow_is_refused(copy,
     assert f"{kw!r} holds schemas in a {why}" in err and "cannot keep it" in err
 
 
+def test_a_constraint_beside_ref_is_refused(copy, capsys):
+    # Read as an annotation, `minimum` beside `$ref` (and in an allOf merge) let the nearer one win:
+    # allOf [{type: integer, minimum: 5}, {minimum: 1}] was sent strict as minimum 1.
+    copy.new_version(NEXT, "policy:\n  ref_siblings: {keywords: [description, title, minimum], cite: [O-PY]}")
+    err = refusal(copy, capsys, copy.file(NEXT), "ref_siblings:")
+    assert "'minimum' is not an annotation" in err
+
+
 @pytest.mark.parametrize(("kw", "value", "why"), [
     ("$schema", "any", "is read by the document pass"), ("$id", "any", "is read by the document pass"),
     ("$dynamicRef", "string", "is a reference the walk does not resolve"),

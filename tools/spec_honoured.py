@@ -158,9 +158,15 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
             raise fail(("policy",), f"policy.{rule_name} is missing (and no version it extends states it)")
     for rule_name, entry in policy.items():
         check_cites(("policy", rule_name, "cite"), entry["cite"])
+    read = actions.CONSTRAINING | {*actions.STRUCTURAL, *actions.DOCUMENT, *actions.UNRESOLVED_REFS, "definitions"}
     for i, kw in enumerate(policy["ref_siblings"]["keywords"]):
         if kw not in r["keywords"]:
             raise fail(("policy", "ref_siblings", "keywords", i), f"{kw!r} is not a keyword")
+        if kw in read:
+            # (beside `$ref`, and in a merge, the walk keeps the nearer value of these and drops the other)
+            raise fail(("policy", "ref_siblings", "keywords", i), f"{kw!r} is not an annotation: it constrains "
+                       "values or the walk reads it, and the walk treats what stands beside `$ref` as annotations "
+                       "(the nearer one wins), which would lose the other's constraint")
     for i, code in enumerate(policy["always_refused"]["codes"]):
         if r["diagnostics"].get(code, {}).get("outcome") != "refuses":
             raise fail(("policy", "always_refused", "codes", i), f"{code!r} must be a diagnostic whose outcome refuses")
