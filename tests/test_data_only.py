@@ -322,6 +322,20 @@ def test_a_constraint_beside_ref_is_refused(copy, capsys):
     assert "'minimum' is not an annotation" in err
 
 
+def test_an_unknown_keyword_action_the_walk_does_not_apply_is_refused(copy, capsys):
+    # With `keep`, unlisted keywords vanished with no finding at all.
+    copy.new_version(NEXT, "keyword_classes:\n  unknown:\n    action: keep")
+    err = refusal(copy, capsys, copy.file(NEXT), "action: keep")
+    assert "only drop to unlisted keywords, not 'keep'" in err
+
+
+def test_removing_a_constraining_keyword_is_refused(copy, capsys):
+    # Left unlisted, `uniqueItems` would fall to class unknown, whose drop is not lossy.
+    copy.new_version(NEXT, "keywords:\n  uniqueItems: null")
+    err = refusal(copy, capsys, copy.file(NEXT), "uniqueItems: null")
+    assert "'uniqueItems' constrains values but is not listed" in err
+
+
 @pytest.mark.parametrize(("kw", "value", "why"), [
     ("$schema", "any", "is read by the document pass"), ("$id", "any", "is read by the document pass"),
     ("$dynamicRef", "string", "is a reference the walk does not resolve"),

@@ -28,6 +28,14 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
     classes, slots = r["keyword_classes"], r["slots"]
     handlers = {**actions.KEEP_HANDLERS, **actions.REWRITE_HANDLERS}
     schema_kinds = {"schema", "schema-map", "schema-list", "schema-or-list"}
+    if classes["unknown"]["action"] not in actions.UNKNOWN_ACTIONS:
+        # (the walk would pass unlisted keywords over without a finding: neither kept nor reported)
+        raise fail(("keyword_classes", "unknown", "action"), f"the interpreter applies only "
+                   f"{', '.join(actions.UNKNOWN_ACTIONS)} to unlisted keywords, not {classes['unknown']['action']!r}")
+    for kw in actions.STRUCTURAL:
+        if kw not in r["keywords"]:
+            raise fail(("keywords", kw), f"{kw!r} is read by the walk itself (objects, arrays, types, references); "
+                       "it must be listed, in a class that keeps it")
     for kw, entry in r["keywords"].items():
         path = ("keywords", kw)
         action, handler = classes[entry["class"]]["action"], entry.get("handler")
@@ -239,8 +247,10 @@ def _check_losses(r: dict, fail, actions, own: dict, by_pattern: dict[str, str],
         if c["action"] != "drop" or transformations[c["transformation"]]["lossy"] or outcome(c["diagnostic"]) == "refuses":
             continue
         if entry is None:
-            raise fail(("keywords",), f"keyword {kw!r} constrains values but is not listed: class 'unknown' would drop "
-                       f"it, and {c['transformation']!r} is not lossy (list it, in a class that says what happens)")
+            # (at the `kw: null` that removed it, where a version did)
+            raise fail(where(("keywords", kw), ("keywords",)), f"keyword {kw!r} constrains values but is not listed: "
+                       f"class 'unknown' would drop it, and {c['transformation']!r} is not lossy (list it, in a class "
+                       "that says what happens)")
         path = where(("keywords", kw, "class"), ("keyword_classes", cname, "transformation"),
                      ("transformations", c["transformation"], "lossy"), ("diagnostics", c["diagnostic"], "outcome"))
         raise fail(path, f"keyword {kw!r} constrains values, but class {cname!r} drops it as {c['transformation']!r}, "

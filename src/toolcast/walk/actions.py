@@ -225,6 +225,10 @@ DOCUMENT = ("$schema", "$id", "id", "$anchor", "$dynamicAnchor")
 # walk never walked (not closed, not checked) or left out as unused.
 UNRESOLVED_REFS = ("$dynamicRef", "$recursiveRef", "$recursiveAnchor")
 
+# What the walk does with a keyword no entry lists (keyword_classes.unknown): it drops it, with the
+# class's findings; any other action would make unlisted keywords vanish without one.
+UNKNOWN_ACTIONS = ("drop",)
+
 # Kept keyword -> the keep handler without which the walk keeps its value unchecked: a `format`
 # outside the spec's list, a `pattern` that is no regex or uses a feature the spec drops.
 HANDLER_REQUIRED = {"format": "format", "pattern": "pattern"}
