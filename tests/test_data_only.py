@@ -348,6 +348,18 @@ def test_keeping_a_keyword_the_walk_resolves_or_cannot_is_refused(copy, capsys, 
     assert f"{kw!r} {why}" in err
 
 
+@pytest.mark.parametrize(("message", "problem"), [
+    ("Vendor key {keyword:d} ignored.", "takes no format spec"),
+    ("Vendor key {keyword.__class__.__mro__} ignored.", "plain name"),
+    ("Vendor key {keyword} ignored ({limit}).", "{limit} are never given to 'openai/unknown-keyword'"),
+])
+def test_a_message_the_interpreter_cannot_fill_is_refused(copy, capsys, message, problem):
+    # `{keyword:d}` made `toolcast check` end in "internal error: ValueError: Unknown format code 'd'".
+    copy.new_version(NEXT, f'diagnostics:\n  openai/unknown-keyword: {{message: "{message}"}}')
+    err = refusal(copy, capsys, copy.file(NEXT), "openai/unknown-keyword:")
+    assert problem in err
+
+
 @pytest.mark.parametrize("kw", ["pattern", "format"])
 def test_restating_a_kept_keyword_without_its_handler_is_refused(copy, capsys, kw):
     # Entries merge whole: restated to change a citation, `pattern` lost its handler, and an

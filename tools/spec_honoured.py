@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 
 # A slot kind (dialect.SCHEMA_SLOTS) -> the keyword `value` that holds it.
 _VALUE_OF_SLOT = {"map": "schema-map", "list": "schema-list", "schema": "schema", "schema-or-list": "schema-or-list"}
@@ -19,6 +20,7 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     by_pattern, changes = _check_patterns(r, fail, actions)
     _check_policy(r, fail, check_cites, actions)
     _check_losses(r, fail, actions, own, by_pattern, changes)
+    _check_messages(r, fail, actions)
 
 
 def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
@@ -256,3 +258,37 @@ def _check_losses(r: dict, fail, actions, own: dict, by_pattern: dict[str, str],
         raise fail(path, f"keyword {kw!r} constrains values, but class {cname!r} drops it as {c['transformation']!r}, "
                    "which is not lossy: the constraint would be lost without a lossy change (choose a class whose "
                    "drop is lossy, or one that keeps it)")
+
+
+def _given(r: dict, actions) -> dict[str, set[str]]:
+    """code -> the parameters it is ever reported with, for every code some action reports (by its
+    pattern, or named by a keyword class, a limit, a regex feature class or a budget)."""
+    given: dict[str, set[str]] = {}
+    for code, entry in r["diagnostics"].items():
+        if entry.get("pattern") is not None:
+            given.setdefault(code, set()).update(actions.PARAMS.get(entry["pattern"], ()))
+    for c in r["keyword_classes"].values():
+        if c["action"] == "drop":
+            given.setdefault(c["diagnostic"], set()).update(actions.CLASS_PARAMS)
+    for limit in r["limits"].values():
+        given.setdefault(limit["code"], set()).update(actions.LIMIT_PARAMS.get(limit["counts"], ()))
+    for c in r["regex_feature_classes"].values():
+        given.setdefault(c["diagnostic"], set()).update(actions.REGEX_CLASS_PARAMS)
+    for budget in r.get("budgets", {}).values():
+        given.setdefault(budget["code"], set()).update(actions.BUDGET_PARAMS)
+    return given
+
+
+def _check_messages(r: dict, fail, actions) -> None:
+    """A message names only parameters its code is reported with (any other would show as "?");
+    a code nothing reports yet may name any (speclib.MESSAGE_FIELDS)."""
+    given = _given(r, actions)
+    for code, entry in r["diagnostics"].items():
+        if code not in given:
+            continue
+        names = {f for _, f, _, _ in string.Formatter().parse(entry["message"]) if f is not None}
+        never = sorted(names - given[code])
+        if never:
+            having = ", ".join(sorted(given[code])) or "none"
+            raise fail(("diagnostics", code, "message"), f"placeholder(s) {', '.join('{' + n + '}' for n in never)} "
+                       f"are never given to {code!r}: it is reported with these parameters only: {having}")

@@ -261,13 +261,7 @@ def _check_semantics(v: Version, r: dict) -> None:
         if not code.startswith(prefix + "/"):
             raise fail(("diagnostics", code), f"code {code!r} must start with {prefix + '/'!r}")
         check_cites(("diagnostics", code, "cite"), entry["cite"])
-        try:
-            names = {f for _, f, _, _ in string.Formatter().parse(entry["message"]) if f is not None}
-        except ValueError as exc:
-            raise fail(("diagnostics", code, "message"), f"bad message template: {exc}") from None
-        bad = {n.split("!")[0].split(".")[0] for n in names} - MESSAGE_FIELDS
-        if "" in bad or bad:
-            raise fail(("diagnostics", code, "message"), f"unknown placeholder(s) {sorted(bad)}; allowed: {sorted(MESSAGE_FIELDS)}")
+        _check_message(("diagnostics", code, "message"), entry["message"], fail)
     for code, entry in transformations.items():
         for req in ("lossy", "detail"):
             if req not in entry:
@@ -307,6 +301,27 @@ def _check_semantics(v: Version, r: dict) -> None:
     for kw in order:
         if kw not in r["keywords"]:
             raise fail(("output_order",), f"output_order names {kw!r}, which is not a keyword")
+
+
+def _check_message(path: tuple, message: str, fail) -> None:
+    """A message template names parameters only: `{name}` or `{name!r}` (quoted), filled in by the
+    interpreter's str.format_map; never a position, an attribute or index of one, another
+    conversion or a format spec, which would print Python objects or fail as the finding is read
+    (a parameter may be a number or a text)."""
+    try:
+        fields = [(f, spec, conv) for _, f, spec, conv in string.Formatter().parse(message) if f is not None]
+    except ValueError as exc:
+        raise fail(path, f"bad message template: {exc}") from None
+    for name, spec, conv in fields:
+        if not name.isidentifier():
+            raise fail(path, f"placeholder {{{name}}} must be a parameter's plain name (no position, attribute "
+                       f"or index); allowed: {sorted(MESSAGE_FIELDS)}")
+        if spec or conv not in (None, "r", "s"):
+            raise fail(path, f"placeholder {{{name}}} takes no format spec or conversion but !r and !s "
+                       f"(not {'!' + conv if conv else ''}{':' + spec if spec else ''}): a parameter may be a "
+                       "number or a text")
+        if name not in MESSAGE_FIELDS:
+            raise fail(path, f"unknown placeholder {{{name}}}; allowed: {sorted(MESSAGE_FIELDS)}")
 
 
 def _check_regex(r: dict, fail, check_cites) -> None:

@@ -232,3 +232,41 @@ UNKNOWN_ACTIONS = ("drop",)
 # Kept keyword -> the keep handler without which the walk keeps its value unchecked: a `format`
 # outside the spec's list, a `pattern` that is no regex or uses a feature the spec drops.
 HANDLER_REQUIRED = {"format": "format", "pattern": "pattern"}
+
+# The parameters each pattern is reported with (the message placeholders it can fill; any other
+# shows as "?"), and those of the codes a spec names directly: a keyword class's drop, a limit (by
+# what it counts: `enum-size` is reported only with `enum-chars`), a regex feature class, a budget.
+PARAMS: dict[str, tuple[str, ...]] = {
+    "additional-properties-schema": (), "additional-properties-true": (), "additional-properties-unexpressed": (),
+    "all-of-merged": (), "ambiguous-null-path": ("value",), "annotation-keyword-dropped": ("keyword",),
+    "array-missing-items": (), "boolean-subschema": ("value",), "conflicting-definitions-keywords": ("name",),
+    "const-converted-to-enum": (), "description-invisible-characters": ("count",),
+    "description-over-char-limit": ("count", "limit"), "description-too-long": ("count", "limit"),
+    "duplicate-tool-name": ("name",), "empty-parameters": (), "enum-value-not-scalar": ("keyword", "value"),
+    "enum-value-type-unsupported": ("expected", "keyword", "value"), "enum-values-not-strings": ("value",),
+    "explicit-null-stripped": ("name",), "external-ref": ("value",), "extra-properties-no-longer-accepted": (),
+    "false-subschema-unrepresentable": (), "free-form-object": (), "infinite-recursion": ("name",),
+    "inlined-schema-too-large": ("limit",), "invalid-keyword-value": ("expected", "keyword", "value"),
+    "keyword-not-in-dialect": ("keyword", "value"), "legacy-definitions-keyword": (),
+    "lossy-change-refused": ("value",), "missing-tool-description": (), "nested-definitions": ("keyword",),
+    "non-json-value": ("value",), "non-schema-subschema": ("value",), "nullable-instead-of-omitted": ("name",),
+    "nullable-keyword-converted": (), "nullable-without-effect": ("value",),
+    "object-missing-additional-properties": (), "one-of-converted-to-any-of": (),
+    "one-of-exclusive-converted": ("value",), "open-map": (), "optional-null-sent": ("name",),
+    "pattern-invalid": ("position", "reason", "value"), "property-key-invalid": ("name", "pattern"),
+    "recursive-schema": ("name",), "ref-sibling-conflict": ("keyword",), "ref-sibling-ignored": ("keyword", "value"),
+    "ref-with-siblings": ("value",), "required-property-undefined": ("name",), "root-schema-anyof": ("keyword",),
+    "root-schema-not-object": ("value",), "schema-missing-type": (), "schema-too-deep": ("count", "limit"),
+    "sent-non-strict": ("value",), "strict-disabled": (), "strict-optional-property": ("name",),
+    "too-many-null-paths": ("count", "limit"), "tool-name-invalid-characters": ("name", "pattern"),
+    "tool-name-missing": (), "tool-name-too-long": ("count", "limit"), "tuple-items": (),
+    "type-inferred": ("keyword", "value"), "type-union-unrepresentable": ("value",), "unbounded-null-paths": ("name",),
+    "unresolvable-ref": ("value",), "unsatisfiable-schema": ("value",), "unsupported-dialect": ("value",),
+    "unsupported-keyword": ("keyword",), "unsupported-ref-target": ("value",), "unsupported-string-format": ("format",),
+    "unused-definition": ("name",),
+}
+CLASS_PARAMS = ("keyword",)
+LIMIT_PARAMS = {"properties": ("count", "limit"), "string-chars": ("count", "limit"), "enum-values": ("count", "limit"),
+                "depth": ("count", "limit"), "enum-size": (), "enum-chars": ("count", "limit", "threshold", "value")}
+REGEX_CLASS_PARAMS = ("feature", "value")
+BUDGET_PARAMS = ("count", "limit")
