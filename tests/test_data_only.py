@@ -367,3 +367,14 @@ def test_restating_a_kept_keyword_without_its_handler_is_refused(copy, capsys, k
     copy.new_version(NEXT, f"keywords:\n  {kw}: {{class: supported, value: string, cite: [O-SO]}}")
     err = refusal(copy, capsys, copy.file(NEXT), f"  {kw}:")
     assert f"kept keyword {kw!r} needs `handler: {kw}`" in err
+
+
+@pytest.mark.parametrize(("section", "code"), [
+    ("diagnostics", "openai/unknown-keyword"), ("diagnostics", "openai/strict-optional-property"),
+    ("transformations", "converted-optional-property-to-nullable"),
+])
+def test_reserving_a_code_the_walk_reports_is_refused(copy, capsys, section, code):
+    # Reserved codes are never emitted, says the catalogue; these were.
+    copy.new_version(NEXT, f"{section}:\n  {code}: {{status: reserved}}")
+    err = refusal(copy, capsys, copy.file(NEXT), f"  {code}:")
+    assert f"{code!r} is marked reserved (never emitted), but" in err

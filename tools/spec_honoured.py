@@ -21,6 +21,7 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     _check_policy(r, fail, check_cites, actions)
     _check_losses(r, fail, actions, own, by_pattern, changes)
     _check_messages(r, fail, actions)
+    _check_reserved(r, fail, actions, own)
 
 
 def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
@@ -292,3 +293,56 @@ def _check_messages(r: dict, fail, actions) -> None:
             having = ", ".join(sorted(given[code])) or "none"
             raise fail(("diagnostics", code, "message"), f"placeholder(s) {', '.join('{' + n + '}' for n in never)} "
                        f"are never given to {code!r}: it is reported with these parameters only: {having}")
+
+
+def _reported(r: dict, actions) -> set[str]:
+    """The patterns (diagnostic and change) the walk reports under this spec whatever it is given
+    to compile, of those whose reporting does not depend on its keywords or fields."""
+    policy = r["policy"]
+
+    def rule(name: str) -> str | None:
+        if name in policy:
+            return policy[name].get("rule", "present")
+        return actions.OPTIONAL_POLICY.get(name, (None,))[0]
+
+    conditional = set(actions.REPORTED_WHERE_SELECTED) | actions.POLICY_ONLY_REPORTS
+    selected: set[str] = set()
+    for (name, values), patterns in actions.REPORTED_UNDER.items():
+        conditional.update(patterns)
+        if rule(name) in values:
+            selected.update(patterns)
+    for (name, value), patterns in actions.POLICY_REPORTS.items():
+        if rule(name) == value:
+            selected.update(patterns)
+    return ((actions.ALL_REPORTS | actions.ALL_CHANGES) - conditional) | (selected - set(actions.REPORTED_WHERE_SELECTED))
+
+
+def _check_reserved(r: dict, fail, actions, own: dict) -> None:
+    """No code the walk reports under this spec is marked `status: reserved` (which says this rule
+    version never emits it): its pattern's, a keyword class's that some keyword is in, a limit's,
+    a budget's."""
+    reported = _reported(r, actions)
+    classes, diagnostics, transformations = r["keyword_classes"], r["diagnostics"], r["transformations"]
+    emitted: dict[tuple[str, str], str] = {}  # (section, code) -> why the walk emits it
+    for code, entry in diagnostics.items():
+        if entry.get("pattern") in reported:
+            emitted[("diagnostics", code)] = f"the walk reports pattern {entry['pattern']!r} under this spec"
+    for code, entry in transformations.items():
+        if entry.get("pattern", code) in reported:
+            emitted[("transformations", code)] = f"the walk records change {entry.get('pattern', code)!r} under this spec"
+    used = {e["class"] for e in r["keywords"].values()} | {"unknown"}
+    for cname, c in classes.items():
+        if c["action"] == "drop" and cname in used:
+            why = f"class {cname!r} reports it for each keyword it drops"
+            emitted[("diagnostics", c["diagnostic"])] = emitted[("transformations", c["transformation"])] = why
+    for name, limit in r["limits"].items():
+        if limit["counts"] != "enum-size":
+            emitted[("diagnostics", limit["code"])] = f"limit {name!r} reports it"
+    for name, budget in r.get("budgets", {}).items():
+        emitted[("diagnostics", budget["code"])] = f"budget {name!r} reports it"
+    for (section, code), why in emitted.items():
+        entry = (diagnostics if section == "diagnostics" else transformations).get(code, {})
+        if entry.get("status") == "reserved":
+            path = (section, code, "status")
+            raise fail(path if path in own else (section, code), f"{code!r} is marked reserved (never emitted), "
+                       f"but {why}: mark it active, or leave it out of what reports it")

@@ -270,3 +270,42 @@ LIMIT_PARAMS = {"properties": ("count", "limit"), "string-chars": ("count", "lim
                 "depth": ("count", "limit"), "enum-size": (), "enum-chars": ("count", "limit", "threshold", "value")}
 REGEX_CLASS_PARAMS = ("feature", "value")
 BUDGET_PARAMS = ("count", "limit")
+
+# Patterns (diagnostic or change) an action reports only under a policy rule, beside those of
+# POLICY_REPORTS: (rule, the values that select them) -> patterns. Null paths come only from
+# optional properties made nullable; objects are closed, or left open, by `objects`; the OpenAPI
+# subset is written only under `schema_form`.
+REPORTED_UNDER: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
+    ("optional_properties", ("nullable",)): (
+        "strict-optional-property", "nullable-instead-of-omitted", "optional-null-sent", "explicit-null-stripped",
+        "ambiguous-null-path", "unbounded-null-paths", "too-many-null-paths", "converted-optional-property-to-nullable",
+        "stripped-explicit-null"),
+    ("objects", ("closed",)): ("object-missing-additional-properties", "extra-properties-no-longer-accepted",
+                               "added-additional-properties-false", "closed-open-object", "added-empty-properties"),
+    ("objects", ("unlisted",)): ("additional-properties-unexpressed", "dropped-additional-properties-false"),
+    ("objects", ("unlisted", "open")): ("dropped-additional-properties-true",),
+    ("schema_form", ("openapi-subset",)): (
+        "inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "inlined-reference",
+        "converted-type-list-to-nullable", "split-type-list-to-any-of", "converted-null-branch-to-nullable",
+        "added-property-ordering", "dropped-non-string-enum"),
+    ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings",),
+}
+# Patterns reported only where a spec's keywords or fields call for them (a handler, a kept
+# annotation, a description cap, keywords beside `$ref`): a catalogue's `status: reserved` for one
+# of these is taken at its word. Every other pattern of REPORTS and CHANGES (and those of
+# REPORTED_UNDER and POLICY_REPORTS under their rule) is reported whatever a spec states, so
+# tools/gen_tables.py refuses a reserved code for it ("never emitted" would be false).
+REPORTED_WHERE_SELECTED = frozenset({
+    "const-converted-to-enum", "converted-const-to-enum",  # handler const-to-enum
+    "unsupported-keyword", "dropped-unsupported-keyword",  # handlers at-most-one, one-of-to-any-of
+    "one-of-converted-to-any-of", "one-of-exclusive-converted", "converted-one-of-to-any-of",
+    "converted-exclusive-one-of-to-any-of",  # handler one-of-to-any-of
+    "nullable-keyword-converted", "nullable-without-effect", "converted-nullable-to-type-union",
+    "dropped-ineffective-nullable",  # handler openapi-nullable
+    "all-of-merged", "merged-all-of",  # handler merge-all-of
+    "unsupported-string-format", "dropped-unsupported-format",  # handler format
+    "pattern-invalid",  # handler pattern
+    "description-over-char-limit", "truncated-description-to-char-limit",  # description.max_chars
+    "wrapped-ref-with-siblings", "ref-with-siblings", "merged-ref-siblings",  # policy.ref_siblings keywords
+    "moved-any-of-siblings-into-branches",  # annotations kept beside anyOf (schema_form openapi-subset)
+})
