@@ -369,6 +369,16 @@ def test_restating_a_kept_keyword_without_its_handler_is_refused(copy, capsys, k
     assert f"kept keyword {kw!r} needs `handler: {kw}`" in err
 
 
+def test_a_second_family_for_one_target_and_api_is_refused(copy, capsys):
+    # It took over `--target gemini --api parameters` by the order of the folders.
+    shutil.copytree(copy.spec / "gemini-parameters", copy.spec / "gemini-zz")
+    (file,) = (copy.spec / "gemini-zz").glob("*.yaml")
+    file.write_text(file.read_text(encoding="utf-8").replace("provider: gemini-parameters", "provider: gemini-zz"),
+                    encoding="utf-8")
+    err = refusal(copy, capsys, file, "target: {name: gemini, api: parameters}")
+    assert "compiled by rule family 'gemini-parameters' already" in err
+
+
 @pytest.mark.parametrize(("section", "code"), [
     ("diagnostics", "openai/unknown-keyword"), ("diagnostics", "openai/strict-optional-property"),
     ("transformations", "converted-optional-property-to-nullable"),

@@ -301,6 +301,27 @@ def render_matrix(files: dict[str, str]) -> str:
     return "\n".join(head) + "\n" + matrix.render(matrix.build(rule_sets), "markdown")
 
 
+def _check_targets(found: dict) -> None:
+    """Each (target, API) is compiled by one rule family, which names it in every version: the
+    compiler looks the family up by that pair (toolcast.rules.family), so a second claim would take
+    it over, or lose it, by the order of the folders."""
+    claimed: dict[tuple[str, str], str] = {}
+    for provider, vs in sorted(found.items()):
+        first = next(iter(vs.values()))
+        target = first.resolved.get("target")
+        for ver in vs.values():
+            if ver.resolved.get("target") != target:
+                raise ver.doc.error(("target",), f"{provider}@{ver.version} names target {ver.resolved.get('target')}, "
+                                    f"but {provider}@{first.version} names {target}: a rule family compiles one target and API")
+        if target is None:
+            continue
+        key = (target["name"], target["api"])
+        if key in claimed:
+            raise first.doc.error(("target",), f"target {key[0]!r} api {key[1]!r} is compiled by rule family "
+                                  f"{claimed[key]!r} already: a (target, api) pair names one family")
+        claimed[key] = provider
+
+
 def build(spec_dir: Path) -> tuple[dict, dict[str, str]]:
     """(versions by provider, {relative output path: content})."""
     found = speclib.discover(spec_dir)
@@ -311,6 +332,7 @@ def build(spec_dir: Path) -> tuple[dict, dict[str, str]]:
         if len(defaults) > 1:
             ver = vs[defaults[1]]
             raise ver.doc.error(("default",), f"more than one default version for {provider}: {', '.join(defaults)}")
+    _check_targets(found)
     files: dict[str, str] = {"__init__.py": render_index(found)}
     for provider, vs in sorted(found.items()):
         for v, ver in sorted(vs.items()):
