@@ -379,6 +379,26 @@ def test_a_second_family_for_one_target_and_api_is_refused(copy, capsys):
     assert "compiled by rule family 'gemini-parameters' already" in err
 
 
+def test_impact_under_rules_without_an_emitter_is_a_clean_error(copy, tmp_path):
+    # A provider's rules written before its emitter generate and diff; --impact said
+    # "internal error: KeyError: 'acme'". It is now an error toolcast reports as such (exit 2).
+    from toolcast.model import ToolcastError
+
+    (copy.spec / "acme").mkdir()
+    text = (copy.spec / "gemini" / "2025-11-05.yaml").read_text(encoding="utf-8")
+    text = text.replace("provider: gemini", "provider: acme").replace("gemini/", "acme/")
+    text = text.replace("target: {name: gemini, api: json-schema}\n", "")
+    (copy.spec / "acme" / "2025-11-05.yaml").write_text(text, encoding="utf-8")
+    copy.regenerate()
+    out = copy.tmp / "tables"
+    gemini, acme = (Rules(_load(out / f"{p}_2025_11_05.py", f"tc_emit_{p}_{id(copy)}")) for p in ("gemini", "acme"))
+    assert diff_json(gemini, acme)["to"] == "acme@2025-11-05"
+    tools = tmp_path / "tools.jsonl"
+    tools.write_text(json.dumps(tool(a={"type": "string"})) + "\n")
+    with pytest.raises(ToolcastError, match="acme@2025-11-05 name target 'acme', which toolcast cannot compile to"):
+        diff_json(gemini, acme, [str(tools)])
+
+
 @pytest.mark.parametrize(("section", "code"), [
     ("diagnostics", "openai/unknown-keyword"), ("diagnostics", "openai/strict-optional-property"),
     ("transformations", "converted-optional-property-to-nullable"),

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolcast import _tables
+from toolcast.model import ToolcastError
 from toolcast.rules import Rules, get_rules
 
 CLASS_ORDER = ("supported", "rewrite", "tier1", "tier2", "annotation", "default", "unknown")
@@ -296,6 +297,16 @@ def _np(path: tuple) -> list:
     return [None if step is ITEMS else step for step in path]
 
 
+def _require_compilable(a: Rules, b: Rules, emitters: dict) -> None:
+    """ToolcastError unless both rules compile to a target toolcast emits (a provider's rules may be
+    written before its emitter: they diff, but nothing compiles under them)."""
+    for r in (a, b):
+        if r.target not in emitters:
+            raise ToolcastError(f"rules {r.id} name target {r.target!r}, which toolcast cannot compile to "
+                                f"(targets: {', '.join(emitters)}), so --impact cannot compile tools under them; "
+                                "a family for one API of a target names it (`target: {name, api}` in its spec)")
+
+
 def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", strict: str = "auto",
            allow_lossy: bool = False, stdin: Any = None) -> dict:
     """Compile every tool in `paths` (files as `toolcast compile` reads them, `-` for `stdin`)
@@ -303,11 +314,14 @@ def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", 
     changed, outcome_changed, null_paths_changed, diagnostics_changed), `outcomes` (status
     transitions, commonest first), `codes_added`/`codes_removed` (code -> count), `tools` (one
     entry per changed tool: its outcomes, null paths and (code, path) findings added and
-    removed) and `errors` (input errors, as text). An input error never stops the other tools."""
+    removed) and `errors` (input errors, as text). An input error never stops the other tools; rules
+    whose target toolcast cannot compile to (a provider without an emitter yet) raise ToolcastError
+    before any tool is read."""
     from toolcast.compile import InvalidToolError, compile_tool
     from toolcast.loader import load
     from toolcast.providers import EMITTERS
 
+    _require_compilable(a, b, EMITTERS)
     tools = 0
     errors: list[str] = []
     transitions: Counter = Counter()
