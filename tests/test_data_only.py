@@ -399,6 +399,18 @@ def test_impact_under_rules_without_an_emitter_is_a_clean_error(copy, tmp_path):
         diff_json(gemini, acme, [str(tools)])
 
 
+@pytest.mark.parametrize(("section", "text", "problem"), [
+    ("name", 'name:\n  pattern: "^[A-Za-z0-9_-{1,64}$"\n  max_length: 64\n  cite: [O-PY]', "not a regular expression"),
+    ("description", "description:\n  max_bytes: 4096\n  strip_ranges:\n    - [0x200F, 0x200B]\n  cite: [E-DESC]",
+     "range [0x200f, 0x200b] is empty"),
+])
+def test_a_regex_the_rules_cannot_compile_is_refused(copy, capsys, section, text, problem):
+    # Both ended gen_tables in a raw re.error traceback.
+    copy.new_version(NEXT, text)
+    err = refusal(copy, capsys, copy.file(NEXT), "pattern:" if section == "name" else "- [0x200F")
+    assert problem in err
+
+
 @pytest.mark.parametrize(("section", "code"), [
     ("diagnostics", "openai/unknown-keyword"), ("diagnostics", "openai/strict-optional-property"),
     ("transformations", "converted-optional-property-to-nullable"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,6 +289,7 @@ def _check_semantics(v: Version, r: dict) -> None:
             raise fail(("limits", lname, "code"), f"unknown diagnostic code {limit['code']!r}")
         check_cites(("limits", lname, "cite"), limit["cite"])
     _check_regex(r, fail, check_cites)
+    _check_text_rules(r, fail)
     check_honoured(r, fail, check_cites, doc.lines)
     check_cites(("name", "cite"), r["name"].get("cite", []))
     check_cites(("description", "cite"), r["description"].get("cite", []))
@@ -322,6 +324,19 @@ def _check_message(path: tuple, message: str, fail) -> None:
                        "number or a text")
         if name not in MESSAGE_FIELDS:
             raise fail(path, f"unknown placeholder {{{name}}}; allowed: {sorted(MESSAGE_FIELDS)}")
+
+
+def _check_text_rules(r: dict, fail) -> None:
+    """The tool-name pattern compiles, and each range of description characters to strip is one
+    (start before end), so the character class built from them (toolcast.rules) compiles."""
+    try:
+        re.compile(r["name"]["pattern"])
+    except re.error as exc:
+        raise fail(("name", "pattern"), f"not a regular expression: {exc}") from None
+    for i, (lo, hi) in enumerate(r["description"]["strip_ranges"]):
+        if lo > hi:
+            raise fail(("description", "strip_ranges", i), f"range [{lo:#x}, {hi:#x}] is empty: it starts after "
+                       "it ends (write the lower code point first)")
 
 
 def _check_regex(r: dict, fail, check_cites) -> None:
