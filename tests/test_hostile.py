@@ -278,6 +278,24 @@ def test_pure_ref_cycle_is_refused(defs):
     assert res.status != "strict"
 
 
+@pytest.mark.parametrize("target", ["openai", "gemini", "vertex"])
+def test_self_inlining_that_doubles_is_refused_in_bounded_memory(tmp_path, target):
+    """A `$ref` with a sibling to an anyOf of two `$ref`s to itself: inlining it (for the sibling)
+    met the same two references again, each level twice the one before, until memory ran out (a
+    MemoryError, or the whole machine's memory without a limit). Now the first repeat is refused,
+    with the finding the same schema gets without the sibling."""
+    f = tmp_path / "doubling.json"
+    f.write_text(tool_json({"type": "object", "properties": {"b": {"$ref": "#/$defs/A", "maxLength": 2}},
+                            "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/A"}]}}}))
+    p = cli("compile", f, "--target", target, "--api", "responses" if target == "openai" else "parameters",
+            "--format", "json", cwd=tmp_path)
+    no_traceback(p)
+    result = json.loads(p.stdout)["results"][0]
+    assert result["status"] != "strict"
+    codes = {d["code"] for d in result["diagnostics"]}
+    assert (f"{target}/recursive-schema" if target != "openai" else "openai/infinite-recursion") in codes, codes
+
+
 def test_self_reference_via_cli_is_a_clear_error(tmp_path):
     f = tmp_path / "self.json"
     f.write_text(tool_json({"$ref": "#"}))

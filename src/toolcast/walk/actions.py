@@ -31,7 +31,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
                "unsatisfiable-schema"),
     # combinators: allOf merge, oneOf -> anyOf, $ref siblings (walk.combinators)
     "combinators": ("all-of-merged", "one-of-converted-to-any-of", "one-of-exclusive-converted", "ref-with-siblings",
-                    "ref-sibling-conflict", "non-schema-subschema", "unsatisfiable-schema"),
+                    "ref-sibling-conflict", "non-schema-subschema", "unsatisfiable-schema", "inlined-schema-too-large"),
     # references and definitions (walk.refs)
     "references": ("invalid-keyword-value", "legacy-definitions-keyword", "conflicting-definitions-keywords",
                    "external-ref", "unsupported-ref-target", "unresolvable-ref", "unsatisfiable-schema",
@@ -180,8 +180,9 @@ OPTIONAL_POLICY = {
 # (`property_keys` and `enum_values` are selected by being present: rule "present"; an optional
 # rule a spec leaves out selects its default, the first of OPTIONAL_POLICY's).
 POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
-    ("recursion", "refuse"): ("recursive-schema",),  # after the walk (walk.walker)
-    ("recursion", "allow"): ("infinite-recursion",),  # after the walk (walk.nullpaths)
+    # after the walk (walk.walker), or where a definition is met again inside its own inlining
+    ("recursion", "refuse"): ("recursive-schema",),
+    ("recursion", "allow"): ("infinite-recursion",),  # after the walk (walk.nullpaths), or as above
     ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
     ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
 }

@@ -81,9 +81,17 @@ class Combinators(References):
             out["additionalProperties"] = open_schema
         return True
 
+    def _inlines(self, holder: dict) -> None:
+        """Note that the node being normalized inlines the target of `holder`'s `$ref` (see
+        Walk._inlined)."""
+        if type(self.inlined) is not list:
+            self.inlined = []
+        self.inlined.append(holder)
+
     def _merged_ref(self, part: dict, sp: tuple, depth: int) -> dict | None:
         """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
         a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
+        holder = part
         ref = part["$ref"]
         if type(ref) is not str:
             self.report("invalid-keyword-value", sp + ("$ref",), keyword="$ref", value=describe(ref), expected="a string")
@@ -119,6 +127,7 @@ class Combinators(References):
                 if type(self.merged_refs) is not dict:
                     self.merged_refs = {}
                 self.merged_refs[(ref, sp)] = part
+        self._inlines(holder)
         return part
 
     def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
@@ -358,6 +367,7 @@ class Combinators(References):
         merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
         if merged is None:
             return None
+        self._inlines(s)
         self.record("ref-with-siblings", sp, (("value", ", ".join(kept)),))
         self.change("merged-ref-siblings", sp, f"({s['$ref']})")
         return merged

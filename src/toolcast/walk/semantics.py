@@ -24,6 +24,13 @@ class Walk(Protocol):
 RECURSION_GUARD = 500
 
 
+# toolcast's own cap on the schema nodes one compile inlines (the targets of the `$ref`s it merges
+# with siblings, allOf parts or anyOf siblings, counted each time): each inlining writes its target
+# out again, so a chain of definitions that each inline the next twice is exponential in its
+# length. The same figure as the OpenAPI subset's cap on a schema written out (walk.subset).
+INLINE_GUARD = 20_000
+
+
 def too_deep() -> RecursionError:
     return RecursionError(f"nested or chained deeper than {RECURSION_GUARD} levels")
 

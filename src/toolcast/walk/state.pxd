@@ -56,12 +56,14 @@ cdef class State:
     cdef public object ref_neutral
     cdef public object ref_names
     cdef public object merged_refs
+    cdef public object inlined
+    cdef public object inlining
     cdef public object root_inferred
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)
     cpdef _blocked(self)
-    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*)
+    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*, bint normalized=*)
     cpdef _container(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)
     cpdef _ordered(self, dict out)
     cpdef _descend_slot(self, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)

@@ -96,6 +96,10 @@ class State:
         self.ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
         self.ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
         self.merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
+        # The schema objects holding a `$ref` whose target the node being normalized inlined, and
+        # those whose inlined content is being walked: id -> (object, depth) (see Walk._inlined).
+        self.inlined: Any = ()
+        self.inlining: Any = _EMPTY
         self.root_inferred: Any = None  # the keyword the root's inferred `type: object` came from
 
     # -- recording ---------------------------------------------------------------------
@@ -140,7 +144,8 @@ class State:
         return bool(self.refusals) or (self.lossy_blocks and self.lossy())
 
     # -- descent, defined further along the line ------------------------------------------
-    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False, plan: Any = None) -> dict:
+    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False, plan: Any = None,
+             normalized: bool = False) -> dict:
         """The compiled form of schema `s` at `sp` (walker.Walk)."""
         raise NotImplementedError
 

@@ -17,6 +17,7 @@ from toolcast.walk.plans import (
     NodePlan,
     _walk_tables,
 )
+from toolcast.walk.semantics import INLINE_GUARD
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
     _IMPLIES_SETS,
@@ -89,6 +90,7 @@ class Walk(Containers):
             root = self._root(schema)
             if type(root) is not dict or self.refusals:
                 return root[0] if type(root) is tuple else {}
+            self.inlined = ()  # (what the root's own `$ref` inlined is walked as the root)
         out = self.node(root, (), (), 1, 0, root=True)
         if self.queue:
             self._compile_defs()
@@ -182,9 +184,10 @@ class Walk(Containers):
 
     # -- the walk --------------------------------------------------------------------------
     def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False,
-             plan: NodePlan | None = None) -> dict:
+             plan: NodePlan | None = None, normalized: bool = False) -> dict:
         """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings
-        recorded. `plan` is the plan of `s`'s key shape, when the caller has looked it up."""
+        recorded. `plan` is the plan of `s`'s key shape, when the caller has looked it up;
+        `normalized`: `s` is _normalize's result already (see _inlined)."""
         if type(s) is not dict or nest > NEST_GUARD:
             s = self._not_a_node(s, sp, nest)
             if s is None:
@@ -207,8 +210,10 @@ class Walk(Containers):
                 return out
         # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
         special = not _not_reshaping(s)
-        if special:
+        if special and not normalized:
             s = self._normalize(s, sp, root)
+            if self.inlined:
+                return self._inlined(s, sp, ip, depth, nest, root)
             if s is None:
                 return {}
         out, nullable = self._keywords(s, sp, ip, depth, nest)
@@ -228,6 +233,47 @@ class Walk(Containers):
         if nullable:
             out = self._nullable(out, sp)
         return self._ordered(out)
+
+    def _inlined(self, s: dict | None, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> dict:
+        """node() for `s`, normalized by inlining the targets of the `$ref`s in self.inlined: their
+        content is walked with them marked, so that one of them inlined again below it, a definition
+        that reaches itself through its own inlining (which no finite inlining writes out), is
+        refused instead of unfolded without end."""
+        fresh = self.inlined
+        self.inlined = ()
+        active = self.inlining
+        if type(active) is not dict:
+            active = self.inlining = {}
+        for x in fresh:
+            at = active.get(id(x))
+            if at is not None:
+                self._inlined_again(x["$ref"], at[1] == depth, sp)
+                return {}
+        if s is None:
+            return {}
+        added = []
+        for x in fresh:
+            if id(x) not in active:
+                active[id(x)] = (x, depth)  # (x kept alive with it: its id is not reused meanwhile)
+                added.append(id(x))
+        try:
+            return self.node(s, sp, ip, depth, nest, root, NO_PLAN, True)
+        finally:
+            for key in added:
+                del active[key]
+
+    def _inlined_again(self, ref: Any, same_depth: bool, sp: tuple) -> None:
+        """Refuse the `$ref` to `ref` met again inside its own inlining: as the definition's recursion
+        is reported where it is not inlined (a reference in place), or, where recursion is allowed
+        and it descends into a property or an item first, as an inlining without end."""
+        known = self.ref_names.get(ref) if type(ref) is str else None
+        name = (known[0] or "#") if known is not None else str(ref)
+        if self.r.refuses_recursion:
+            self.report("recursive-schema", sp, name=name)
+        elif same_depth:
+            self.report("infinite-recursion", sp, name=name)
+        else:
+            self.report("inlined-schema-too-large", sp, limit=INLINE_GUARD)
 
     def _not_a_node(self, s: Any, sp: tuple, nest: int) -> dict | None:
         """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
