@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 import toolcast
+from toolcast.rules import get_rules
+from toolcast.walk.walker import Walk
 
 # (target, api) -> the code a definition reaching itself through its own inlining gets when it never
 # descends into a property or an item first, and when it does (where recursion is allowed, the
@@ -73,3 +75,29 @@ def test_a_definition_inlined_twice_side_by_side_is_no_recursion():
     for target in RECURSION_CODES:
         res = compile_params(schema, *target)
         assert res.status == "strict", (target, [d.code for d in res.diagnostics])
+
+
+def _legacy_chain(n: int) -> dict:
+    """n definitions (legacy `definitions`), each the allOf of the next named twice, once with a
+    description and once with a title beside the `$ref`."""
+    defs = {f"D{i}": {"allOf": [{"$ref": f"#/definitions/D{i + 1}", "description": "a"},
+                                {"$ref": f"#/definitions/D{i + 1}", "title": "b"}],
+                      "properties": {f"x{i}": {"type": "string"}}} for i in range(n)}
+    defs[f"D{n}"] = {"type": "object", "properties": {"z": {"type": "string"}}}
+    return {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/definitions/D0"}}, "definitions": defs}
+
+
+def test_annotated_refs_to_one_definition_are_merged_once_per_place():
+    """Annotations beside a `$ref` do not change what its target means: the target merged at a place
+    is taken from the memo whatever annotations stand beside the `$ref` (it was merged again for each,
+    2**n merges for n levels). Each resolution of a legacy `definitions` reference is recorded (as
+    rewrote-definitions-reference, before the result drops repeats): their count is the merges'."""
+    counts = []
+    for n in (8, 16):
+        walk = Walk(get_rules(None))
+        walk.compile(_legacy_chain(n))
+        counts.append(sum(1 for t in walk.trans if t[0] == "rewrote-definitions-reference"))
+        assert counts[-1] <= 2 * n, counts
+    res = compile_params(_legacy_chain(16))
+    assert res.status == "strict"
+    assert set(res.tool["parameters"]["$defs"]["D0"]["properties"]) == {f"x{i}" for i in range(16)} | {"z"}

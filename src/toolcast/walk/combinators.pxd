@@ -12,6 +12,7 @@ cdef class Combinators(References):
     cpdef _conflict(self, sp, k)
     cpdef _inlines(self, dict holder)
     cpdef _merged_ref(self, dict part, sp, Py_ssize_t depth)
+    cpdef _ref_merge(self, ref, dict rest, sp, Py_ssize_t depth)
     cpdef _merge(self, list parts, sp, Py_ssize_t depth=*)
     cpdef _merge_part(self, part, sp, Py_ssize_t depth)
     cpdef _merged_value(self, dict out, k, v, sp)

@@ -90,7 +90,9 @@ class Combinators(References):
 
     def _merged_ref(self, part: dict, sp: tuple, depth: int) -> dict | None:
         """allOf part `part`, which has a `$ref`, as its target merged with its siblings (None after
-        a refusal); a bare `$ref` merged at the same place before is taken from the memo."""
+        a refusal). Annotations beside a `$ref` do not change what its target means: the target
+        merged at a place is remembered, and a `$ref` with annotations alone merged there again
+        takes it from the memo, its annotations laid over it as a merge lays them."""
         holder = part
         ref = part["$ref"]
         if type(ref) is not str:
@@ -100,35 +102,48 @@ class Combinators(References):
             # A schema that is defined as itself (plus more) has no meaning to merge.
             self.report("unsatisfiable-schema", sp + ("$ref",), value=f"{ref} refers to itself without a schema in between")
             return None
-        # Keyed by the reference and the place's tokens: a place is no longer than the nesting
-        # plus the merges it is in, both guarded (NEST_GUARD, RECURSION_GUARD).
-        known = self.merged_refs.get((ref, sp)) if len(part) == 1 else None
-        if known is not None:
-            # Merged here before (an allOf that names a definition twice, or a definition
-            # that does): the same schema, and the same findings, which repeat.
-            part = known
+        rest = {k: v for k, v in part.items() if k != "$ref"}
+        annotations = self.annotations
+        plain = True
+        for k in rest:
+            if k not in annotations:
+                plain = False
+                break
+        if not plain:
+            part = self._ref_merge(ref, rest, sp, depth)
         else:
-            target = self._resolve_raw(ref, sp + ("$ref",))
-            if target is MISSING:
-                return None
-            rest = {k: v for k, v in part.items() if k != "$ref"}
-            if type(self._merging) is not set:
-                self._merging = set()
-            self._merging.add(ref)
-            try:
-                part = self._merge([target, rest], sp, depth + 1)
-            finally:
-                self._merging.discard(ref)
+            # Keyed by the reference and the place's tokens: a place is no longer than the nesting
+            # plus the merges it is in, both guarded (NEST_GUARD, RECURSION_GUARD).
+            part = self.merged_refs.get((ref, sp))
             if part is None:
-                return None
-            if not rest:
-                # A merge that succeeded met no $ref already being merged, so it holds
-                # wherever this reference is merged again at this place.
+                part = self._ref_merge(ref, {}, sp, depth)
+                if part is None:
+                    return None
+                # A merge that succeeded met no $ref already being merged, so it holds wherever
+                # this reference is merged again at this place (an allOf that names a definition
+                # twice, or a definition that does): the same schema, and the same findings,
+                # which repeat.
                 if type(self.merged_refs) is not dict:
                     self.merged_refs = {}
                 self.merged_refs[(ref, sp)] = part
-        self._inlines(holder)
+            if rest:
+                part = self._merge([part, rest], sp, depth + 1)
+        if part is not None:
+            self._inlines(holder)
         return part
+
+    def _ref_merge(self, ref: str, rest: dict, sp: tuple, depth: int) -> dict | None:
+        """The target of `ref` merged with `rest` (None after a refusal), `ref` guarded meanwhile."""
+        target = self._resolve_raw(ref, sp + ("$ref",))
+        if target is MISSING:
+            return None
+        if type(self._merging) is not set:
+            self._merging = set()
+        self._merging.add(ref)
+        try:
+            return self._merge([target, rest], sp, depth + 1)
+        finally:
+            self._merging.discard(ref)
 
     def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
         """allOf semantics as one schema, when no keyword is given two different values. `depth`
