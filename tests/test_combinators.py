@@ -101,3 +101,106 @@ def test_annotated_refs_to_one_definition_are_merged_once_per_place():
     res = compile_params(_legacy_chain(16))
     assert res.status == "strict"
     assert set(res.tool["parameters"]["$defs"]["D0"]["properties"]) == {f"x{i}" for i in range(16)} | {"z"}
+
+
+# -- keywords whose meaning depends on others beside them ----------------------------------------------
+
+# (parts of an allOf, the keyword a merge would change the meaning of, or None: the merge is exact)
+DEPENDENT_MERGES = {
+    "items beside another part's prefixItems": (
+        [{"type": "array", "prefixItems": [{"type": "integer"}]}, {"items": {"type": "string"}}], "items"),
+    "prefixItems and items in one part, prefixItems again": (
+        [{"prefixItems": [{"type": "integer"}], "items": {"type": "string"}}, {"prefixItems": [{"type": "integer"}]}],
+        None),
+    "additionalItems beside another part's items": (
+        [{"additionalItems": {"type": "string"}}, {"items": [{"type": "integer"}]}], "additionalItems"),
+    "minContains without contains": ([{"contains": {"type": "integer"}}, {"minContains": 2}], "contains"),
+    "contains beside minContains 0": (
+        [{"contains": {"type": "integer"}}, {"contains": {"type": "integer"}, "minContains": 0}], "contains"),
+    "maxContains with the same contains": (
+        [{"contains": {"type": "integer"}, "maxContains": 2}, {"minItems": 1}], None),
+    "else without if": ([{"if": {"minimum": 0}, "then": {"maximum": 9}}, {"else": {"const": -1}}], "else"),
+    "then and else under the same if": (
+        [{"if": {"minimum": 0}, "then": {"maximum": 9}}, {"if": {"minimum": 0}, "else": {"const": -1}}], None),
+    "unevaluatedProperties beside another part's properties": (
+        [{"properties": {"a": {}}, "unevaluatedProperties": False}, {"properties": {"b": {}}}], "unevaluatedProperties"),
+    "unevaluatedItems beside another part's items": (
+        [{"prefixItems": [{}], "unevaluatedItems": False}, {"minItems": 1, "items": {"type": "integer"}}],
+        "unevaluatedItems"),
+    "additionalProperties beside another part's properties": (
+        [{"additionalProperties": {"type": "integer"}}, {"properties": {"a": {"type": "string"}}}],
+        "additionalProperties"),
+    "additionalProperties beside another part's patternProperties": (
+        [{"patternProperties": {"^x": {"type": "string"}}}, {"additionalProperties": {"type": "integer"}}],
+        "additionalProperties"),
+    "a closed part's patterns beside another part's property": (
+        [{"properties": {"a": {}}, "patternProperties": {"^x": {"type": "string"}}, "additionalProperties": False},
+         {"properties": {"xb": {"type": "integer"}}}], "additionalProperties"),
+    "additionalProperties beside the same names": (
+        [{"properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}},
+         {"properties": {"a": {"minLength": 1}}}], None),
+}
+WITNESSES = [None, -1, 0, 5, 10, "", "x", [], [0], ["x"], [0, "x"], [0, 0], [1, 2, 3], [-1, "x", 2], {}, {"a": "s"},
+             {"a": ""}, {"a": 1}, {"b": 1}, {"xb": "s"}, {"xb": 1}, {"a": "s", "c": 2}, {"a": "s", "c": "t"}]
+
+
+@pytest.mark.parametrize("case", list(DEPENDENT_MERGES))
+def test_a_merge_keeps_what_each_keyword_reads_beside_it_or_is_refused(case, monkeypatch):
+    """A keyword whose meaning depends on others beside it (JSON Schema 2020-12: `items` applies
+    after `prefixItems`, `then` follows `if`, ...) merged beside another part's keywords would mean
+    something else there; such a merge is refused as a conflict, and every other one accepts
+    exactly what the allOf does (checked with rules that keep every keyword)."""
+    from jsonschema import Draft202012Validator
+
+    from toolcast.rules import Rules
+
+    parts, conflict = DEPENDENT_MERGES[case]
+    monkeypatch.setattr(Rules, "dropped", lambda self, keyword: False)
+    walk = Walk(get_rules(None))
+    merged = walk._merge(list(parts), ("allOf",))
+    conflicts = [dict(d[3])["keyword"] for d in walk.diags if d[0] == "openai/ref-sibling-conflict"]
+    if conflict is not None:
+        assert merged is None and conflicts == [conflict], (merged, walk.diags)
+        return
+    assert merged is not None and not conflicts, walk.diags
+    both, one = Draft202012Validator({"allOf": parts}), Draft202012Validator(merged)
+    assert [w for w in WITNESSES if both.is_valid(w) != one.is_valid(w)] == [], merged
+
+
+_PREFIXED = {"type": "array", "prefixItems": [{"type": "integer"}]}
+_ALL_STRINGS = {"type": "array", "items": {"type": "string"}}
+# (the property's schema) -> a `$ref` to _PREFIXED is #/$defs/P, one to _ALL_STRINGS #/$defs/S
+PREFIX_SPLITS = {
+    "allOf": {"allOf": [_PREFIXED, {"items": {"type": "string"}}]},
+    "items beside a $ref": {"$ref": "#/$defs/P", "items": {"type": "string"}},
+    "prefixItems beside a $ref": {"$ref": "#/$defs/S", "prefixItems": [{"type": "integer"}]},
+    "items beside an anyOf": {"type": "array", "items": {"type": "string"}, "anyOf": [{"prefixItems": [{"type": "integer"}]}]},
+    # JSON-Schema-Test-Suite items.json, "items does not look in applicators, valid case", as a property
+    "the suite's items in applicators": {"allOf": [{"prefixItems": [{"minimum": 3}]}], "items": {"minimum": 5}},
+}
+
+
+@pytest.mark.parametrize("target", ["gemini", "vertex"])
+@pytest.mark.parametrize("case", list(PREFIX_SPLITS))
+def test_items_and_another_parts_prefix_items_are_not_merged_into_one_object(case, target):
+    """In the original the part with `items` constrains every element; merged beside another part's
+    `prefixItems` it constrained only those after it ({"a": [0, "x"]} was accepted strict). Where
+    prefixItems is kept (api json-schema), the merge is refused as a conflict."""
+    schema = {"type": "object", "required": ["a"], "properties": {"a": PREFIX_SPLITS[case]},
+              "$defs": {"P": _PREFIXED, "S": _ALL_STRINGS}}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, target=target, api="json-schema")
+    assert res.status != "strict"
+    assert f"{target}/ref-sibling-conflict" in {d.code for d in res.diagnostics}
+
+
+def test_prefix_items_and_items_of_one_object_stay_strict():
+    """`prefixItems` and `items` given together (or merged from parts that agree on prefixItems) keep
+    their meaning: sent strict, as before."""
+    for a in ({"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}},
+              {"allOf": [{"type": "array", "prefixItems": [{"type": "integer"}], "items": {"type": "string"}},
+                         {"prefixItems": [{"type": "integer"}]}]}):
+        schema = {"type": "object", "required": ["a"], "properties": {"a": a}}
+        for target in ("gemini", "vertex"):
+            res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, target=target,
+                                        api="json-schema")
+            assert res.status == "strict", (target, [d.code for d in res.diagnostics])

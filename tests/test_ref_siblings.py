@@ -222,10 +222,13 @@ def test_renovate_no_longer_inlines_its_root() -> None:
     modern = {k: v for k, v in schema.items() if k != "$schema"}
     r = compile_tool({"name": "renovate", "description": "x", "inputSchema": modern})
     merged = [t.path for t in r.transformations if t.code == "merged-ref-siblings"]
-    # registryAliases has a sibling that constrains (additionalProperties beside no properties), and
     # encrypted's `type: [object, null]` beside its `$ref: "#"` merges to what both admit (object;
-    # it was refused as a conflict before values were merged as intersections).
-    assert merged == ["#/definitions/encrypted", "#/definitions/registryAliases"]
+    # it was refused as a conflict before values were merged as intersections). registryAliases
+    # has a sibling that constrains, additionalProperties beside no properties: it applies to every
+    # property, the root's too, so it cannot be merged beside the root's properties (a conflict).
+    assert merged == ["#/definitions/encrypted"]
+    assert [d.path for d in r.diagnostics if d.code == "openai/ref-sibling-conflict"] == [
+        "#/definitions/registryAliases/additionalProperties"]
     assert sum(t.code == "dropped-vacuous-ref-sibling" for t in r.transformations) == 129
     # The root was walked 129 more times before (about 80,000 findings each of diagnostics and changes).
     assert len(r.diagnostics) < 5000 and len(r.transformations) < 5000

@@ -13,6 +13,7 @@ from toolcast.walk.semantics import (
     nullable_ignored,
     too_deep,
 )
+from toolcast.walk.siblings import moved_keyword, no_dependents
 from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
 
 # Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
@@ -63,9 +64,14 @@ class Combinators(References):
         """Report that keyword `k` is given two values that cannot be merged (the merge fails)."""
         self.report("ref-sibling-conflict", sp + (k,), keyword=k)
 
-    def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, sp: tuple) -> bool:
-        """Settle the merged `additionalProperties` of `out` from every part at once; False after a
-        conflict (reported)."""
+    def _closed_merge(self, out: dict, parts: list, closed: list, open_schema: Any, named: int, sp: tuple) -> bool:
+        """Settle the merged `additionalProperties` of `out` from every part at once (`named` of them
+        name properties); False after a conflict (reported)."""
+        if closed and named > 1 and "patternProperties" in out and not self.r.dropped("patternProperties"):
+            # A closed part allows the names its patterns match too, and another part's property
+            # that one matches keeps its own schema: the names alone cannot be intersected.
+            self.report("ref-sibling-conflict", sp + ("additionalProperties",), keyword="additionalProperties")
+            return False
         if closed:
             # A part that closes the object forbids every property it does not declare,
             # whatever the other parts declare: keep only what every closed part allows.
@@ -159,12 +165,18 @@ class Combinators(References):
         own_props = own_req = False
         req_names: set = set()
         typed_nulls: list[bool] = []  # for each part with a type, const or enum: whether it admits null
+        dependents: list[dict] = []  # the parts with a keyword that depends on others (walk.siblings)
+        named = 0  # the parts that name properties (or patterns of them)
         for part in parts:
             if part is True:
                 continue
             part = self._merge_part(part, sp, depth)
             if part is None:
                 return None
+            if not no_dependents(part):
+                dependents.append(part)
+            if "properties" in part or "patternProperties" in part:
+                named += 1
             ap = part.get("additionalProperties", MISSING)
             if ap is False:
                 props = part.get("properties")
@@ -209,7 +221,13 @@ class Combinators(References):
                     return None
         if typed_nulls and not self._merged_null(out, typed_nulls, sp):
             return None
-        return out if self._closed_merge(out, parts, closed, open_schema, sp) else None
+        if not self._closed_merge(out, parts, closed, open_schema, named, sp):
+            return None
+        for part in dependents:
+            k = moved_keyword(part, out, self.r.dropped)
+            if k is not None:
+                return self._conflict(sp, k)
+        return out
 
     def _merge_part(self, part: Any, sp: tuple, depth: int) -> dict | None:
         """One allOf part as a plain schema to merge: `nullable` settled, its `$ref` resolved, its own
