@@ -204,3 +204,105 @@ def test_prefix_items_and_items_of_one_object_stay_strict():
             res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, target=target,
                                         api="json-schema")
             assert res.status == "strict", (target, [d.code for d in res.diagnostics])
+
+
+# -- inlining stays linear ---------------------------------------------------------------------------
+
+
+def _sibling_chain(n: int) -> dict:
+    """n definitions, each an anyOf of the next with a sibling (inlined) and bare."""
+    defs = {f"D{i}": {"anyOf": [{"$ref": f"#/$defs/D{i + 1}", "minLength": 1}, {"$ref": f"#/$defs/D{i + 1}"}]}
+            for i in range(n)}
+    defs[f"D{n}"] = {"type": "string"}
+    return {"type": "object", "required": ["a"], "properties": {"a": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+
+
+def _all_of_fan(n: int) -> dict:
+    """n definitions, each an anyOf of two allOfs of the next (each merged in, so inlined)."""
+    defs = {f"D{i}": {"anyOf": [{"allOf": [{"$ref": f"#/$defs/D{i + 1}"}]},
+                                {"allOf": [{"$ref": f"#/$defs/D{i + 1}"}], "title": "b"}]} for i in range(n)}
+    defs[f"D{n}"] = {"type": "string"}
+    return {"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "required": ["a"], "$defs": defs}
+
+
+TARGETS = [("openai", None), ("gemini", "parameters"), ("vertex", "parameters"), ("gemini", "json-schema"),
+           ("vertex", "json-schema"), ("anthropic", None)]
+
+
+@pytest.mark.parametrize("make", [_sibling_chain, _all_of_fan], ids=lambda f: f.__name__.strip("_"))
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: "-".join(filter(None, t)))
+def test_an_inlining_that_doubles_per_definition_is_refused_at_the_cap(make, target):
+    """Each definition inlines the next twice: written out, 2**n copies of the last (14 of them gave
+    800 KB, 24 took ten minutes). The nodes a compile inlines are counted, and past INLINE_GUARD the
+    schema is refused (inlined-schema-too-large) before more work is done."""
+    from toolcast.walk import semantics
+
+    res = compile_params(make(14), *target)
+    if make is _sibling_chain and get_rules(res.rules).dropped("minLength"):
+        pytest.skip("minLength is not kept there: no sibling, nothing inlined")
+    assert res.status != "strict"
+    assert f"{target[0]}/inlined-schema-too-large" in {d.code for d in res.diagnostics}
+    walk = Walk(get_rules(res.rules))
+    walk.compile(make(14))
+    assert semantics.INLINE_GUARD < walk.n_inlined <= semantics.INLINE_GUARD + 5  # (the last target counted: 5 nodes)
+    # Once past the cap nothing more is inlined: the records are those of about 20,000 nodes, not 2**14 levels'.
+    assert len(walk.diags) + len(walk.trans) < semantics.INLINE_GUARD
+
+
+def test_the_inline_cap_counts_exactly(monkeypatch):
+    """Under the cap a schema is inlined and sent as before; one node over it, refused."""
+    from toolcast.walk import combinators
+
+    walk = Walk(get_rules(None))
+    walk.compile(_all_of_fan(6))
+    used = walk.n_inlined
+    assert compile_params(_all_of_fan(6)).status == "strict"
+    monkeypatch.setattr(combinators, "INLINE_GUARD", used)
+    assert compile_params(_all_of_fan(6)).status == "strict"
+    monkeypatch.setattr(combinators, "INLINE_GUARD", used - 1)
+    res = compile_params(_all_of_fan(6))
+    assert res.status == "non-strict"
+    assert [d.message for d in res.diagnostics if d.code == "openai/inlined-schema-too-large"] == [
+        f"Inlining the references gives a schema of more than {used - 1} nodes; it is not sent."]
+
+
+def test_merges_that_inline_each_definition_once_per_place_stay_linear():
+    """The shapes the growth benchmark measures, and a pydantic v1 model whose fields are each an allOf
+    of one enum definition: inlined once per place, well under the cap, sent strict."""
+    n = 128
+    defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}, {"$ref": f"#/$defs/d{i + 1}"}],
+                      "description": f"level {i}"} for i in range(n)}
+    defs[f"d{n}"] = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    twice = {"type": "object", "properties": {"a": {"$ref": "#/$defs/d0"}}, "required": ["a"], "$defs": defs}
+    fields = {f"f{i}": {"allOf": [{"$ref": "#/definitions/Color"}], "description": f"field {i}"} for i in range(400)}
+    pydantic = {"type": "object", "properties": fields, "required": list(fields),
+                "definitions": {"Color": {"title": "Color", "enum": ["red", "green"], "type": "string"}}}
+    for schema, most in ((twice, 4 * n), (pydantic, 4 * 400)):
+        walk = Walk(get_rules(None))
+        walk.compile(schema)
+        assert 0 < walk.n_inlined <= most
+        assert compile_params(schema).status == "strict"
+
+
+def test_whether_null_is_a_value_is_judged_once_per_definition(monkeypatch):
+    """allows_null followed every path of a $ref chain again (2**n for definitions that each refer
+    twice to the next, bare: nothing inlined); a target judged with no path cut short at a $ref of
+    the chain is remembered."""
+    from toolcast.walk import semantics
+
+    calls = 0
+    judge = semantics._ref_allows_null
+
+    def counting(*args):
+        nonlocal calls
+        calls += 1
+        return judge(*args)
+
+    monkeypatch.setattr(semantics, "_ref_allows_null", counting)
+    n = 20
+    defs = {f"D{i}": {"anyOf": [{"$ref": f"#/$defs/D{i + 1}"}, {"$ref": f"#/$defs/D{i + 1}", "description": "x"}]}
+            for i in range(n)}
+    defs[f"D{n}"] = {"type": "string"}  # (null nowhere: every branch of every level is judged)
+    res = compile_params({"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "$defs": defs})
+    assert 0 < calls <= 2 * n
+    assert res.status == "strict" and res.null_paths == (("a",),)  # made nullable: its null is stripped

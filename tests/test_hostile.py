@@ -296,6 +296,39 @@ def test_self_inlining_that_doubles_is_refused_in_bounded_memory(tmp_path, targe
     assert (f"{target}/recursive-schema" if target != "openai" else "openai/infinite-recursion") in codes, codes
 
 
+def _doubling_defs(n: int, branch) -> dict:
+    defs = {f"D{i}": {"anyOf": [branch(f"#/$defs/D{i + 1}", 0), branch(f"#/$defs/D{i + 1}", 1)]} for i in range(n)}
+    defs[f"D{n}"] = {"type": "string"}
+    return {"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "required": ["a"], "$defs": defs}
+
+
+# Linear in size, 2**40 when followed naively: each definition refers twice to the next.
+DOUBLING = {
+    "inlined for a sibling": (lambda ref, i: {"$ref": ref, "minLength": 1} if i == 0 else {"$ref": ref},
+                              "inlined-schema-too-large"),
+    "inlined as an allOf": (lambda ref, i: {"allOf": [{"$ref": ref}], "title": str(i)}, "inlined-schema-too-large"),
+    "bare (asked whether null is a value)": (lambda ref, i: {"$ref": ref, "description": str(i)}, None),
+}
+
+
+@pytest.mark.parametrize("case", list(DOUBLING))
+def test_forty_definitions_each_naming_the_next_twice_compile_in_bounded_work(tmp_path, case):
+    """Inlining such a chain writes its last definition out 2**40 times, and following each path to
+    ask whether null is a value walks as many: the first is refused at toolcast's inlining cap, the
+    second judges each definition once (they took minutes from 24 definitions on)."""
+    branch, code = DOUBLING[case]
+    f = tmp_path / "doubling.json"
+    f.write_text(tool_json(_doubling_defs(40, branch)))
+    p = cli("compile", f, "--format", "json", cwd=tmp_path, timeout=120)
+    no_traceback(p)
+    result = json.loads(p.stdout)["results"][0]
+    codes = {d["code"] for d in result["diagnostics"]}
+    if code is None:
+        assert result["status"] == "strict", codes
+    else:
+        assert result["status"] != "strict" and f"openai/{code}" in codes, codes
+
+
 def test_self_reference_via_cli_is_a_clear_error(tmp_path):
     f = tmp_path / "self.json"
     f.write_text(tool_json({"$ref": "#"}))

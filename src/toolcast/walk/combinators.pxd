@@ -10,6 +10,7 @@ from toolcast.walk.refs cimport References
 
 cdef class Combinators(References):
     cpdef _conflict(self, sp, k)
+    cpdef _inline_budget(self, target)
     cpdef _inlines(self, dict holder)
     cpdef _merged_ref(self, dict part, sp, Py_ssize_t depth)
     cpdef _ref_merge(self, ref, dict rest, sp, Py_ssize_t depth)

@@ -6,11 +6,13 @@ from typing import Any
 
 from toolcast.walk.refs import References
 from toolcast.walk.semantics import (
+    INLINE_GUARD,
     RECURSION_GUARD,
     exclusive,
     json_equal,
     json_intersection,
     nullable_ignored,
+    schema_nodes,
     too_deep,
 )
 from toolcast.walk.siblings import moved_keyword, no_dependents
@@ -87,6 +89,24 @@ class Combinators(References):
             out["additionalProperties"] = open_schema
         return True
 
+    def _inline_budget(self, target: Any) -> bool:
+        """Count the schema nodes of `target`, about to be inlined, against INLINE_GUARD: False past
+        it (the schema refused, reported once), before any work of the inlining is done."""
+        n = self.n_inlined
+        if n > INLINE_GUARD:
+            return False
+        sizes = self.inline_sizes
+        if type(sizes) is not dict:
+            sizes = self.inline_sizes = {}
+        size = sizes.get(id(target))
+        if size is None:
+            size = sizes[id(target)] = schema_nodes(target)  # (targets live as long as the walk)
+        n = self.n_inlined = n + size
+        if n > INLINE_GUARD:
+            self.report("inlined-schema-too-large", (), limit=INLINE_GUARD)
+            return False
+        return True
+
     def _inlines(self, holder: dict) -> None:
         """Note that the node being normalized inlines the target of `holder`'s `$ref` (see
         Walk._inlined)."""
@@ -141,7 +161,7 @@ class Combinators(References):
     def _ref_merge(self, ref: str, rest: dict, sp: tuple, depth: int) -> dict | None:
         """The target of `ref` merged with `rest` (None after a refusal), `ref` guarded meanwhile."""
         target = self._resolve_raw(ref, sp + ("$ref",))
-        if target is MISSING:
+        if target is MISSING or not self._inline_budget(target):
             return None
         if type(self._merging) is not set:
             self._merging = set()
@@ -397,6 +417,8 @@ class Combinators(References):
                 wrapped["anyOf"] = [{"$ref": s["$ref"]}]
                 return wrapped
             return s
+        if not self._inline_budget(target):
+            return None
         merged = self._merge([target, {k: v for k, v in s.items() if k != "$ref"}], sp)
         if merged is None:
             return None

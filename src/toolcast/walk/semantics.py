@@ -14,6 +14,7 @@ class Walk(Protocol):
     defs_raw: Any
     ref_nulls: Any
     ref_neutral: Any
+    null_cuts: int
 
 
 # How deep the recursive questions below (and the walk's merge) follow nesting and $ref chains before
@@ -29,6 +30,21 @@ RECURSION_GUARD = 500
 # out again, so a chain of definitions that each inline the next twice is exponential in its
 # length. The same figure as the OpenAPI subset's cap on a schema written out (walk.subset).
 INLINE_GUARD = 20_000
+
+
+def schema_nodes(s: Any) -> int:
+    """The objects in schema `s` (its schemas, and the maps and values that are objects), its `$ref`s
+    not followed: what inlining it writes out again."""
+    n = 0
+    stack = [s]
+    while stack:
+        x = stack.pop()
+        if type(x) is dict:
+            n += 1
+            stack.extend(x.values())
+        elif type(x) is list:
+            stack.extend(x)
+    return n
 
 
 def too_deep() -> RecursionError:
@@ -198,25 +214,28 @@ def _object_allows_null(s: dict, walk: Walk, _seen: set[str] | frozenset[str], _
     ref = s.get("$ref")
     if isinstance(ref, str):
         if ref in _seen:
+            walk.null_cuts += 1  # (an answer below this chain's start depends on the chain)
             return False
-        if not _seen:
-            # Seen from outside any $ref chain, a target's answer depends on the ref alone:
-            # remember it for this walk (a definition is often referred to from many places).
-            known = walk.ref_nulls.get(ref)
-            if known is None:
+        # A target's answer is remembered for this walk (a definition is often referred to from
+        # many places, and along many paths of a chain): judged from outside any $ref chain, it
+        # depends on the ref alone; inside one, when no path was cut short at a $ref of the chain.
+        known = walk.ref_nulls.get(ref)
+        if known is None:
+            cuts = walk.null_cuts
+            if not _seen:
                 known = _ref_allows_null(ref, walk, {ref}, _depth + 1)
+            else:
+                _seen.add(ref)  # a set begun above, for this chain
+                try:
+                    known = _ref_allows_null(ref, walk, _seen, _depth + 1)
+                finally:
+                    _seen.discard(ref)
+            if not _seen or walk.null_cuts == cuts:
                 if type(walk.ref_nulls) is not dict:
                     walk.ref_nulls = {}
                 walk.ref_nulls[ref] = known
-            if not known:
-                return False
-        else:
-            _seen.add(ref)  # a set begun above, for this chain
-            try:
-                if not _ref_allows_null(ref, walk, _seen, _depth + 1):
-                    return False
-            finally:
-                _seen.discard(ref)
+        if not known:
+            return False
     # No keyword excluded null (a typeless node gets here only with one of them, which the walk
     # keeps or reports, however it was written).
     return True

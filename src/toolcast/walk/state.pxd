@@ -53,11 +53,14 @@ cdef class State:
     cdef public object queue
     cdef public object _merging
     cdef public object ref_nulls
+    cdef public Py_ssize_t null_cuts
     cdef public object ref_neutral
     cdef public object ref_names
     cdef public object merged_refs
     cdef public object inlined
     cdef public object inlining
+    cdef public Py_ssize_t n_inlined
+    cdef public object inline_sizes
     cdef public object root_inferred
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)

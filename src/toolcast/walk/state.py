@@ -93,6 +93,7 @@ class State:
         self.queue: Any = ()  # definitions referred to, in order (repeats included)
         self._merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
         self.ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
+        self.null_cuts = 0  # the paths allows_null cut short at a $ref of its chain (see there)
         self.ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
         self.ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
         self.merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
@@ -100,6 +101,9 @@ class State:
         # those whose inlined content is being walked: id -> (object, depth) (see Walk._inlined).
         self.inlined: Any = ()
         self.inlining: Any = _EMPTY
+        # The schema nodes inlined so far (see INLINE_GUARD), and each target's count: id -> nodes.
+        self.n_inlined = 0
+        self.inline_sizes: Any = _EMPTY
         self.root_inferred: Any = None  # the keyword the root's inferred `type: object` came from
 
     # -- recording ---------------------------------------------------------------------
