@@ -306,3 +306,22 @@ def test_whether_null_is_a_value_is_judged_once_per_definition(monkeypatch):
     res = compile_params({"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "$defs": defs})
     assert 0 < calls <= 2 * n
     assert res.status == "strict" and res.null_paths == (("a",),)  # made nullable: its null is stripped
+
+
+@pytest.mark.parametrize(("k", "s", "target", "restated"), [
+    # `contains` beside minContains 0 in the target is void there; beside none it asks for one match.
+    ("contains", {"contains": {"type": "integer"}}, {"type": "array", "contains": {"type": "integer"}, "minContains": 0},
+     False),
+    ("contains", {"contains": {"type": "integer"}}, {"type": "array", "contains": {"type": "integer"}}, True),
+    ("then", {"if": {"minimum": 1}, "then": {"maximum": 9}}, {"if": {"minimum": 2}, "then": {"maximum": 9}}, False),
+    ("unevaluatedProperties", {"unevaluatedProperties": False},
+     {"type": "object", "properties": {"a": {}}, "unevaluatedProperties": False}, False),
+    ("additionalProperties", {"additionalProperties": False, "properties": {"a": {"type": "string"}}},
+     {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": False}, True),
+    ("items", {"items": {"type": "string"}}, {"type": "array", "prefixItems": [{}], "items": {"type": "string"}}, False),
+])
+def test_a_ref_sibling_is_redundant_only_beside_what_it_reads_in_the_target(k, s, target, restated):
+    """A sibling of `$ref` equal to the target's own is dropped as redundant only where what it reads
+    beside it (walk.siblings) reads the same in both: `contains` beside the target's `minContains: 0`
+    does not repeat a `contains` that asks for one match."""
+    assert Walk._restated(k, s[k], s, target) is restated

@@ -15,7 +15,7 @@ from toolcast.walk.semantics import (
     schema_nodes,
     too_deep,
 )
-from toolcast.walk.siblings import moved_keyword, no_dependents
+from toolcast.walk.siblings import DEPENDS_ON, moved_keyword, no_dependents, same_reading
 from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
 
 # Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
@@ -509,17 +509,10 @@ class Combinators(References):
             return set([v] if isinstance(v, str) else v) == set([tv] if isinstance(tv, str) else tv)
         if k == "required":
             return isinstance(tv, list) and all(isinstance(x, str) for x in tv) and set(v) <= set(tv)
-        if k == "additionalProperties":
-            # Its meaning depends on the properties and patterns beside it: the same ones only.
-            for near in ("properties", "patternProperties"):
-                a, b = s.get(near, MISSING), target.get(near, MISSING)
-                if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
-                    return False
-        elif k == "items":
-            # Schema-form items applies after prefixItems: the same prefixItems only.
-            if isinstance(v, list) or isinstance(tv, list):
-                return False
-            a, b = s.get("prefixItems", MISSING), target.get("prefixItems", MISSING)
-            if (a is MISSING) != (b is MISSING) or (a is not MISSING and not json_equal(a, b)):
+        if k == "items" and (isinstance(v, list) or isinstance(tv, list)):
+            return False
+        for c in DEPENDS_ON.get(k, ()):
+            # Its meaning depends on keywords beside it (walk.siblings): the same reading of them only.
+            if not same_reading(c, s.get(c, MISSING), target.get(c, MISSING)):
                 return False
         return json_equal(v, tv)
