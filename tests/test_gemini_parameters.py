@@ -157,6 +157,25 @@ def test_what_a_node_says_about_null_and_its_enum_survives_exactly(node, target)
 
 
 @pytest.mark.parametrize("target", ("gemini", "vertex"))
+@pytest.mark.parametrize("root", (
+    {"minProperties": 1},
+    {"maxProperties": 0},
+    {"minProperties": 2, "maxProperties": 1},
+    {"description": "at least one", "minProperties": 1},
+))
+def test_a_root_without_type_keeps_what_it_says_of_objects(root, target):
+    # Found by testing the strict-and-not-lossy promise: a root without `type` and without
+    # `properties` was read as a tool without parameters, and what it said of objects was left out
+    # with no finding: {"minProperties": 1} sent strict as {"type": "OBJECT"} accepted {}.
+    res = toolcast.compile_tool(_tool(root), target=target)
+    assert res.status == "strict" and not res.lossy, _codes(res)
+    assert ("inferred-type", "#/type") in _changes(res)
+    sent, original = _sent_means(res, target), Draft202012Validator(root)
+    for value in ({}, {"a": 1}, {"a": 1, "b": "x"}):
+        assert sent.is_valid(value) == original.is_valid(value), (value, res.tool)
+
+
+@pytest.mark.parametrize("target", ("gemini", "vertex"))
 def test_null_is_nullable_only_where_every_constraint_takes_it(target):
     def sent(node: dict) -> dict:
         res = toolcast.compile_tool(_tool({"type": "object", "required": ["a"], "properties": {"a": node}}),

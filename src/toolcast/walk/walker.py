@@ -33,8 +33,11 @@ from toolcast.walk.values import (
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
-# A root without `type` that has one of these is read as an object (else: a tool without parameters).
-_ROOT_TYPE_TRIGGERS = ("properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf", "enum", "const")
+# A root without `type` that has one of these is read as an object (else: a tool without parameters):
+# the combinators and values it is read by, and every keyword that implies an object (IMPLIES), which
+# a tool without parameters would lose (`minProperties: 1` read so accepted `{}`).
+_ROOT_TYPE_TRIGGERS = tuple(dict.fromkeys(("properties", "required", "additionalProperties", "anyOf", "oneOf", "allOf",
+                                           "enum", "const", *dict(IMPLIES)["object"])))
 # (bound once: compiled, a call of the bound method skips the method lookup made per node)
 _not_reshaping = _RESHAPING.isdisjoint
 
