@@ -136,6 +136,23 @@ def test_invalid_names_are_refused_in_every_mode() -> None:
         assert r.status == "refused" and r.tool is None
 
 
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini", "vertex"])
+@pytest.mark.parametrize("schema,place", [
+    ({"type": "string"}, "#/type"), ({"type": ["string", "null"]}, "#/type"), ({"enum": ["a", "b"]}, "#"),
+    ("a string", "#"), ([{"type": "object"}], "#"),
+])
+def test_a_root_that_is_no_object_schema_is_refused_with_strict_off_too(target: str, schema, place: str) -> None:
+    # Found by testing: every provider's rules list root-schema-not-object among the codes refused in
+    # every mode, but with strict off the schema is not walked, and only non-JSON values were looked
+    # for: {"type": "string"} was sent as the parameters of a non-strict tool (the API rejects it).
+    for strict in ("auto", True, False):
+        r = compile_tool({"name": "t", "inputSchema": schema}, target=target, strict=strict)
+        assert r.status == "refused" and r.tool is None, (strict, r.status)
+        assert [d.path for d in r.diagnostics if d.code.endswith("/root-schema-not-object")] == [place], strict
+    # An object root is sent as it is with strict off.
+    assert compile_tool({"name": "t", "inputSchema": {"type": ["object"]}}, target=target, strict=False).status != "refused"
+
+
 def test_compile_tools_refuses_a_repeated_name() -> None:
     rs = compile_tools([{"name": "x", "inputSchema": {}}, {"name": "x", "inputSchema": {}}, {"name": "y"}])
     assert [r.status for r in rs] == ["strict", "refused", "strict"]

@@ -39,6 +39,7 @@ from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: 
 )
 from toolcast.walk import Walk, without_cycle_gc
 from toolcast.walk.values import non_json
+from toolcast.walk.walker import root_not_object
 
 _first = itemgetter(0)
 
@@ -159,11 +160,17 @@ def compile_tool(
 
 
 def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
-    """The status of a tool sent with strict mode off (not walked), its findings added to `diags`."""
+    """The status of a tool sent with strict mode off (not walked), its findings added to `diags`:
+    what the rules refuse in every mode (always_refused) is refused here too."""
     diags.append((r.patterns["strict-disabled"], "#", (), ()))
     bad = non_json(schema)
     if bad is not None:  # (the walk refuses it in the other modes)
         diags.append((r.patterns["non-json-value"], "#", bad[0], (("value", bad[1]),)))
+        return "refused"
+    not_object = root_not_object(schema)
+    if not_object is not None and r.patterns["root-schema-not-object"] in r.always_refused:
+        # (a provider that takes any root would send it as it is)
+        diags.append((r.patterns["root-schema-not-object"], "#", not_object[0], (("value", not_object[1]),)))
         return "refused"
     return "non-strict"
 

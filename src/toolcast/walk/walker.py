@@ -45,6 +45,26 @@ _not_reshaping = _RESHAPING.isdisjoint
 _T = TypeVar("_T")
 
 
+def root_not_object(root: Any) -> tuple[tuple, str] | None:
+    """(place, what it is) when a tool's root schema is no object schema whatever else it says, else
+    None: a value that is not a schema object, a `type` that is not object, an enum or const without
+    a `type` (arguments are objects). No value, `{}` and `true` are a tool without parameters, and a
+    root `$ref` is judged once resolved (Walk._root). Compile reads it too for a tool it does not walk
+    (strict off), where the rules refuse it in every mode."""
+    if root is None or root is True:
+        return None
+    if not isinstance(root, dict):
+        return (), describe(root)
+    rtype = root.get("type", MISSING)
+    if rtype is MISSING:
+        if "enum" in root or "const" in root:
+            return (), "an enum or const without `type: object`"
+        return None
+    if rtype == "object" or rtype == ["object"]:
+        return None
+    return ("type",), describe(rtype)
+
+
 def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
     """fn(*args) with the cyclic garbage collector paused, then restored; left alone when a
     caller (or an outer compile) has paused it already.
@@ -141,7 +161,8 @@ class Walk(Containers):
             self.change("closed-empty-parameters", ())
             return ({"type": "object", "properties": {}, "required": [], "additionalProperties": False},)
         if not isinstance(schema, dict):
-            return (self.refuse("root-schema-not-object", (), value=describe(schema)),)
+            place, what = root_not_object(schema)
+            return (self.refuse("root-schema-not-object", place, value=what),)
         root = schema  # copied before anything is taken out of it or added to it
         if "$defs" in root or "definitions" in root:
             root = dict(schema)
@@ -156,16 +177,16 @@ class Walk(Containers):
                 if kw in root:
                     self.report("root-schema-anyof", (kw,), keyword=kw)
         rtype = root.get("type", MISSING)
-        if rtype is MISSING:
+        not_object = root_not_object(root)
+        if not_object is not None:
+            self.report("root-schema-not-object", not_object[0], value=not_object[1])
+        elif rtype is MISSING:
             if not any(k in root for k in _ROOT_TYPE_TRIGGERS):
                 # Description-only or annotation-only root: a tool without parameters.
                 self.report("empty-parameters", ())
                 self.change("closed-empty-parameters", ())
                 root = {k: v for k, v in root.items() if k not in r.kept or k in self.annotations}
                 root.update(type="object", properties={}, additionalProperties=False)
-            elif "enum" in root or "const" in root:
-                # A root that lists its values is not an object schema (arguments are objects).
-                self.report("root-schema-not-object", (), value="an enum or const without `type: object`")
             else:
                 self.change("inferred-type", ("type",), "(object, at the root)")
                 # (a `$ref` to `#` below reads the root with it: see References._root_target)
@@ -173,8 +194,6 @@ class Walk(Containers):
                 root = self._set_root_type(root)
         elif rtype == ["object"]:
             root = self._set_root_type(root)
-        elif rtype != "object":
-            self.report("root-schema-not-object", ("type",), value=describe(rtype))
         return root
 
     def _set_root_type(self, root: dict) -> dict:
