@@ -285,6 +285,18 @@ def test_a_stale_file_goes_only_while_it_holds_what_toolcast_wrote(tmp_path: Pat
     assert [t["file"] for t in json.loads((out / "manifest.json").read_text())["tools"]] == ["t0.json"]
 
 
+@pytest.mark.parametrize("target", [["--target", "anthropic"], ["--target", "gemini"],
+                                    ["--target", "vertex", "--api", "json-schema"], ["--api", "chat"]])
+def test_a_stale_file_of_any_target_goes(tmp_path: Path, target: list[str]) -> None:
+    # Only OpenAI's Responses shape ("type": "function" at the top) was taken as a tool file: an
+    # Anthropic or Gemini tool whose source was removed stayed in DIR, "not a tool file", for good.
+    out = tmp_path / "generated"
+    assert run("compile", tools_file(tmp_path, 3), *target, "--out", str(out))[0] == 0
+    code, _, err = run("compile", tools_file(tmp_path, 1), *target, "--out", str(out))
+    assert code == 0 and not err
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "t0.json"]
+
+
 def test_manifest_is_byte_stable_and_hashes_each_file(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     assert run("compile", *GOOD, "--out", str(out))[0] == 0

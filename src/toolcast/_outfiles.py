@@ -112,10 +112,19 @@ def not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result
     return None
 
 
+# The fields of the tools each target's emitter writes (toolcast.providers) besides the optional
+# description and strict flag: Anthropic's, and a Gemini or Vertex function declaration's.
+_DECLARATIONS = ({"name", "input_schema"}, {"name", "parameters"}, {"name", "parametersJsonSchema"})
+
+
 def is_tool_file(content: bytes) -> bool:
-    """Whether `content` is byte for byte what toolcast writes for a tool: a function, in `dumps`."""
+    """Whether `content` is byte for byte what toolcast writes for a tool of any target: an OpenAI
+    function, or a tool with exactly the fields another target's has, in `dumps`."""
     try:
         value = json.loads(content)
     except (ValueError, RecursionError):
         return False
-    return isinstance(value, dict) and value.get("type") == "function" and utf8(dumps(value)) == content
+    if not isinstance(value, dict):
+        return False
+    shaped = value.get("type") == "function" or set(value) - {"description", "strict"} in _DECLARATIONS
+    return shaped and utf8(dumps(value)) == content
