@@ -153,6 +153,21 @@ def test_impact_reports_outcome_null_path_and_diagnostic_changes(tmp_path):
     assert "non-strict -> strict" in impact and "+ null path [\"note\"]" in impact
 
 
+def test_impact_text_escapes_what_the_tools_name(tmp_path):
+    # A tool's name, its property names and its file name were written as they are: an escape
+    # sequence reached the terminal and a newline forged a line of the report.
+    forged = "\n      - openai/forged at #"
+    tools = tmp_path / "a\x1b[2Jb.json"
+    tools.write_text(json.dumps({"name": "e\x1b[2J" + forged, "inputSchema": {"type": "object", "properties": {
+        "p\u202e" + forged: {"type": "string", "maxLength": 8}}, "required": ["p\u202e" + forged]}}))
+    code, out, _ = run("rules", "diff", "2026-08-20", "2026-10-17", "--impact", str(tools), str(tools) + "\x1b[0m")
+    assert code == 2
+    impact = out[out.index("impact on"):]
+    assert "\x1b" not in impact and "\u202e" not in impact
+    assert not [line for line in impact.splitlines() if line.lstrip().startswith("- openai/forged")]
+    assert "e\\x1b[2J\\x0a" in impact and "#/properties/p\\u202e\\x0a" in impact and "a\\x1b[2Jb.json" in impact
+
+
 def test_impact_input_errors_exit_2_but_others_are_compiled(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps({"name": "g", "parameters": {"type": "object", "properties": {}}}))

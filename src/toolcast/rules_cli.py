@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import IO, Any
 
+from toolcast.render import shown_text
 from toolcast.rules import Rules, get_rules
 from toolcast.rules_diff import REGEX_CLASS_ORDER, compare, resolved, versions
 
@@ -175,21 +176,22 @@ def render_impact(m: dict, w, max_details: int | None) -> None:
     if m["codes_removed"]:
         w("  findings removed: " + ", ".join(f"{k} x{v}" for k, v in m["codes_removed"].items()) + "\n")
     for e in m["errors"]:
-        w(f"  input error: {e}\n")
+        w(f"  input error: {shown_text(e)}\n")
     shown = m["tools"] if max_details is None else m["tools"][:max_details]
     if shown:
         w("\nper tool\n")
     for t in shown:
         arrow = f"{t['from']} -> {t['to']}" if t["from"] != t["to"] else t["to"]
-        w(f"  {t['name'] or '(unnamed)'}  [{t['source']}]  {arrow}\n")
+        # Names, sources and paths are the tools' own text: escaped as every text report escapes them.
+        w(f"  {shown_text(t['name']) if t['name'] else '(unnamed)'}  [{shown_text(t['source'])}]  {arrow}\n")
         for p in t["null_paths_added"]:
             w(f"      + null path {json.dumps(p)}\n")
         for p in t["null_paths_removed"]:
             w(f"      - null path {json.dumps(p)}\n")
         for d in t["diagnostics_added"]:
-            w(f"      + {d['code']} at {d['path']}\n")
+            w(f"      + {d['code']} at {shown_text(d['path'])}\n")
         for d in t["diagnostics_removed"]:
-            w(f"      - {d['code']} at {d['path']}\n")
+            w(f"      - {d['code']} at {shown_text(d['path'])}\n")
     if len(shown) < len(m["tools"]):
         w(f"  ... and {len(m['tools']) - len(shown)} more tool(s); --details all or --format json lists every one\n")
 
