@@ -306,6 +306,21 @@ def test_baseline_fails_only_on_new_findings_matched_without_lines(tmp_path: Pat
     assert {x["baselineState"] for x in log["runs"][0]["results"]} == {"new", "unchanged"}
 
 
+def test_annotations_under_a_baseline_say_how_many_known_findings_they_left_out(tmp_path: Path) -> None:
+    # The text report said it; the annotations listed only new findings and said nothing of the rest.
+    path = tmp_path / "t.json"
+    path.write_text(TOOL_JSON, encoding="utf-8")
+    base = tmp_path / "baseline.json"
+    assert run("check", str(path), "--write-baseline", str(base))[0] == 0
+    known = len(json.loads(base.read_text(encoding="utf-8"))["findings"])
+    path.write_text(TOOL_JSON.replace('"depth": {"type": "integer"}', '"depth": {"type": "integer"}, "when": {"type": "string", "format": "uri"}'), encoding="utf-8")
+    code, out, _ = run("check", str(path), "--baseline", str(base), "--format", "github")
+    lines = out.splitlines()
+    assert code == 1 and all("#/properties/when" in x for x in lines[:-1]) and len(lines) > 1
+    assert lines[-1].endswith(f"; {known} finding(s) in the baseline not shown")
+    assert "baseline" not in run("check", str(path), "--format", "github")[1].splitlines()[-1]
+
+
 @pytest.mark.parametrize("content,needle", [
     (None, "cannot read the baseline"),
     ('{"findings": [}', "b.json:1:"),
