@@ -144,6 +144,20 @@ def test_sarif_is_valid_with_one_rule_per_code_and_regions(tmp_path: Path) -> No
     assert inv["executionSuccessful"] is False and "cannot read" in inv["toolExecutionNotifications"][0]["message"]["text"]
 
 
+def test_sarif_says_a_fix_a_non_strict_tool_does_not_send_is_not_applied(tmp_path: Path) -> None:
+    # The message said "fixed" of a change left out of what was sent (the text report: "not applied").
+    props = {"type": "object", "properties": {"u": {"type": "string"}}}
+    lossy = {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"name": "sent", "parameters": props}, {"name": "plain", "parameters": lossy}]))
+    handled = {(x["properties"]["tool"], x["ruleId"]): x["message"]["text"].rpartition(" (")[2]
+               for x in sarif(str(path))["runs"][0]["results"]}
+    assert handled["sent", "openai/object-missing-additional-properties"] == "fixed; the tool compiles strict)"
+    assert handled["plain", "openai/object-missing-additional-properties"] == "not applied; the tool compiles non-strict)"
+    assert handled["plain", "openai/unsupported-string-format"] == "not applied; the tool compiles non-strict)"
+    assert handled["plain", "openai/sent-non-strict"] == "note; the tool compiles non-strict)"
+
+
 def test_sarif_fingerprints_are_stable_across_runs_and_line_moves(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
     path.write_text(TOOL_JSON, encoding="utf-8")

@@ -94,11 +94,13 @@ def log(
     out = []
     for (source, r), where in zip(results, places, strict=True):
         for d in r.diagnostics:
+            # A fix that is not in what was sent (a non-strict tool's original schema) is not "fixed".
+            handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
             res = {
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
                 "level": LEVEL[d.severity],
-                "message": {"text": f"{r.name or '(unnamed)'} {d.path}: {d.message} ({HANDLED.get(d.outcome, d.outcome)}; the tool compiles {r.status})"},
+                "message": {"text": f"{r.name or '(unnamed)'} {d.path}: {d.message} ({handled}; the tool compiles {r.status})"},
                 "locations": [location(source, r, where, d)],
                 "partialFingerprints": {"toolcastFinding/v1": fingerprint(*key(r, d))},
                 "properties": {"tool": r.name, "schemaPath": d.path, "outcome": d.outcome, "status": r.status},
