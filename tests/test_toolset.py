@@ -163,6 +163,25 @@ def test_duplicate_and_nameless_tools_are_dropped_and_reported():
     assert any("dropped" in line for line in report.lines())
 
 
+@pytest.mark.parametrize("junk", [None, "read", 5, ["a"]], ids=["null", "string", "number", "list"])
+def test_an_entry_that_is_no_tool_is_dropped_and_the_others_are_exposed(junk):
+    # (raised TypeError, and the whole toolset was lost for one bad entry)
+    ts, report = ToolSet.build({"srv": [tool("a"), junk, tool("b")], "git": [tool("status")]})
+    assert ts.names == ("srv__a", "srv__b", "git__status")
+    assert [(d.server, d.tool, d.reason) for d in report.dropped] == [
+        ("srv", None, f"not a tool: {type(junk).__name__}")]
+
+
+def test_a_lone_surrogate_in_a_name_that_is_hashed_still_builds():
+    # A "\ud800" escape in a listing decodes to a lone surrogate (no UTF-8 form); hashing the
+    # name for a truncation or a collision raised UnicodeEncodeError, losing every tool.
+    long_name, clashing = "x\ud800" * 40, "a\ud800"
+    ts, report = ToolSet.build({"srv": [tool(long_name), tool(clashing), tool("a_"), tool("ok")]})
+    assert len(ts) == 4 and all(VALID.match(n) for n in ts.names) and "srv__ok" in ts
+    assert ts.lookup("srv", long_name).name != ts.lookup("srv", clashing).name
+    assert {r.tool: r.reasons for r in report.renames}[clashing] == ("sanitized", "collision")
+
+
 def test_duplicate_server_prefix_is_an_error():
     with pytest.raises(ValueError, match="given twice"):
         ToolSet.build([("s", [tool("a")]), ("s", [tool("b")])])

@@ -52,8 +52,9 @@ def thaw(value: Any) -> Any:
     return value
 
 
-def _tool_to_dict(tool: Any) -> dict[str, Any]:
-    """Turn an MCP tool (plain dict or the ``mcp`` SDK's pydantic ``Tool``) into a plain dict."""
+def _tool_to_dict(tool: Any) -> dict[str, Any] | None:
+    """Turn an MCP tool (plain dict or the ``mcp`` SDK's pydantic ``Tool``) into a plain dict;
+    None for a value that is no tool at all (a string, a number, null)."""
     if isinstance(tool, Mapping):
         return dict(tool)
     dump = getattr(tool, "model_dump", None)
@@ -62,7 +63,7 @@ def _tool_to_dict(tool: Any) -> dict[str, Any]:
         return dict(dump(by_alias=True, exclude_none=True, mode="json"))
     name = getattr(tool, "name", None)
     if name is None:
-        raise TypeError(f"not an MCP tool: {type(tool).__name__} has no name")
+        return None
     out: dict[str, Any] = {"name": name}
     description = getattr(tool, "description", None)
     if description is not None:
@@ -95,9 +96,11 @@ def sanitize(text: str) -> str:
 
 
 def _digest(server: str, tool: str, salt: int = 0) -> str:
-    # Hash the *original* names so two tools that sanitize alike still hash apart.
+    # Hash the *original* names so two tools that sanitize alike still hash apart. A lone
+    # surrogate (a "\ud800" escape in a listing) has no UTF-8 form: surrogatepass still gives
+    # it bytes of its own, and leaves every other name's hash as it was.
     key = f"{server}/{tool}" if salt == 0 else f"{server}/{tool}#{salt}"
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:_HASH_LENGTH]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_LENGTH]
 
 
 def _with_hash(base: str, digest: str) -> str:
@@ -271,8 +274,9 @@ class ToolSet(Mapping[str, ExposedTool]):
            that does not depend on input order: tools whose name needed no change first,
            then by (prefix, tool name) in code-point order.
 
-        A tool listed twice by the same server, or without a string name, is dropped and
-        reported, because a call could not say which one was meant.
+        A tool listed twice by the same server, without a string name, or that is no tool at
+        all (a string, a number, null) is dropped and reported, because a call could not say
+        which one was meant; the other tools are exposed as usual.
         """
         pairs = list(servers.items()) if isinstance(servers, Mapping) else list(servers)
         candidates, dropped = _candidates(pairs)
@@ -314,6 +318,9 @@ def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[Dr
         seen_tools: set[str] = set()
         for raw in _tool_list(tools):
             definition = _tool_to_dict(raw)
+            if definition is None:
+                dropped.append(DroppedTool(server, None, f"not a tool: {type(raw).__name__}"))
+                continue
             tool = definition.get("name")
             if not isinstance(tool, str) or not tool:
                 dropped.append(DroppedTool(server, None, "missing or empty tool name"))
