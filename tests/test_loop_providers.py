@@ -179,6 +179,11 @@ def test_gemini_bad_shapes_name_the_place():
         tc_gemini.tool_calls({"candidates": [{"content": {"parts": 3}}]}, TOOLSET)
     with pytest.raises(ResponseShapeError, match=r"^response: expected a GenerateContentResponse"):
         tc_gemini.tool_calls({"something": 1}, TOOLSET)
+    # (a candidate that is no object was named as its content, and a null one read as no call)
+    for candidate, got in ((5, "int"), ([CALL], "list"), (None, "None")):
+        with pytest.raises(ResponseShapeError,
+                           match=rf"^response\.candidates\[0\]: expected an object \(a candidate\), got {got}$"):
+            tc_gemini.tool_calls({"candidates": [candidate]}, TOOLSET)
 
 
 # --------------------------------------------------------------------------- execution

@@ -83,7 +83,9 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
         if not candidates:
             return [], path
         # Several candidates are alternatives; the first one is the conversation's.
-        content = _field(candidates[0], "content") if _is_object(candidates[0]) else candidates[0]
+        if not _is_object(candidates[0]):
+            raise ResponseShapeError(f"{path}.candidates[0]", "an object (a candidate)", candidates[0])
+        content = _field(candidates[0], "content")
         path = f"{path}.candidates[0].content"
         if content is None:
             return [], path
