@@ -100,6 +100,32 @@ def test_budgets_are_reported_per_tool_in_input_order():
     assert [r.status for r in strict_true] == ["strict", "refused"] and strict_true[1].tool is None
 
 
+def _applied(res: toolcast.CompileResult) -> dict[str, bool]:
+    return {f.code: f.applied for f in (*res.diagnostics, *res.transformations)}
+
+
+def test_a_request_reports_the_changes_of_a_tool_it_demotes_or_refuses_as_not_applied():
+    """A tool sent non-strict or refused by a budget, or refused as a repeated name, sends none of the
+    fixes of its strict form: as when the walk decides it, they are `applied: false`."""
+    open_tool = _tool({"type": "object", "properties": {"a": {"type": "string"}}}, "t20")
+    tools = [_closed(0, f"t{i}") for i in range(20)]
+    for strict, status in (("auto", "non-strict"), (True, "refused")):
+        res = compile_request([*tools, open_tool], target="anthropic", strict=strict).results[20]
+        applied = _applied(res)
+        assert res.status == status and "additionalProperties" not in str(res.tool)
+        assert applied["anthropic/object-missing-additional-properties"] is False
+        assert applied["added-additional-properties-false"] is False
+        assert applied["anthropic/too-many-strict-tools"] is True  # (no change: applies to the tool)
+        assert res.to_dict()["transformations"][-1]["applied"] is False
+    demoted = compile_request([*tools, open_tool], target="anthropic").results[20]
+    assert _applied(demoted)["renamed-input-schema-to-parameters"] is True  # its input_schema is sent
+    many = [_tool({"type": "object", "properties": {"a": {"type": "string"}}}, f"t{i}") for i in range(129)]
+    assert _applied(toolcast.compile_tools(many)[128])["openai/object-missing-additional-properties"] is False
+    repeated = toolcast.compile_tools([open_tool, open_tool], target="openai")[1]
+    assert repeated.status == "refused"
+    assert _applied(repeated)["openai/strict-optional-property"] is False
+
+
 def test_openai_tools_budget_refuses_in_every_mode():
     tools = [_closed(0, f"t{i}") for i in range(129)]
     for strict in ("auto", False):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from toolcast.model import CompileResult, Diagnostic
+from toolcast.model import CompileResult, Diagnostic, unsent
 from toolcast.records import BudgetEntry
 
 
@@ -111,17 +111,21 @@ def _budget_diag(rules: Any, b: BudgetEntry, total: int) -> Diagnostic:
 
 
 def _refused(res: CompileResult, rules: Any, name: str, b: BudgetEntry, total: int) -> CompileResult:
+    """`res` refused because of budget `name`: nothing of it is sent, its changes included."""
     kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
-    return CompileResult(res.name, "refused", None, (), (*res.diagnostics, _budget_diag(rules, b, total)), kept,
-                         res.rules, res.api)
+    return CompileResult(res.name, "refused", None, (), unsent((*res.diagnostics, _budget_diag(rules, b, total))),
+                         unsent(kept), res.rules, res.api)
 
 
 def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str, b: BudgetEntry,
                 total: int) -> CompileResult:
-    """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name`."""
+    """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name`: the
+    changes of its strict form are not in what is sent, those of its own fields (`plain`'s) are."""
     code = rules.patterns["sent-non-strict"]
     why = Diagnostic(code, "#", (), (("value", f"exceed the request's budget {name} ({total} > {b.value})"),),
                      rules.diagnostics[code])
     kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
-    return CompileResult(res.name, "non-strict", plain.tool, (), (*res.diagnostics, _budget_diag(rules, b, total), why),
-                         kept, res.rules, res.api)
+    sent = (*plain.diagnostics, *plain.transformations)
+    return CompileResult(res.name, "non-strict", plain.tool, (),
+                         (*unsent(res.diagnostics, sent), _budget_diag(rules, b, total), why), unsent(kept, sent),
+                         res.rules, res.api)

@@ -17,6 +17,7 @@ from toolcast.model import (
     Status,
     expanded,
     pointer,
+    unsent,
 )
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
@@ -264,8 +265,10 @@ def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> Co
         return res
     code = rules.patterns["duplicate-tool-name"]
     dup = Diagnostic(code, "name", (), (("name", res.name),), rules.diagnostics[code])
-    kept = tuple(t for t in res.transformations if t.code != "enabled-strict-mode")
-    return CompileResult(res.name, "refused", None, (), (*res.diagnostics, dup), kept, res.rules, res.api)
+    kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
+    # Nothing of a refused tool is sent, its changes included.
+    return CompileResult(res.name, "refused", None, (), unsent((*res.diagnostics, dup)), unsent(kept), res.rules,
+                         res.api)
 
 
 def compile_tools(

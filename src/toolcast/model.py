@@ -132,6 +132,9 @@ class Diagnostic(_Finding):
             d["applied"] = False  # only then: the findings of what was sent keep their bytes
         return d
 
+    def _as_unsent(self) -> Diagnostic:
+        return Diagnostic(self._code, self._base, self._tokens, self._params, self._entry, True)
+
 
 # The outcomes of findings that say the schema was changed.
 _CHANGING = frozenset({"fixes", "lossy"})
@@ -181,6 +184,16 @@ class Transformation(_Finding):
         if self._unsent:
             d["applied"] = False
         return d
+
+    def _as_unsent(self) -> Transformation:
+        return Transformation(self._code, self._base, self._tokens, self._note, self._entry, True)
+
+
+def unsent(findings: tuple, sent: tuple = ()) -> tuple:
+    """`findings` marked as about a form of the schema that was not sent (a result whose outcome a
+    request decided after its compile), but for those found in `sent`, the findings of what was."""
+    kept = set(sent)
+    return tuple(f if f in kept else f._as_unsent() for f in findings)
 
 
 def null_path_to_json(path: NullPath) -> list:
