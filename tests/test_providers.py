@@ -134,6 +134,18 @@ def test_openai_tools_budget_refuses_in_every_mode():
         assert ("openai/too-many-tools", "#") in _codes(res[128])
 
 
+def test_openai_loop_tools_are_one_request():
+    """openai.tools gives one request's `tools`, as anthropic.tools and gemini.tools do: the tools past
+    OpenAI's 128 are left out (reported in `excluded`), not sent to fail the whole request."""
+    import toolcast.openai
+
+    toolset, _ = toolcast.ToolSet.build({"s": [{"name": f"t{i}", "inputSchema": {"type": "object"}} for i in range(130)]})
+    for api in ("responses", "chat"):
+        tools, report = toolcast.openai.tools(toolset, api=api)
+        assert len(tools) == 128 and [e.name for e in report.excluded] == ["s__t128", "s__t129"]
+        assert report.excluded[0].codes == ("openai/too-many-tools",)
+
+
 def test_cli_applies_budgets_over_one_invocation(tmp_path, capsys):
     import json
 

@@ -79,13 +79,15 @@ def tools(
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into the OpenAI tool list for ``api``.
 
-    Each tool is compiled under its exposed name, so the model calls it by that name.
-    Returns the tool dicts in toolset order and a :class:`ToolsReport`. ``optional_null`` is
-    passed to compile_tool (what an optional property that already accepts null becomes).
+    Each tool is compiled under its exposed name, so the model calls it by that name, the
+    toolset as one request (the provider's request budgets apply across it: past 128 tools a
+    tool is left out). Returns the tool dicts in toolset order and a :class:`ToolsReport`.
+    ``optional_null`` is passed to compile_tool (what an optional property that already accepts
+    null becomes).
     """
     return provider_tools(
         "openai", toolset, api=_check_api(api), strict=strict, rules=rules, allow_lossy=allow_lossy,
-        optional_null=optional_null,
+        optional_null=optional_null, budgets=True,
     )
 
 
