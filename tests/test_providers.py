@@ -56,6 +56,25 @@ def test_property_keys_refuse_in_every_mode():
     assert toolcast.compile_tool(_tool(schema)).status == "strict"
 
 
+@pytest.mark.parametrize("target,api", (("anthropic", None), ("vertex", "json-schema")))
+def test_property_keys_refuse_where_the_original_schema_is_sent(target, api):
+    """A tool sent with its original schema sends every property name in it: with strict off (not
+    walked), or under auto where the name sits in a place the walk dropped (`not`), a name the
+    provider rejects refuses the tool rather than failing the request."""
+    key = {"type": "object", "properties": {"$.xgafv": {"type": "string"}}}
+    res = toolcast.compile_tool(_tool(key), target=target, api=api, strict=False)
+    assert res.status == "refused" and res.tool is None
+    assert (f"{target}/property-key-invalid", "#/properties/$.xgafv") in _codes(res)
+    hidden = {"type": "object", "properties": {"n": {"not": {"type": "object", "properties": {"a b": {}}}}}}
+    for strict in ("auto", False):
+        res = toolcast.compile_tool(_tool(hidden), target=target, api=api, strict=strict)
+        assert res.status == "refused", strict
+        assert (f"{target}/property-key-invalid", "#/properties/n/not/properties/a b") in _codes(res)
+    fine = {"type": "object", "properties": {"n": {"not": {"type": "object", "properties": {"a.b": {}}}}}}
+    assert toolcast.compile_tool(_tool(fine), target="anthropic", strict=False).status == "non-strict"
+    assert toolcast.compile_tool(_tool(key), strict=False).status == "non-strict"  # (OpenAI: no key rule)
+
+
 def test_enum_value_types():
     schema = {"type": "object", "properties": {"b": {"type": "boolean", "enum": [True]}}, "required": ["b"],
               "additionalProperties": False}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
@@ -39,6 +39,7 @@ from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: 
     strict_mode,
 )
 from toolcast.walk import Walk, without_cycle_gc
+from toolcast.walk.dialect import SCHEMA_SLOTS
 from toolcast.walk.values import non_json
 from toolcast.walk.walker import root_not_object
 
@@ -224,15 +225,46 @@ def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diag
 
 
 def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
-    """A copy of the original schema to send non-strict, or None when it is too deep to serialise
-    safely (reported, unless the walk reported the depth already)."""
+    """A copy of the original schema to send non-strict, or None when it cannot be sent: it is too
+    deep to serialise safely (reported, unless the walk reported the depth already), or it names a
+    property as the rules refuse in every mode (the walk judged only the places it walked)."""
     try:
-        return copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+        sent = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
     except _TooDeep:
         too_deep = r.patterns["schema-too-deep"]
         if not any(d[0] == too_deep for d in schema_diags):
             diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
         return None
+    code = r.patterns.get("property-key-invalid")
+    if r.property_key_re is not None and code in r.always_refused:
+        bad = [(code, "#", place, (("name", name), ("pattern", r.property_key_pattern)))
+               for place, name in _property_names(sent) if not (type(name) is str and r.property_key_re.fullmatch(name))]
+        if bad:
+            diags.extend(bad)
+            return None
+    return sent
+
+
+def _property_names(schema: Any) -> Iterator[tuple[tuple, Any]]:
+    """(place, name) of every property a copied schema names, in every subschema (SCHEMA_SLOTS), in
+    document order."""
+    stack = [((), schema)]
+    while stack:
+        place, node = stack.pop()
+        if type(node) is not dict:
+            continue
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind == "map" and type(v) is dict:
+                if key == "properties":
+                    yield from ((place + (key, name), name) for name in v)
+                subs.extend((place + (key, name), sub) for name, sub in v.items())
+            elif kind in ("list", "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), sub) for i, sub in enumerate(v))
+            elif kind is not None:
+                subs.append((place + (key,), v))
+        stack.extend(reversed(subs))
 
 
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:
