@@ -92,8 +92,9 @@ def compile_tool(
 ) -> CompileResult:
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
     `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
-    OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `json-schema`, i.e.
-    parametersJsonSchema), under `rules` of the target's provider (None: its default).
+    OpenAI `responses` or `chat`; Anthropic `messages`; Gemini and Vertex `parameters`, the
+    OpenAPI Schema subset, or `json-schema`, i.e. parametersJsonSchema), under `rules` of the
+    target's provider (None: its default).
 
     `optional_null` decides an optional property that already accepts null, where the rules make
     every property required: "value" (default) sends it required, so the handler receives the
