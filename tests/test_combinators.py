@@ -325,3 +325,45 @@ def test_a_ref_sibling_is_redundant_only_beside_what_it_reads_in_the_target(k, s
     beside it (walk.siblings) reads the same in both: `contains` beside the target's `minContains: 0`
     does not repeat a `contains` that asks for one match."""
     assert Walk._restated(k, s[k], s, target) is restated
+
+
+# Keywords beside an anyOf that some branch contradicts (that branch admits nothing there, as a
+# `false` one): the anyOf still admits the other branches' values. Each used to refuse the whole
+# tool as unsatisfiable-schema ("the parts admit no type in common").
+NARROWED_BY_SIBLINGS = {
+    "a null branch beside a type": ({"type": "integer", "anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                    [1], [None, "a"]),
+    "a type list that keeps one branch": ({"type": ["integer", "string"], "anyOf": [{"type": "integer"},
+                                                                                   {"type": "boolean"}]},
+                                          [1], ["a", True, None]),
+    "a oneOf beside an anyOf": ({"anyOf": [{"type": "integer"}, {"type": "string"}],
+                                 "oneOf": [{"type": "integer"}, {"type": "string"}]}, [1, "a"], [True, None]),
+}
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic"])
+@pytest.mark.parametrize("name", sorted(NARROWED_BY_SIBLINGS))
+def test_an_any_of_branch_its_siblings_exclude_is_left_out_not_refused(name, target):
+    from jsonschema import Draft202012Validator
+
+    prop, accepted, rejected = NARROWED_BY_SIBLINGS[name]
+    schema = {"type": "object", "properties": {"x": prop}, "required": ["x"], "additionalProperties": False}
+    res = compile_params(schema, target)
+    assert res.status == "strict" and not res.lossy, [d.code for d in res.diagnostics]
+    assert "removed-false-subschema" in {t.code for t in res.transformations}
+    sent = Draft202012Validator(res.tool.get("parameters") or res.tool["input_schema"])
+    orig = Draft202012Validator(schema)
+    for v in accepted:
+        assert sent.is_valid({"x": v}) and orig.is_valid({"x": v}), v
+    for v in rejected:
+        assert not sent.is_valid({"x": v}) and not orig.is_valid({"x": v}), v
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic"])
+def test_an_any_of_whose_every_branch_its_siblings_exclude_is_unsatisfiable(target):
+    prop = {"type": "integer", "anyOf": [{"type": "string"}, {"type": "null"}]}
+    res = compile_params({"type": "object", "properties": {"x": prop}, "required": ["x"], "additionalProperties": False},
+                         target)
+    assert res.status == "non-strict"
+    found = [d for d in res.diagnostics if d.code == f"{target}/unsatisfiable-schema"]
+    assert [d.path for d in found] == ["#/properties/x/anyOf"]

@@ -450,18 +450,38 @@ class Combinators(References):
             return s
         common = {k: s[k] for k in constraining}
         branches = []
+        removed = 0
         for i, b in enumerate(s["anyOf"]):
             if b is False:
                 branches.append(False)
                 continue
+            n_diags, n_trans, refusals = len(self.diags), len(self.trans), self.refusals
             m = self._merge([common, b], sp + ("anyOf", i))
             if m is None:
-                return None
+                if not self._only_unsatisfiable(n_diags):
+                    return None
+                # The branch admits nothing beside its siblings: as a `false` branch, it is left
+                # out, and the anyOf means the same (the schema stays satisfiable through the rest).
+                del self.diags[n_diags:], self.trans[n_trans:]
+                self.refusals = refusals
+                self.change("removed-false-subschema", sp + ("anyOf", i), "(it admits nothing the keywords beside the anyOf admit)")
+                removed += 1
+                continue
             branches.append(m)
+        if removed and branches.count(False) == len(branches):  # (dicts never equal False)
+            self.report("unsatisfiable-schema", sp + ("anyOf",), value="no anyOf branch admits a value the keywords beside it admit")
+            return None
         self.change("merged-all-of", sp + ("anyOf",), "(sibling keywords moved into each anyOf branch)")
         s = {k: v for k, v in s.items() if k not in common}
         s["anyOf"] = branches
         return s
+
+    def _only_unsatisfiable(self, n_diags: int) -> bool:
+        """Whether every finding since the first `n_diags` says no value satisfies a schema (and there
+        is one)."""
+        code = self.codes["unsatisfiable-schema"]
+        new = self.diags[n_diags:]
+        return bool(new) and all(d[0] == code for d in new)
 
     def _implied_siblings(self, s: dict, kept: list, target: Any) -> list | None:
         """(keyword, code, note) for each constraining sibling of `$ref` that the target implies.
