@@ -92,3 +92,13 @@ def load_file(path: Path) -> dict:
 def write_file(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def sent_original(schema):
+    """The original schema as a non-strict tool is sent with it: as it was, but for a root that says no
+    `type`, which gains `type: object` (README, Policy)."""
+    if schema is True:
+        return {"type": "object", "properties": {}}
+    if isinstance(schema, dict) and "type" not in schema:
+        return {"type": "object", **schema}
+    return schema

@@ -3,6 +3,8 @@ SDKs' typed params, and the corpus and large schemas through every target with i
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from oracles import anthropic as anthropic_oracle
 from oracles import gemini as gemini_oracle
@@ -73,6 +75,35 @@ def test_property_keys_refuse_where_the_original_schema_is_sent(target, api):
     fine = {"type": "object", "properties": {"n": {"not": {"type": "object", "properties": {"a.b": {}}}}}}
     assert toolcast.compile_tool(_tool(fine), target="anthropic", strict=False).status == "non-strict"
     assert toolcast.compile_tool(_tool(key), strict=False).status == "non-strict"  # (OpenAI: no key rule)
+
+
+SENT_AS = {"openai": "parameters", "anthropic": "input_schema", "gemini": "parametersJsonSchema",
+           "vertex": "parametersJsonSchema"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("root,sent", [
+    ({"properties": {"a": {"type": "string"}}, "patternProperties": {"^x": {}}},  # (an open map: non-strict)
+     {"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {"^x": {}}}),
+    ({"description": "no parameters"}, {"type": "object", "description": "no parameters"}),
+    ({}, {"type": "object"}),
+    (True, {"type": "object", "properties": {}}),
+])
+def test_an_original_schema_is_sent_with_its_root_typed(target, root, sent):
+    """Every provider's rules require an object root (Anthropic rejects an input_schema without
+    `type`): the original schema a non-strict tool is sent with gains the type it did not say, and
+    the change is reported as applied."""
+    api = "json-schema" if target in ("gemini", "vertex") else None
+    before = copy.deepcopy(root)
+    for strict in (False, "auto"):
+        res = toolcast.compile_tool(_tool(root), target=target, api=api, strict=strict)
+        if res.status == "strict":  # (auto: a tool without parameters goes strict)
+            assert strict == "auto" and (before is True or "properties" not in before)
+            continue
+        assert res.status == "non-strict", (strict, _codes(res))
+        assert res.tool[SENT_AS[target]] == sent
+        assert any(t.code == "inferred-type" and t.applied for t in res.transformations)
+        assert root == before  # (the input is left as it was)
 
 
 def test_enum_value_types():

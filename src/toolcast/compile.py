@@ -193,6 +193,8 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
     elif status != "refused":
         if r.sends_original:
             params = _original(schema, r, diags, schema_diags)
+            if params is not None and r.policy.get("root_type") == "object":
+                params = _typed_root(params, r, trans)
         else:  # the converted schema, lossy changes and all; nothing to send after a refusal
             params = compiled if walk is not None and not walk.refusals else None
         if params is None:
@@ -243,6 +245,20 @@ def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
         if bad:
             diags.extend(bad)
             return None
+    return sent
+
+
+def _typed_root(sent: Any, r: Rules, trans: list) -> Any:
+    """The original schema as sent, its root typed as the rules require every root to be (policy
+    root_type): a root without `type` (its keywords say an object, or nothing: a tool without
+    parameters) gains `type: object`, recorded; a `true` root is a tool without parameters. A
+    provider that requires the type rejects the request without it, and arguments are objects."""
+    if sent is True:
+        trans.append((r.changes["inferred-type"], "#", (), "(an object without properties, for a `true` root)"))
+        return {"type": "object", "properties": {}}
+    if type(sent) is dict and "type" not in sent:
+        trans.append((r.changes["inferred-type"], "#", ("type",), "(object, at the root of the schema sent as it was)"))
+        return {"type": "object", **sent}
     return sent
 
 
