@@ -6,13 +6,18 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+from types import MappingProxyType
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import TypeAdapter
 
 from toolcast import anthropic as tc_anthropic
 from toolcast import gemini as tc_gemini
-from toolcast._loop import ResponseShapeError
+from toolcast import openai as tc_openai
+from toolcast._json_limits import JsonLimitError, plain_json
+from toolcast._loop import MAX_ARGUMENTS_BYTES, MAX_JSON_DEPTH, ResponseShapeError
 from toolcast.mcp_runtime import execute_tool_calls
 from toolcast.toolset import ToolSet
 
@@ -221,6 +226,97 @@ def test_null_paths_as_lists_or_tuples_strip_the_same_and_bad_paths_still_raise(
         assert calls[0].arguments == {"q": "x", "filter": {}}
     with pytest.raises(NullPathError, match=r"null_paths\[0\]\[0\]: expected a property name"):
         tc_anthropic.tool_calls(USE, TOOLSET, {"docs__search": ((5,),)})
+
+
+# --------------------------------------------------------------------------- argument size
+
+
+def _json_size(value) -> int:
+    """The size README's 4 MiB is of: compact JSON text, non-ASCII unescaped, in UTF-8."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _arguments_of_size(size: int, shape: str) -> dict:
+    """Arguments whose JSON text is exactly ``size`` bytes: characters of 1 to 4 bytes in UTF-8
+    and ones JSON escapes in 2 or 6 ("\x01" is "\\u0001"), in one long string or in many short
+    ones, and floats and big integers beside them."""
+    mixed = "a\u00e9\u20ac\U0001f600\n\x01\"\\"
+    if shape == "one string":
+        value = {"q": mixed * 50_000, "filter": {"lang": "\u2028"}}
+    elif shape == "many values":  # their punctuation is most of the text
+        value = {"q": "", "filter": {"lang": "x", "tags": ["\x01", -2.2250738585072014e-308, 10**40, True] * 40_000}}
+    else:  # integers of 4,001 digits
+        value = {"q": "", "filter": {"lang": "x", "tags": [-(10**4000)] * 1000}}
+    value["q"] += "a" * (size - _json_size(value))
+    assert _json_size(value) == size
+    return value
+
+
+def _chat(*calls: tuple[str, object]) -> dict:
+    tool_calls = [{"id": cid, "type": "function", "function": {"name": "docs__search", "arguments": args}}
+                  for cid, args in calls]
+    return {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": tool_calls}}]}
+
+
+def _read(target: str, sdk: bool, *calls: tuple[str, object]) -> tuple[dict, dict]:
+    """``({id: arguments}, {id: error text})`` of decoded ``calls`` as ``target`` returns them."""
+    if target == "anthropic":
+        message = anthropic_message(*({"type": "tool_use", "id": cid, "name": "docs__search", "input": args}
+                                      for cid, args in calls))
+        got, rejected = tc_anthropic.tool_calls(
+            anthropic_types.Message.model_validate(message) if sdk else message, TOOLSET)
+        return ({c.call_id: c.arguments for c in got},
+                {r["tool_use_id"]: r["content"][0]["text"] for r in rejected})
+    if target == "gemini":
+        response = gemini_response(*({"functionCall": {"id": cid, "name": "docs__search", "args": args}}
+                                     for cid, args in calls))
+        got, rejected = tc_gemini.tool_calls(
+            genai_types.GenerateContentResponse.model_validate(response) if sdk else response, TOOLSET)
+        return ({c.call_id: c.arguments for c in got},
+                {r["functionResponse"]["id"]: r["functionResponse"]["response"]["error"] for r in rejected})
+    got, rejected = tc_openai.tool_calls(_chat(*calls), TOOLSET)
+    return {c.call_id: c.arguments for c in got}, {r["tool_call_id"]: r["content"] for r in rejected}
+
+
+@pytest.mark.parametrize("shape", ["one string", "many values", "long integers"])
+@pytest.mark.parametrize(("target", "sdk"), [("anthropic", False), ("anthropic", True), ("gemini", False),
+                                             ("gemini", True), ("chat", False)])
+def test_decoded_arguments_over_4_mib_as_json_are_rejected_as_json_text_is(target, sdk, shape):
+    limit = MAX_ARGUMENTS_BYTES
+    at, over = _arguments_of_size(limit, shape), _arguments_of_size(limit + 1, shape)
+    proxied = MappingProxyType(_arguments_of_size(limit + 1, shape))  # a mapping, not a dict
+    calls = [("before", {"q": "a"}), ("at", at), ("over", over), ("proxied", proxied), ("after", {"q": "b"})]
+    refused = ["over", "proxied"]
+    if target == "chat":  # the same arguments as the JSON text a model sends
+        calls.append(("text", json.dumps(over, ensure_ascii=False, separators=(",", ":"))))
+        refused.append("text")
+    accepted, rejected = _read(target, sdk, *calls)
+    assert accepted == {"before": {"q": "a"}, "at": at, "after": {"q": "b"}}
+    error = f"Error: arguments for tool 'docs__search' are refused: the JSON text is larger than {limit} bytes"
+    assert rejected == dict.fromkeys(refused, error)
+
+
+# Characters of every UTF-8 length and every kind of JSON escape; the longest floats; big integers.
+_TEXT = st.lists(st.sampled_from(["a", "\u00e9", "\u2028", "\U0001f600", "\x01", "\n", '"', "\\"]),
+                 max_size=3).map("".join) | st.sampled_from(["\x01", "\u00e9"]).map(lambda c: c * 60)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | _TEXT | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from([-2.2250738585072014e-308, 1e16, 0.0]) | st.integers() | st.integers(-10**200, 10**200),
+    lambda kids: st.lists(kids, max_size=4) | st.tuples(kids) | st.dictionaries(_TEXT, kids, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_TEXT, _VALUES, max_size=4), st.integers(0, 2000))
+def test_decoded_arguments_are_refused_exactly_when_their_json_text_is_over_the_limit(value, limit):
+    try:
+        copy = plain_json(value, max_depth=MAX_JSON_DEPTH, max_bytes=limit)
+    except JsonLimitError as exc:
+        assert str(exc) == f"is larger than {limit} bytes"
+        assert _json_size(value) > limit
+    else:
+        assert json.dumps(copy) == json.dumps(value) and _json_size(value) <= limit
 
 
 # --------------------------------------------------------------------------- tools()

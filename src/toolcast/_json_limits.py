@@ -159,61 +159,104 @@ class _Unusual(Exception):
     """A value the fast copy does not take; the careful one decides (and words any error)."""
 
 
-def plain_json(value: Any, *, max_depth: int) -> Any:
+def plain_json(value: Any, *, max_depth: int, max_bytes: int | None = None) -> Any:
     """A fresh copy of ``value`` as plain JSON data (dict, list, str, int, finite float, ...).
 
     Raises :class:`JsonLimitError` naming the first place that is nested deeper than
     ``max_depth``, has a non-string key, a non-finite number, a lone surrogate in a string, or
-    a value JSON has no form for.
+    a value JSON has no form for; and, given ``max_bytes``, for a value whose JSON text is
+    larger (UTF-8, compact separators, non-ASCII unescaped: the least any provider sends).
     Recursion is bounded by ``max_depth``, so any input is safe.
     """
+    counted = [1]  # a JSON text has a byte at the least
     try:
-        return _copy_dict(value, max_depth) if type(value) is dict else _copy(value, max_depth)
+        if type(value) is dict:
+            out = _copy_dict(value, max_depth, counted)
+        else:
+            out = _copy(value, max_depth, counted)
     except _Unusual:
-        return _plain_json(value, max_depth=max_depth)
+        out = _plain_json(value, max_depth=max_depth)
+        counted[0] = -1  # the careful copy does not count: the size is measured
+    if max_bytes is not None and not 0 <= counted[0] * _COUNTED_SHARE <= max_bytes:
+        _check_size(out, counted[0], max_bytes)
+    return out
 
 
-def _copy(value: Any, depth: int) -> Any:
+# The copy counts a lower bound of the JSON text's size: the characters of every string and key,
+# the punctuation, a byte a scalar (3 a float, more for a long integer). The text takes at most 8
+# bytes a counted one (a string's character up to 6, "\u001f"; a float up to 24, "-2.2e-308" at
+# full precision), so only a value counted over 1/8 of the limit can exceed it: only then is it measured.
+_COUNTED_SHARE = 8
+
+
+def _check_size(value: Any, counted: int, max_bytes: int) -> None:
+    """JsonLimitError if ``value``'s JSON text is over ``max_bytes``; ``counted``: its lower bound, or -1."""
+    if counted <= max_bytes:
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except ValueError as exc:  # an integer longer than Python's digit limit
+            raise JsonLimitError(
+                "holds a value that cannot be encoded: " + " ".join(str(exc).split())[:200]
+            ) from None
+        counted = len(text) if text.isascii() else len(text.encode("utf-8"))
+        if counted <= max_bytes:
+            return
+    raise JsonLimitError(f"is larger than {max_bytes} bytes")
+
+
+def _copy(value: Any, depth: int, counted: list) -> Any:
     """Exact builtin types only (what a JSON decoder builds); anything else is _Unusual."""
     kind = type(value)
     if kind is str:
         if value.isascii() or not _SURROGATE.search(value):
+            counted[0] += len(value)
             return value
-    elif kind is int or kind is bool or value is None:
+    elif kind is int:
+        counted[0] += value.bit_length() >> 3  # n bits: more than n / 8 digits
+        return value
+    elif kind is bool or value is None:
         return value
     elif kind is float:
         if math.isfinite(value):
+            counted[0] += 2  # "0.0" at the least
             return value
     elif kind is dict:
-        return _copy_dict(value, depth)
+        return _copy_dict(value, depth, counted)
     elif kind is list or kind is tuple:
-        return _copy_list(value, depth)
+        return _copy_list(value, depth, counted)
     raise _Unusual
 
 
-def _copy_list(value: list | tuple, depth: int) -> list:
+def _copy_list(value: list | tuple, depth: int, counted: list) -> list:
     if depth <= 0:
         raise _Unusual
     out = []
+    size = 2 * len(value)  # a comma (or bracket) and a first byte an item: the rest below
     for item in value:
         kind = type(item)
         if kind is str:  # scalars inline, as in _copy_dict
             if not (item.isascii() or not _SURROGATE.search(item)):
                 raise _Unusual
             out.append(item)
-        elif kind is int or kind is bool or item is None:
+            size += len(item)
+        elif kind is int:
+            out.append(item)
+            size += item.bit_length() >> 3
+        elif kind is bool or item is None:
             out.append(item)
         elif kind is dict:
-            out.append(_copy_dict(item, depth - 1))
+            out.append(_copy_dict(item, depth - 1, counted))
         else:
-            out.append(_copy(item, depth - 1))
+            out.append(_copy(item, depth - 1, counted))
+    counted[0] += size
     return out
 
 
-def _copy_dict(value: dict, depth: int) -> dict:
+def _copy_dict(value: dict, depth: int, counted: list) -> dict:
     if depth <= 0:
         raise _Unusual
-    out = {}
+    out = value.copy()  # scalars as they are; each container is replaced by its copy below
+    size = 5 * len(value)  # a key's quotes, colon and comma (or brace), a value's first byte
     for key, item in value.items():
         if type(key) is not str or not (key.isascii() or not _SURROGATE.search(key)):
             raise _Unusual
@@ -222,15 +265,21 @@ def _copy_dict(value: dict, depth: int) -> dict:
         if kind is str:
             if not (item.isascii() or not _SURROGATE.search(item)):
                 raise _Unusual
-            out[key] = item
-        elif kind is int or kind is bool or item is None:
-            out[key] = item
+            size += len(key) + len(item)
+        elif kind is int:
+            size += len(key) + (item.bit_length() >> 3)
+        elif kind is bool or item is None:
+            size += len(key)
         elif kind is dict:
-            out[key] = _copy_dict(item, depth - 1)
+            out[key] = _copy_dict(item, depth - 1, counted)
+            size += len(key)
         elif kind is list:
-            out[key] = _copy_list(item, depth - 1)
+            out[key] = _copy_list(item, depth - 1, counted)
+            size += len(key)
         else:
-            out[key] = _copy(item, depth - 1)
+            out[key] = _copy(item, depth - 1, counted)
+            size += len(key)
+    counted[0] += size
     return out
 
 

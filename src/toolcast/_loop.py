@@ -23,6 +23,7 @@ _MAX_LISTED_NAMES = 50
 #: serialising them recursively would hit Python's recursion limit, and no tool needs it.
 MAX_JSON_DEPTH = 100
 #: Arguments longer than this (UTF-8) are refused; the largest model outputs are far smaller.
+#: Arguments that arrive decoded are measured as compact JSON text.
 MAX_ARGUMENTS_BYTES = 4 * 1024 * 1024
 
 
@@ -188,8 +189,10 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
         return {}, None
     if type(args) is dict or isinstance(args, Mapping):
         try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
-            return plain_json(args, max_depth=MAX_JSON_DEPTH), None
+            return plain_json(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES), None
         except JsonLimitError as exc:
+            if str(exc).startswith("is larger"):  # worded as for the same arguments sent as text
+                return None, _decode_problem(name, exc)
             return None, f"arguments for tool {name!r} are not usable JSON: the value {exc}"
     if not isinstance(args, str):
         return None, f"arguments for tool {name!r} must be a JSON object string, got {_kind(args)}"
