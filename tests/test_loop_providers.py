@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import sys
 from types import MappingProxyType
 
 import pytest
@@ -294,6 +295,20 @@ def test_decoded_arguments_over_4_mib_as_json_are_rejected_as_json_text_is(targe
     assert accepted == {"before": {"q": "a"}, "at": at, "after": {"q": "b"}}
     error = f"Error: arguments for tool 'docs__search' are refused: the JSON text is larger than {limit} bytes"
     assert rejected == dict.fromkeys(refused, error)
+
+
+@pytest.mark.parametrize(("target", "sdk"), [("anthropic", False), ("anthropic", True), ("gemini", False),
+                                             ("gemini", True), ("chat", False)])
+def test_a_decoded_integer_past_pythons_digit_limit_is_rejected_as_its_text_is(target, sdk):
+    # The same number as text cannot be decoded (json.loads refuses it); decoded, it passed, and
+    # writing the arguments out again (a proxy, a log) raised ValueError.
+    huge = 10 ** (sys.get_int_max_str_digits() + 1)
+    calls = [("alone", {"n": huge}), ("listed", {"n": [1, huge]}), ("nested", {"o": {"n": -huge}}),
+             ("long but fine", {"n": 10 ** 4000}), ("after", {"q": "b"})]
+    accepted, rejected = _read(target, sdk, *calls)
+    assert accepted == {"long but fine": {"n": 10 ** 4000}, "after": {"q": "b"}}
+    assert sorted(rejected) == ["alone", "listed", "nested"]
+    assert all("digits, past Python's limit" in e for e in rejected.values()), rejected
 
 
 # Characters of every UTF-8 length and every kind of JSON escape; the longest floats; big integers.

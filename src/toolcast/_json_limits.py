@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,6 +18,9 @@ _BRACKETS_ONLY = str.maketrans({"{": "[", "}": "]"})
 _NOT_BRACKET = re.compile(r"[^\[\]]+")
 # A surrogate code point on its own: Python strings can hold one, UTF-8 (and so no server) cannot.
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# An integer of up to this many bits has at most 4,000 digits, within Python's default digit limit
+# (4,300): the fast copy takes it; a longer one is for the careful copy to judge.
+_SHORT_INT_BITS = 13_000
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
@@ -212,8 +216,10 @@ def _copy(value: Any, depth: int, counted: list) -> Any:
             counted[0] += len(value)
             return value
     elif kind is int:
-        counted[0] += value.bit_length() >> 3  # n bits: more than n / 8 digits
-        return value
+        bits = value.bit_length()
+        if bits <= _SHORT_INT_BITS:
+            counted[0] += bits >> 3  # n bits: more than n / 8 digits
+            return value
     elif kind is bool or value is None:
         return value
     elif kind is float:
@@ -240,8 +246,11 @@ def _copy_list(value: list | tuple, depth: int, counted: list) -> list:
             out.append(item)
             size += len(item)
         elif kind is int:
+            bits = item.bit_length()
+            if bits > _SHORT_INT_BITS:
+                raise _Unusual
             out.append(item)
-            size += item.bit_length() >> 3
+            size += bits >> 3
         elif kind is bool or item is None:
             out.append(item)
         elif kind is dict:
@@ -267,7 +276,10 @@ def _copy_dict(value: dict, depth: int, counted: list) -> dict:
                 raise _Unusual
             size += len(key) + len(item)
         elif kind is int:
-            size += len(key) + (item.bit_length() >> 3)
+            bits = item.bit_length()
+            if bits > _SHORT_INT_BITS:
+                raise _Unusual
+            size += len(key) + (bits >> 3)
         elif kind is bool or item is None:
             size += len(key)
         elif kind is dict:
@@ -291,6 +303,13 @@ def _plain_json(value: Any, *, max_depth: int, _depth: int = 0) -> Any:
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
+        if value.bit_length() > _SHORT_INT_BITS:
+            try:
+                str(value)
+            except ValueError:  # past Python's digit limit: no JSON text of it can be written or read
+                raise JsonLimitError(
+                    f"holds an integer of more than {sys.get_int_max_str_digits()} digits, past Python's limit"
+                ) from None
         return int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
