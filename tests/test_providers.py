@@ -176,6 +176,18 @@ def test_a_request_reports_the_changes_of_a_tool_it_demotes_or_refuses_as_not_ap
     assert _applied(repeated)["openai/strict-optional-property"] is False
 
 
+def test_a_tool_a_budget_demotes_reports_the_changes_of_the_schema_it_sends():
+    """Demoted past Anthropic's strict tools, a tool whose root said no type is sent its original
+    schema with the type: that change is reported, applied."""
+    typeless = _tool({"properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False},
+                     "t20")
+    tools = [_closed(0, f"t{i}") for i in range(20)]
+    res = compile_request([*tools, typeless], target="anthropic").results[20]
+    assert res.status == "non-strict" and res.tool["input_schema"]["type"] == "object"
+    sent = [t for t in res.transformations if t.code == "inferred-type" and t.applied]
+    assert [t.path for t in sent] == ["#/type"]
+
+
 def test_openai_tools_budget_refuses_in_every_mode():
     tools = [_closed(0, f"t{i}") for i in range(129)]
     for strict in ("auto", False):

@@ -126,6 +126,9 @@ def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str,
                      rules.diagnostics[code])
     kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
     sent = (*plain.diagnostics, *plain.transformations)
+    # (and the changes only the schema sent makes: a root that said no type is typed there)
+    known = set(kept)
+    own = tuple(t for t in plain.transformations if t.applied and t not in known)
     return CompileResult(res.name, "non-strict", plain.tool, (),
-                         (*unsent(res.diagnostics, sent), _budget_diag(rules, b, total), why), unsent(kept, sent),
-                         res.rules, res.api)
+                         (*unsent(res.diagnostics, sent), _budget_diag(rules, b, total), why),
+                         (*unsent(kept, sent), *own), res.rules, res.api)
