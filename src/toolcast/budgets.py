@@ -111,10 +111,16 @@ def _budget_diag(rules: Any, b: BudgetEntry, total: int) -> Diagnostic:
 
 
 def _refused(res: CompileResult, rules: Any, name: str, b: BudgetEntry, total: int) -> CompileResult:
-    """`res` refused because of budget `name`: nothing of it is sent, its changes included."""
+    """`res` refused because of budget `name`."""
+    return refused(res, rules, _budget_diag(rules, b, total))
+
+
+def refused(res: CompileResult, rules: Any, why: Diagnostic) -> CompileResult:
+    """`res` refused by its request after its compile, for `why` (a budget, a repeated name): nothing
+    of it is sent, its changes included."""
     kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
-    return CompileResult(res.name, "refused", None, (), unsent((*res.diagnostics, _budget_diag(rules, b, total))),
-                         unsent(kept), res.rules, res.api)
+    return CompileResult(res.name, "refused", None, (), unsent((*res.diagnostics, why)), unsent(kept), res.rules,
+                         res.api)
 
 
 def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str, b: BudgetEntry,

@@ -9,7 +9,7 @@ from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any
 
-from toolcast.budgets import Budget, Request
+from toolcast.budgets import Budget, Request, refused
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -17,7 +17,6 @@ from toolcast.model import (
     Status,
     expanded,
     pointer,
-    unsent,
 )
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
@@ -313,11 +312,7 @@ def refuse_repeated_name(res: CompileResult, seen: set[str], rules: Rules) -> Co
         seen.add(res.name)
         return res
     code = rules.patterns["duplicate-tool-name"]
-    dup = Diagnostic(code, "name", (), (("name", res.name),), rules.diagnostics[code])
-    kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
-    # Nothing of a refused tool is sent, its changes included.
-    return CompileResult(res.name, "refused", None, (), unsent((*res.diagnostics, dup)), unsent(kept), res.rules,
-                         res.api)
+    return refused(res, rules, Diagnostic(code, "name", (), (("name", res.name),), rules.diagnostics[code]))
 
 
 def compile_tools(
