@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, Protocol
 
 from toolcast.walk.values import def_ref_name
@@ -28,7 +29,7 @@ RECURSION_GUARD = 500
 # toolcast's own cap on the schema nodes one compile inlines (the targets of the `$ref`s it merges
 # with siblings, allOf parts or anyOf siblings, counted each time): each inlining writes its target
 # out again, so a chain of definitions that each inline the next twice is exponential in its
-# length. The same figure as the OpenAPI subset's cap on a schema written out (walk.subset).
+# length. The OpenAPI subset caps a schema it writes out at it too (walk.subset).
 INLINE_GUARD = 20_000
 
 
@@ -427,7 +428,7 @@ def _json_type(v: Any) -> str:
     return "array" if isinstance(v, list) else "object" if isinstance(v, dict) else ""
 
 
-def _admits(types: frozenset | set, v: Any) -> bool:
+def _admits(types: Collection[str], v: Any) -> bool:
     """Whether a branch of these types admits value `v` by its type alone (1.0 is an integer)."""
     t = _json_type(v)
     return t in types or (t == "integer" and "number" in types)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.semantics import INLINE_GUARD, _admits
 from toolcast.walk.values import def_ref_name
 
 # toolcast's own cap on the nodes of an inlined schema: definitions used in many places multiply
-# when written out, and a schema of this size is far past anything an API takes.
-MAX_INLINED_NODES = 20_000
+# when written out, and a schema of this size is far past anything an API takes (the walk's cap on
+# what it inlines, the same figure).
+MAX_INLINED_NODES = INLINE_GUARD
 
 # The keywords that constrain only values of one JSON type, for splitting a type list into anyOf
 # branches (one type each); the rest (annotations) go into every branch. (`enum` goes to each
@@ -29,10 +31,6 @@ _ANNOTATIONS = ("title", "description", "default")
 
 # The JSON type of an enum value, as the Schema names types (a bool is not an integer here).
 _KIND = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
-# The JSON types a value of each Python type is of (an int is a number too; a float is an integer
-# too when it is whole, as JSON compares: 1.0 is 1; see _of_type).
-_KINDS = {str: ("string",), bool: ("boolean",), int: ("integer", "number"), type(None): ("null",),
-          list: ("array",), dict: ("object",)}
 
 
 class _TooLarge(Exception):
@@ -274,10 +272,7 @@ def _null_only(b: Any) -> bool:
 
 def _of_type(v: Any, types: Any) -> bool:
     """Whether `v` is a value of the `type` keyword `types` (a name or a list), as JSON compares."""
-    kinds = _KINDS.get(type(v))
-    if kinds is None:  # a float (the walk keeps JSON values only)
-        kinds = ("number", "integer") if type(v) is float and v.is_integer() else ("number",)
-    return any(k in types for k in kinds) if type(types) is list else types in kinds
+    return _admits(types if type(types) is list else (types,), v)
 
 
 def _number_text(v: float) -> str:
