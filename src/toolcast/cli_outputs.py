@@ -39,13 +39,8 @@ class Collected:
 
         github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known))
         files = written["files"] if written else None
-        line = render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None))
-        if self.known is not None:  # (as the text report says it)
-            from toolcast.baseline import key
-
-            hidden = sum(1 for _, r in self.results for d in r.diagnostics if key(r, d) in self.known)
-            line += f"; {hidden} finding(s) in the baseline not shown"
-        out.write(line + "\n")
+        out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None),
+                                      known=self.known) + "\n")
 
 
 class Streamed:

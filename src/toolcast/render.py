@@ -153,9 +153,7 @@ class TextStream:
         t = self.t
         shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= self.floor and self.keep(r, d)]
         if self.known is not None:
-            from toolcast.baseline import key
-
-            self.hidden += sum(1 for d in r.diagnostics if key(r, d) in self.known)
+            self.hidden += _in_baseline(r, self.known)
         if self.quiet and not shown:
             return
         head = f"{t.marks.get(r.status, '?')} {shown_text(r.name) if r.name else '(unnamed)'}"
@@ -182,25 +180,34 @@ class TextStream:
         t = self.t
         for e in errors:
             t.line(t.c("31", "error: ") + shown_text(str(e)))
-        line = _summary(self.total, self.counts, errors, written=written, out_dir=out_dir)
-        if self.known is not None:
-            line += f"; {self.hidden} finding(s) in the baseline not shown"
-        t.line(line)
+        hidden = self.hidden if self.known is not None else None
+        t.line(_summary(self.total, self.counts, errors, written=written, out_dir=out_dir, hidden=hidden))
 
 
 def summary_line(results: Sequence[tuple[str, CompileResult]], errors: Sequence[InputError], *,
-                 written: Sequence[str] | None = None, out_dir: str | None = None) -> str:
+                 written: Sequence[str] | None = None, out_dir: str | None = None, known: set | None = None) -> str:
+    """The report's last line; with a baseline (`known`), how many of its findings were not shown."""
     counts = {s: sum(1 for _, r in results if r.status == s) for s in ("strict", "non-strict", "refused")}
-    return _summary(len(results), counts, errors, written=written, out_dir=out_dir)
+    hidden = sum(_in_baseline(r, known) for _, r in results) if known is not None else None
+    return _summary(len(results), counts, errors, written=written, out_dir=out_dir, hidden=hidden)
+
+
+def _in_baseline(r: CompileResult, known: set) -> int:
+    """How many findings of `r` the baseline `known` holds (a report leaves them out)."""
+    from toolcast.baseline import key
+
+    return sum(1 for d in r.diagnostics if key(r, d) in known)
 
 
 def _summary(total: int, counts: dict[str, int], errors: Sequence[InputError], *,
-             written: Sequence[str] | None = None, out_dir: str | None = None) -> str:
+             written: Sequence[str] | None = None, out_dir: str | None = None, hidden: int | None = None) -> str:
     summary = f"{total} tool(s): {counts['strict']} strict, {counts['non-strict']} non-strict, {counts['refused']} refused"
     if errors:
         summary += f"; {len(errors)} input error(s)"
     if written is not None:
         summary += f"; wrote {len(written)} file(s) and manifest.json to {shown_text(str(out_dir))}"
+    if hidden is not None:
+        summary += f"; {hidden} finding(s) in the baseline not shown"
     return summary
 
 
