@@ -67,7 +67,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "arrays": ("removed-false-subschema",),
     "combinators": ("merged-all-of", "converted-exclusive-one-of-to-any-of", "converted-one-of-to-any-of",
                     "wrapped-ref-with-siblings", "merged-ref-siblings", "dropped-vacuous-ref-sibling",
-                    "dropped-redundant-ref-sibling"),
+                    "dropped-redundant-ref-sibling", "removed-false-subschema"),
     "references": ("renamed-definitions-to-defs", "rewrote-definitions-reference", "merged-ref-siblings",
                    "dropped-unused-definition"),
     "document": ("dropped-ignored-ref-sibling", "dropped-keyword-not-in-dialect", "converted-dialect-keyword",
@@ -78,7 +78,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
                "converted-null-branch-to-nullable", "moved-any-of-siblings-into-branches", "added-property-ordering",
                "dropped-non-string-enum", "converted-number-enum-to-strings"),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
-             "truncated-description-to-char-limit", "truncated-description"),
+             "truncated-description-to-char-limit", "truncated-description",
+             "inferred-type"),  # (the root of an original schema sent: compile._typed_root)
 }
 
 # The two diagnostics of an optional property made nullable (recorded as one model.OPTIONAL_PAIR).
