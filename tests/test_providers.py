@@ -208,14 +208,16 @@ def test_openai_loop_tools_are_one_request():
         assert report.excluded[0].codes == ("openai/too-many-tools",)
 
 
-def test_cli_applies_budgets_over_one_invocation(tmp_path, capsys):
+def test_cli_applies_budgets_over_one_invocation_with_request(tmp_path, capsys):
+    """With --request the invocation is one request (without it, a set of definitions: see
+    tests/test_request_budgets.py)."""
     import json
 
     from toolcast.cli import main
 
     path = tmp_path / "tools.json"
     path.write_text(json.dumps([_closed(0, f"t{i}") for i in range(21)]), encoding="utf-8")
-    assert main(["compile", str(path), "--target", "anthropic", "--format", "json"]) == 0
+    assert main(["compile", str(path), "--target", "anthropic", "--format", "json", "--request"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [r["status"] for r in doc["results"]].count("strict") == 20
     assert doc["results"][20]["status"] == "non-strict" and doc["target"] == "anthropic"

@@ -98,6 +98,51 @@ class Budget:
                           for name, b in budgets.items() if counts[b.counts])
 
 
+_ZERO = dict.fromkeys(("tools", "strict-tools", "optional-parameters", "union-parameters"), 0)
+
+
+def alone(tool: Any, res: CompileResult, rules: Any, emitter: Any, mode: Any,
+          recompile: Callable[[Any], CompileResult]) -> CompileResult:
+    """`res` (a tool's own compile) as a request of that tool alone can take it: a strict tool whose own
+    counts exceed a budget of strict tools (`applies: strict`) is never sent strict, whatever request
+    it joins. Under strict true it is refused, under auto sent non-strict (`recompile(tool)` gives its
+    non-strict form), with the budget's code, as Budget.take does past a request's total; in a request
+    it then counts as the non-strict (or refused) tool it is."""
+    if res.status != "strict" or not rules.budgets:
+        return res
+    strict_budgets = {name: b for name, b in rules.budgets.items() if b.applies == "strict"}
+    if not strict_budgets:
+        return res
+    over = _over(strict_budgets, _ZERO, _counts(res, emitter.schema_of), "strict")
+    if over is None:
+        return res
+    if mode is True:
+        return _refused(res, rules, *over)
+    return _non_strict(res, recompile(tool), rules, *over, alone=True)
+
+
+class Tally:
+    """What the tools of a set of definitions (a CLI run) would use of each request budget if they were
+    sent together, as compiled: nothing is demoted or refused. A refused tool uses nothing."""
+
+    def __init__(self, rules: Any, emitter: Any) -> None:
+        self.budgets: dict[str, BudgetEntry] = rules.budgets
+        self.schema_of = emitter.schema_of
+        self.totals = dict(_ZERO)
+
+    def add(self, res: CompileResult) -> None:
+        if not self.budgets or res.status == "refused":
+            return
+        for k, v in _counts(res, self.schema_of).items():
+            self.totals[k] += v
+
+    def exceeded(self) -> list[dict[str, Any]]:
+        """Each budget the tools would exceed together, in the spec's order:
+        {"budget", "code", "count", "limit"}."""
+        return [{"budget": name, "code": b.code, "count": self.totals[b.counts], "limit": b.value}
+                for name, b in self.budgets.items() if self.totals[b.counts] > b.value]
+
+
 def _over(budgets: dict, totals: dict, counts: dict, applies: str) -> tuple | None:
     """(budget name, entry, the total with this tool) of the first budget this tool would exceed."""
     for name, b in budgets.items():
@@ -124,12 +169,14 @@ def refused(res: CompileResult, rules: Any, why: Diagnostic) -> CompileResult:
 
 
 def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str, b: BudgetEntry,
-                total: int) -> CompileResult:
-    """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name`: the
-    changes of its strict form are not in what is sent, those of its own fields (`plain`'s) are."""
+                total: int, alone: bool = False) -> CompileResult:
+    """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name` (`alone`:
+    the tool's own count exceeds it): the changes of its strict form are not in what is sent, those of its
+    own fields (`plain`'s) are."""
     code = rules.patterns["sent-non-strict"]
-    why = Diagnostic(code, "#", (), (("value", f"exceed the request's budget {name} ({total} > {b.value})"),),
-                     rules.diagnostics[code])
+    reason = (f"exceed the request's budget {name} ({total} > {b.value}) on its own" if alone
+              else f"exceed the request's budget {name} ({total} > {b.value})")
+    why = Diagnostic(code, "#", (), (("value", reason),), rules.diagnostics[code])
     kept = tuple(t for t in res.transformations if t.code != rules.changes["enabled-strict-mode"])
     sent = (*plain.diagnostics, *plain.transformations)
     # (and the changes only the schema sent makes: a root that said no type is typed there)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
+from toolcast.budgets import Tally
 from toolcast.cli_outputs import (
     Unread,
     add_out,
@@ -83,7 +84,12 @@ DIRECTORY_RULE = (
     ".ndjson, .yaml or .yml, skipping hidden files and directories (names starting with '.'), symlinked "
     "directories, the run's --out directory and baseline files, and any directory holding a manifest.json "
     "toolcast wrote. "
-    "A bare JSON Schema file is a tool named after the file's stem (--name NAME for a single schema)."
+    "A bare JSON Schema file is a tool named after the file's stem (--name NAME for a single schema). "
+    "The PATHs are a set of tool definitions, not one request: the provider's request budgets (OpenAI's "
+    "128 tools, Anthropic's 20 strict tools and their optional and union parameters) demote or refuse "
+    "nothing, and the report says once which ones the tools would exceed sent together; with --request "
+    "they are one request, and the budgets apply in input order. A tool that exceeds a budget of strict "
+    "tools on its own is never sent strict, in either mode."
 )
 
 
@@ -137,6 +143,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
         sp.add_argument("--mcp-auth-env", default=None, metavar="VAR", help="send the environment variable VAR's value as the Authorization header to every --mcp-url server ('Bearer ' is added to a value without a scheme)")
         sp.add_argument("--mcp-timeout", type=seconds, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
+        sp.add_argument("--request", action="store_true",
+                        help="read the tools as one request: the target's request budgets apply over them in input order "
+                             "(a tool past one is refused, or sent non-strict past a budget of strict tools under --strict auto); "
+                             "default: a set of definitions, the budgets they would exceed together only noted")
 
     c = sub.add_parser("compile", help="compile tools; exit 1 if a tool was refused", epilog=DIRECTORY_RULE)
     common(c)
@@ -263,15 +273,20 @@ def _rules(args: argparse.Namespace) -> Any:
     return rules
 
 
-def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[InputError]) -> Iterator[tuple[str, CompileResult, Any]]:
+def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[InputError],
+                   over: list[dict] | None = None) -> Iterator[tuple[str, CompileResult, Any]]:
     """Compile each item in turn, appending input errors to `errors`; yields (source, result,
-    the item's place in its file).
+    the item's place in its file). With --request the tools are one request, whose budgets apply
+    to them in order; else they are a set of definitions, and once the last is compiled `over`
+    gets the budgets they would exceed sent together (budgets.Tally.exceeded).
 
     Consumes `items` as it goes, so each input tool can be freed once compiled: with results
     written out as they come, memory stays near the size of the parsed input.
     """
     rules = _rules(args)
     budget = request_budget(target=args.target, api=args.api, rules=rules, strict=args.strict)
+    request = getattr(args, "request", False)
+    tally = None if request else Tally(rules, budget.emitter)
     seen: set[str] = set()
     items.reverse()
     while items:
@@ -291,9 +306,13 @@ def _iter_compiled(items: list[Item], args: argparse.Namespace, errors: list[Inp
             errors.append(InputError(item.source, f"internal error while compiling: {type(exc).__name__}: {exc}"))
             continue
         res = refuse_repeated_name(res, seen, rules)
-        # Every tool of one invocation is one request: its budgets apply over all of them, in order.
-        res, _ = budget.take(item.tool, res)
+        if tally is None:  # --request: the tools are one request, its budgets apply over all of them, in order
+            res, _ = budget.take(item.tool, res)
+        else:
+            tally.add(res)
         yield item.source, res, item.where
+    if tally is not None and over is not None:
+        over.extend(tally.exceeded())
 
 
 def _meta(args: argparse.Namespace) -> dict:
@@ -332,8 +351,9 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     refused = hit = False
     floor = render.SEVERITY_RANK.get(getattr(args, "fail_on", "error"), 2)
     counted = render.shows(False, known)
+    over: list[dict] = []  # (without --request) the request budgets the tools would exceed sent together
     try:
-        for source, res, where in _iter_compiled(items, args, errors):
+        for source, res, where in _iter_compiled(items, args, errors, over):
             sink.add(source, res, where)
             if kept is not None:
                 kept.append((source, res, where))
@@ -346,7 +366,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         batch = None  # switched in, or left and said so
         changed = watch and snapshot(Path(out_dir)) != before
         baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
-        sink.finish(errors, written)
+        sink.finish(errors, written, over)
         if baseline_written is not None and args.format == "text":
             out.write(f"wrote {baseline_written} finding(s) to the baseline {render.shown_text(args.write_baseline)}\n")
         if changed and args.format == "text":

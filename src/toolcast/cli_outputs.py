@@ -26,14 +26,21 @@ class Collected:
         self.results.append((source, r))
         self.places.append(where)
 
-    def finish(self, errors: list[InputError], written: dict | None) -> None:
+    def finish(self, errors: list[InputError], written: dict | None, over: list[dict] | None = None) -> None:
+        """`over`: the request budgets the run's tools would exceed sent together (without --request): a
+        note-level tool notification in SARIF, a `::notice` after the summary line in annotations."""
         from toolcast import render
 
         args, out = self.args, self.out
         if args.format == "sarif":
             from toolcast import sarif
 
-            out.write(json.dumps(sarif.log(self.results, self.places, errors, known=self.known), indent=2, ensure_ascii=False) + "\n")
+            log = sarif.log(self.results, self.places, errors, known=self.known)
+            if over:
+                log["runs"][0]["invocations"][0]["toolExecutionNotifications"].append(
+                    {"level": "note", "message": {"text": render.request_budget_note(over)},
+                     "descriptor": {"id": "toolcast/request-budgets"}, "properties": {"requestBudgets": over}})
+            out.write(json.dumps(log, indent=2, ensure_ascii=False) + "\n")
             return
         from toolcast import github
 
@@ -41,6 +48,8 @@ class Collected:
         files = written["files"] if written else None
         out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None),
                                       known=self.known) + "\n")
+        if over:
+            out.write(github.command("notice", render.request_budget_note(over), title="toolcast request budgets") + "\n")
 
 
 class Streamed:
@@ -59,11 +68,15 @@ class Streamed:
     def add(self, source: str, r: CompileResult, where: Any) -> None:
         self.stream.add(source, r, where)
 
-    def finish(self, errors: list[InputError], written: dict | None) -> None:
+    def finish(self, errors: list[InputError], written: dict | None, over: list[dict] | None = None) -> None:
+        """`over`: the request budgets the run's tools would exceed sent together (without --request): the
+        `request_budgets` key of the JSON document (only then), one note line after the text summary."""
         if self.args.format == "json":
-            self.stream.finish(self.out, errors, extra={"out": written} if written is not None else None)
+            extra = {**({"request_budgets": over} if over else {}), **({"out": written} if written is not None else {})}
+            self.stream.finish(self.out, errors, extra=extra or None)
         else:
-            self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None))
+            self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None),
+                               over=over or ())
 
 
 class Unread:

@@ -176,12 +176,25 @@ class TextStream:
         if r.null_paths and not self.quiet:
             t.line("    null paths: " + shown_text("; ".join(null_path_text(p) for p in r.null_paths)))
 
-    def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None) -> None:
+    def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None,
+               over: Sequence[dict] = ()) -> None:
+        """The input errors, the summary line and, when the run's tools would exceed a request budget
+        sent together (`over`, see request_budget_note), one note line."""
         t = self.t
         for e in errors:
             t.line(t.c("31", "error: ") + shown_text(str(e)))
         hidden = self.hidden if self.known is not None else None
         t.line(_summary(self.total, self.counts, errors, written=written, out_dir=out_dir, hidden=hidden))
+        if over:
+            t.line("note: " + request_budget_note(over))
+
+
+def request_budget_note(over: Sequence[dict]) -> str:
+    """The note a run without --request gives about request budgets: which ones its tools, a set of
+    definitions rather than a request, would exceed if they were sent together (`over`: budgets.Tally's
+    exceeded(), each {"budget", "code", "count", "limit"})."""
+    parts = ", ".join(f"{o['budget']} ({o['count']} > {o['limit']})" for o in over)
+    return f"sent together in one request, these tools would exceed: {parts}"
 
 
 def summary_line(results: Sequence[tuple[str, CompileResult]], errors: Sequence[InputError], *,
