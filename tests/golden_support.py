@@ -94,6 +94,13 @@ def write_file(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
+def sent_rewrites(result) -> list:
+    """The rewrites a non-strict result records as applied to its sent schema (toolcast.sendable: the
+    original made acceptable to the provider), beside the rename of its field and a typed root."""
+    return [t for t in result.transformations if t.applied and t.code not in
+            ("renamed-input-schema-to-parameters", "inferred-type", "narrowed-root-to-object")]
+
+
 def sent_original(schema):
     """The original schema as a non-strict tool is sent with it: as it was, but for a root that says no
     `type`, which gains `type: object` (README, Policy)."""

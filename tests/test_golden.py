@@ -7,6 +7,7 @@ from golden_support import GOLDEN, TOPICS, actual, load_file, write_file
 from jsonschema import Draft202012Validator
 from oracles import anthropic as anthropic_oracle
 from oracles import gemini as gemini_oracle
+from oracles import sent as sent_oracle
 from oracles.openai_strict import tool_violations
 from sdk_checks import sdk_round_trip
 
@@ -82,11 +83,13 @@ def test_golden(provider: str, version: str, topic: str, index: int, update_gold
         return
     for g in results:
         tool = g.get("tool")
+        api = case.get("options", {}).get("api", "responses")
         if tool is not None and g["status"] == "strict":
-            api = case.get("options", {}).get("api", "responses")
             assert tool_violations(tool, api, profile=_oracle_profile(version)) == [], case["description"]
             params = tool["parameters"] if "parameters" in tool else tool["function"]["parameters"]
             Draft202012Validator.check_schema(params)
+        elif tool is not None:  # sent without strict: what OpenAI takes in that form (provider-facts §9)
+            assert sent_oracle.openai_violations(tool, api) == [], case["description"]
 
 
 def _check_with_oracle(provider: str, results: list, description: str) -> None:
@@ -106,6 +109,9 @@ def _check_with_oracle(provider: str, results: list, description: str) -> None:
             else:
                 assert gemini_oracle.declaration_violations(g["tool"], provider) == [], description
             Draft202012Validator.check_schema(EMITTERS[provider].schema_of(g["tool"]))
+        elif g.get("tool") is not None:  # non-strict, or a `parameters` declaration: provider-facts §8, §9
+            api = "parameters" if "parameters" in g["tool"] else "json-schema"
+            assert sent_oracle.sent_violations(g["tool"], provider, api, g["status"]) == [], description
     if provider == "anthropic" and "tool" in (results[0] if results else {}):
         assert anthropic_oracle.request_violations(sent) == [], description
 

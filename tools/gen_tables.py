@@ -105,6 +105,8 @@ def _policy_lines(policy: dict) -> list[str]:
         lines.append(f"PROPERTY_KEY_PATTERN = {_lit(policy['property_keys']['pattern'])}")
     if "enum_values" in policy:
         lines.append(f"ENUM_VALUE_TYPES = {_lit(tuple(policy['enum_values']['types']))}")
+    if "sent_root_keywords" in policy:
+        lines.append(f"SENT_ROOT_KEYWORDS = {_lit(tuple(policy['sent_root_keywords']['keywords']))}")
     return lines
 
 

@@ -159,6 +159,10 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
         if rule_name in policy and policy[rule_name]["rule"] not in honoured:
             raise fail(("policy", rule_name, "rule"), f"the interpreter has no action for policy.{rule_name} "
                        f"{policy[rule_name]['rule']!r} (it applies: {', '.join(honoured)})")
+    for i, kw in enumerate(policy.get("sent_root_keywords", {}).get("keywords", ())):
+        if kw not in actions.SENT_ROOT_KEYWORDS:
+            raise fail(("policy", "sent_root_keywords", "keywords", i), f"the interpreter cannot rid a root of {kw!r} "
+                       f"(it can: {', '.join(actions.SENT_ROOT_KEYWORDS)})")
     if "property_keys" in policy:
         try:
             re.compile(policy["property_keys"]["pattern"])

@@ -9,7 +9,7 @@ from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any
 
-from toolcast.budgets import Budget, Request, refused
+from toolcast.budgets import Budget, Request, alone, refused
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -20,6 +20,7 @@ from toolcast.model import (
 )
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
+from toolcast.sendable import numeric_bounds, object_root, sendable
 from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: the CLI, openai, positions)
     _TARGETS,
     MAX_COPY_DEPTH,
@@ -124,6 +125,7 @@ def compile_tool(
     if paused:
         gc_disable()
     walk = None
+    held_gc = False  # (a first walk's pause, where the schema was walked twice)
     try:
         diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
         trans: list[tuple] = []
@@ -137,28 +139,61 @@ def compile_tool(
             description = clean_description(description, _Report(r, diags, trans))
         if shape not in emitter.NATIVE_SHAPES:
             trans.append(r.tool_records[0])
+        if type(schema) is dict and ("nullable" in schema or "anyOf" in schema or "oneOf" in schema
+                                     or type(schema.get("type")) is list):
+            schema = object_root(schema, r, trans)  # (in every form: a tool's arguments are an object)
         if mode is False and r.sends_original:
             status = _unwalked(schema, r, diags)
             compiled, schema_diags, schema_trans = None, [], []
         else:
-            walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
-            walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
-            if not allow_lossy:
-                walk.lossy_blocks = True
-            if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
-                diags.append((r.patterns["strict-disabled"], "#", (), ()))
-                compiled, status = _walked(walk, schema, True, True, len(diags), len(trans))
-                status = "non-strict" if status == "strict" else "refused"
-            else:
-                compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
+            walk, compiled, status, schema, held_gc = _walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans)
             schema_diags, schema_trans = walk.diags, walk.trans
         if not name_ok:
             status = "refused"
-        return _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags, schema_trans,
-                       r, emitter, api)
+        # A tool past a budget of strict tools on its own is never sent strict, in any request.
+        return alone(tool, _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags,
+                                   schema_trans, r, emitter, api), r, emitter, mode, _non_strict_compiler(target, api, r))
     finally:
-        if paused or (walk is not None and walk.gc_paused):
+        if paused or held_gc or (walk is not None and walk.gc_paused):
             gc_enable()
+
+
+def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_null: OptionalNull, diags: list,
+               trans: list) -> tuple:
+    """(the walk, the strict form, the status, the schema walked, whether a first walk paused the
+    cycle collector) of a tool's schema; the tool's own findings so far are in `diags` and `trans`."""
+    n_diags = len(diags)
+    held_gc = False
+    for again in (False, True):
+        del diags[n_diags:]
+        walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
+        walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+        if not allow_lossy:
+            walk.lossy_blocks = True
+        if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
+            diags.append((r.patterns["strict-disabled"], "#", (), ()))
+            compiled, status = _walked(walk, schema, True, True, len(diags), len(trans))
+            status = "non-strict" if status == "strict" else "refused"
+        else:
+            compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
+        if again or not walk.refusals or (type(schema) is dict and "$schema" in schema) or not _boolean_bounds(walk.diags, r):
+            break
+        # Draft-04's boolean exclusive bounds in a schema that declares no draft-04: read as what
+        # they mean (exact) and walked again; rare, so looked for only once refused.
+        held_gc = walk.gc_paused
+        schema = numeric_bounds(copy_json(schema), r, trans)
+    return walk, compiled, status, schema, held_gc
+
+
+def _boolean_bounds(walk_diags: list, r: Rules) -> bool:
+    """Whether the walk refused a boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04's form)."""
+    invalid = r.patterns["invalid-keyword-value"]
+    return any(_boolean_bound(d, invalid) for d in walk_diags)
+
+
+def _boolean_bound(d: tuple, invalid: str) -> bool:
+    return (d[0] == invalid and bool(d[2]) and d[2][-1] in ("exclusiveMinimum", "exclusiveMaximum")
+            and dict(d[3]).get("value") in ("true", "false"))
 
 
 def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
@@ -173,6 +208,19 @@ def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
     if not_object is not None and r.patterns["root-schema-not-object"] in r.always_refused:
         # (a provider that takes any root would send it as it is)
         diags.append((r.patterns["root-schema-not-object"], "#", not_object[0], (("value", not_object[1]),)))
+        return "refused"
+    # What the rules refuse in every mode beyond the root and the values (a keyword value no schema
+    # may have, a non-schema where a schema belongs) only a walk finds: walked for its findings only.
+    walk = Walk(r)
+    try:
+        walk.compile(schema)
+    except RecursionError:
+        return "non-strict"
+    invalid = r.patterns["invalid-keyword-value"]  # (but a draft-04 boolean bound: sent as its number)
+    declared = type(schema) is dict and "$schema" in schema
+    found = [d for d in walk.diags if d[0] in r.always_refused and (declared or not _boolean_bound(d, invalid))]
+    if found:
+        diags.extend(found)
         return "refused"
     return "non-strict"
 
@@ -191,7 +239,7 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
         tool_out = emitter.emit(name, description, compiled, True, api)
     elif status != "refused":
         if r.sends_original:
-            params = _original(schema, r, diags, schema_diags)
+            params = _original(schema, r, diags, trans, schema_diags)
             if params is not None and r.policy.get("root_type") == "object":
                 params = _typed_root(params, r, trans)
         else:  # the converted schema, lossy changes and all; nothing to send after a refusal
@@ -207,7 +255,7 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
     unsent: tuple | None = None
     if status == "refused":
         unsent = (0, 0)
-    elif status != "strict":
+    elif status != "strict" and r.sends_original:  # (else the converted schema went out, every change in it)
         unsent = (len(diags), len(trans))
     return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
                                        diags + schema_diags, trans + schema_trans, r, api, unsent)
@@ -226,10 +274,12 @@ def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diag
     return compiled, _blocked_status(walk, mode, allow_lossy, n_diags, n_trans)
 
 
-def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
-    """A copy of the original schema to send non-strict, or None when it cannot be sent: it is too
-    deep to serialise safely (reported, unless the walk reported the depth already), or it names a
-    property as the rules refuse in every mode (the walk judged only the places it walked)."""
+def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: list) -> Any:
+    """A copy of the original schema to send non-strict, made acceptable to the provider without
+    strict (toolcast.sendable, its rewrites recorded in `trans`), or None when it cannot be sent: no
+    acceptable form exists, it is too deep to serialise safely (reported, unless the walk reported
+    the depth already), or it names a property as the rules refuse in every mode (the walk judged
+    only the places it walked)."""
     try:
         sent = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
     except _TooDeep:
@@ -237,6 +287,16 @@ def _original(schema: Any, r: Rules, diags: list, schema_diags: list) -> Any:
         if not any(d[0] == too_deep for d in schema_diags):
             diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
         return None
+    if type(sent) is dict:
+        sent = sendable(sent, r, diags, trans)
+        if sent is None:
+            return None
+        not_object = root_not_object(sent)
+        if not_object is None and "$ref" in sent and r.policy.get("sent_ref_siblings") == "dollar-only":
+            not_object = ("$ref",), "a `$ref` that could not be resolved at the root"  # (`type` may not stand beside it)
+        if not_object is not None:  # (a root that is still no object once made acceptable: a $ref to one)
+            diags.append((r.patterns["root-schema-not-object"], "#", not_object[0], (("value", not_object[1]),)))
+            return None
     code = r.patterns.get("property-key-invalid")
     if r.property_key_re is not None and code in r.always_refused:
         bad = [(code, "#", place, (("name", name), ("pattern", r.property_key_pattern)))

@@ -66,6 +66,8 @@ class Rules:
         # A tool not sent strict carries its original schema, or (policy non_strict `converted`)
         # the walk's converted schema with its lossy changes.
         self.sends_original = m.POLICY.get("non_strict", "original") == "original"
+        # The keywords the root of a form sent without strict is rid of (toolcast.sendable).
+        self.sent_root_keywords: tuple[str, ...] = getattr(m, "SENT_ROOT_KEYWORDS", ())
         # The JSON types enum and const values may have (None: any scalar).
         enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
         self.enum_types = frozenset(enum_types) if enum_types is not None else None

@@ -49,7 +49,11 @@ def tool_violations(tool: Any) -> list[tuple[str, str]]:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         return out + [("root-not-object", "input_schema")]  # PF §2.1
     try:
-        Draft202012Validator.check_schema(schema)  # PF §8: even non-strict tools must be valid 2020-12
+        # PF §8: even non-strict tools must be valid 2020-12 (the metaschema; `pattern`'s regex is
+        # ECMA-262, which Python's re, jsonschema's format check, does not read: not checked here)
+        _error = next(iter(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema)), None)
+        if _error is not None:
+            raise SchemaError(_error.message)
     except SchemaError:
         out.append(("not-draft-2020-12", "input_schema"))
     out += [("property-key", p) for p, n in _walk(schema, "#") for k in _props(n) if not PROPERTY_KEY.fullmatch(k)]
@@ -83,7 +87,7 @@ def violations(schema: dict) -> list[tuple[str, str]]:
         if "allOf" in node and any(isinstance(b, dict) and "$ref" in b for b in node["allOf"]):
             out.append(("all-of-ref", path))  # "allOf with $ref not supported"
         ref = node.get("$ref")
-        if ref is not None and not (isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs):
+        if ref is not None and not (isinstance(ref, str) and ref.startswith("#/$defs/") and _def_name(ref) in defs):
             out.append(("ref-not-local", path))  # external refs unsupported; `#` itself recurses
     if _recursive(schema, defs):
         out.append(("recursive", "#"))  # PF §2.3: recursive schemas unsupported
@@ -159,7 +163,7 @@ def _recursive(schema: dict, defs: dict) -> bool:
             if r == "#":
                 found.add("")
             elif isinstance(r, str) and r.startswith("#/$defs/"):
-                found.add(r[8:])
+                found.add(_def_name(r))
         return found
 
     body = {k: v for k, v in schema.items() if k != "$defs"}
@@ -174,3 +178,11 @@ def _recursive(schema: dict, defs: dict) -> bool:
                 seen.add(n)
                 todo += graph[n]
     return False
+
+
+def _def_name(ref: str) -> str:
+    """The definition a `#/$defs/...` reference names: its pointer token percent-decoded, then
+    unescaped (`~1` is `/`, `~0` is `~`; RFC 6901, as JSON Schema reads a URI fragment)."""
+    from urllib.parse import unquote
+
+    return unquote(ref[8:]).replace("~1", "/").replace("~0", "~")

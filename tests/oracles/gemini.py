@@ -134,7 +134,7 @@ def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
             if [k for k in node if not k.startswith("$")]:
                 out.append(("ref-siblings", path))  # only `$` keywords may stand beside $ref
             ref = node["$ref"]
-            if not (isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs):
+            if not (isinstance(ref, str) and ref.startswith("#/$defs/") and _def_name(ref) in defs):
                 out.append(("ref-not-local", path))
         if provider == "vertex" and "anyOf" in node and len(node) > 1:
             out.append(("any-of-not-alone", path))  # PF §8: "it must be the only field set"
@@ -183,7 +183,7 @@ def _recursive(schema: dict, defs: dict) -> bool:
             if r == "#":
                 found.add("")
             elif isinstance(r, str) and r.startswith("#/$defs/"):
-                found.add(r[8:])
+                found.add(_def_name(r))
         return found
 
     graph = {"": refs({k: v for k, v in schema.items() if k != "$defs"}), **{k: refs(v) for k, v in defs.items()}}
@@ -236,3 +236,11 @@ def _number(text: str) -> Any:
         return int(text)
     except ValueError:
         return float(text)
+
+
+def _def_name(ref: str) -> str:
+    """The definition a `#/$defs/...` reference names: its pointer token percent-decoded, then
+    unescaped (`~1` is `/`, `~0` is `~`; RFC 6901, as JSON Schema reads a URI fragment)."""
+    from urllib.parse import unquote
+
+    return unquote(ref[8:]).replace("~1", "/").replace("~0", "~")

@@ -20,11 +20,12 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('A-PY', 'E-DESC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema', 'anthropic/non-json-value')
-POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT')}
+POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT'), 'sent_references': ('A-SO',), 'sent_root_keywords': ('E-ROOT', 'E-ROOT-NON-STRICT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z0-9_.-]{1,64}$'
+SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
 LIMITS = {
@@ -249,11 +250,13 @@ TRANSFORMATIONS = {
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-null-branch-to-nullable': TransformationEntry(False, 'Rewrote an `anyOf` branch of type null as `nullable: true` on the other branches.', 'reserved', 'converted-null-branch-to-nullable'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
+    'converted-number-enum-to-integer': TransformationEntry(False, 'Rewrote a number enum whose values are all integers as an integer enum written as strings.', 'reserved', 'converted-number-enum-to-integer'),
     'converted-number-enum-to-strings': TransformationEntry(False, "Wrote a numeric enum's values as strings beside its numeric type.", 'reserved', 'converted-number-enum-to-strings'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
     'converted-type-list-to-nullable': TransformationEntry(False, 'Rewrote a type list with null as one type plus `nullable: true`.', 'reserved', 'converted-type-list-to-nullable'),
     'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
+    'cut-recursive-reference': TransformationEntry(True, 'Left out a `$ref` on a cycle of references that passes through no property (any value is accepted there).', 'active', 'cut-recursive-reference'),
     'dropped-additional-properties-false': TransformationEntry(True, 'Dropped `additionalProperties: false`, which the dialect cannot express.', 'reserved', 'dropped-additional-properties-false'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-additional-properties-true': TransformationEntry(False, 'Dropped `additionalProperties: true` (objects accept other keys already).', 'reserved', 'dropped-additional-properties-true'),
@@ -265,6 +268,8 @@ TRANSFORMATIONS = {
     'dropped-non-string-enum': TransformationEntry(True, 'Dropped an `enum` whose values are not all strings.', 'reserved', 'dropped-non-string-enum'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Anthropic does not support.', 'active', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
+    'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'reserved', 'dropped-ref-sibling-annotation'),
+    'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unlisted-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword Anthropic does not list.', 'active', 'dropped-unlisted-constraint-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -273,10 +278,14 @@ TRANSFORMATIONS = {
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true` (beta: needs the header `anthropic-beta: structured-outputs-2025-11-13`).', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
-    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'reserved', 'inlined-reference'),
+    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'active', 'inlined-reference'),
+    'made-recursive-property-optional': TransformationEntry(True, 'Made a required property on a cycle of references optional: the provider takes recursion only through properties that are not required.', 'reserved', 'made-recursive-property-optional'),
     'merged-all-of': TransformationEntry(False, 'Merged the `allOf` branches into one schema.', 'active', 'merged-all-of'),
     'merged-ref-siblings': TransformationEntry(False, 'Inlined the `$ref` target and merged its sibling keywords (both apply).', 'active', 'merged-ref-siblings'),
+    'merged-root-all-of': TransformationEntry(False, "Merged the root's `allOf` parts into the root (their properties and `required`).", 'active', 'merged-root-all-of'),
+    'merged-root-combinator': TransformationEntry(True, "Sent a root `anyOf`/`oneOf` as one object holding the union of its branches' properties, each required only where every branch requires it.", 'active', 'merged-root-combinator'),
     'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'reserved', 'moved-any-of-siblings-into-branches'),
+    'narrowed-root-to-object': TransformationEntry(False, "Read a root that also admits null (or another type) as the object alone: a tool's arguments are an object.", 'active', 'narrowed-root-to-object'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),
@@ -287,6 +296,7 @@ TRANSFORMATIONS = {
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'reserved', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
+    'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'reserved', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'active', 'wrapped-ref-with-siblings'),
 }
 
@@ -374,11 +384,13 @@ CHANGES = {
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-null-branch-to-nullable': 'converted-null-branch-to-nullable',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
+    'converted-number-enum-to-integer': 'converted-number-enum-to-integer',
     'converted-number-enum-to-strings': 'converted-number-enum-to-strings',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
     'converted-type-list-to-nullable': 'converted-type-list-to-nullable',
     'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
+    'cut-recursive-reference': 'cut-recursive-reference',
     'dropped-additional-properties-false': 'dropped-additional-properties-false',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-additional-properties-true': 'dropped-additional-properties-true',
@@ -390,6 +402,8 @@ CHANGES = {
     'dropped-non-string-enum': 'dropped-non-string-enum',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
+    'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
+    'dropped-root-keyword': 'dropped-root-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unlisted-constraint-keyword': 'dropped-unlisted-constraint-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -399,9 +413,13 @@ CHANGES = {
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',
     'inlined-reference': 'inlined-reference',
+    'made-recursive-property-optional': 'made-recursive-property-optional',
     'merged-all-of': 'merged-all-of',
     'merged-ref-siblings': 'merged-ref-siblings',
+    'merged-root-all-of': 'merged-root-all-of',
+    'merged-root-combinator': 'merged-root-combinator',
     'moved-any-of-siblings-into-branches': 'moved-any-of-siblings-into-branches',
+    'narrowed-root-to-object': 'narrowed-root-to-object',
     'normalized-true-subschema': 'normalized-true-subschema',
     'removed-false-subschema': 'removed-false-subschema',
     'renamed-definitions-to-defs': 'renamed-definitions-to-defs',
@@ -412,6 +430,7 @@ CHANGES = {
     'stripped-explicit-null': 'stripped-explicit-null',
     'truncated-description': 'truncated-description',
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
+    'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
 }
 
@@ -446,6 +465,7 @@ SOURCES = {
     'E-DESC': SourceEntry('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
     'E-KEYS': SourceEntry('anthropics/claude-code#34771 — 400 "Property keys should match pattern" (^[a-zA-Z0-9_.-]{1,64}$) for a key such as $.xgafv', 'https://github.com/anthropics/claude-code/issues/34771', '2026-03-15', 'E'),
     'E-ROOT': SourceEntry('cloudflare/mcp-server-cloudflare#224 — 400 "input_schema does not support oneOf, allOf, or anyOf at the top level"', 'https://github.com/cloudflare/mcp-server-cloudflare/issues/224', '2026-09-07', 'E'),
+    'E-ROOT-NON-STRICT': SourceEntry('anthropics/claude-code#56174 — "input_schema does not support oneOf, allOf, or anyOf at the top level" for MCP tools sent without strict', 'https://github.com/anthropics/claude-code/issues/56174', '2026-05-05', 'E'),
     'J-2020-12': SourceEntry('JSON Schema Core 2020-12 §8.2 (base URI, $id, $anchor, embedded resources) and §8.2.3.1 ($ref)', 'https://json-schema.org/draft/2020-12/json-schema-core#section-8.2', '2022-06-16', 'D'),
     'J-DRAFT-04': SourceEntry('JSON Schema draft-04 Validation §5.1.2-5.1.3: boolean exclusiveMaximum/exclusiveMinimum modify maximum/minimum', 'https://json-schema.org/draft-04/draft-fge-json-schema-validation-00#rfc.section.5.1.2', '2013-02-01', 'D'),
     'J-DRAFT-07': SourceEntry('JSON Schema draft-07 Core §8.3: all other properties in a $ref object must be ignored', 'https://json-schema.org/draft-07/draft-handrews-json-schema-01#rfc.section.8.3', '2018-03-19', 'D'),

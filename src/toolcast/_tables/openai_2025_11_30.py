@@ -20,10 +20,11 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'E-DESC-1024-A', 'E-DESC-1024-B')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'root_combinators': 'refuse', 'root_type': 'object'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('openai/tool-name-invalid-characters', 'openai/tool-name-too-long', 'openai/tool-name-missing', 'openai/duplicate-tool-name', 'openai/root-schema-not-object', 'openai/non-json-value')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('O-SO', 'O-NODE'), 'optional_properties': ('O-SO',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE')}
+ALWAYS_REFUSED = ('openai/tool-name-invalid-characters', 'openai/tool-name-too-long', 'openai/tool-name-missing', 'openai/duplicate-tool-name', 'openai/root-schema-not-object', 'openai/non-json-value', 'openai/invalid-keyword-value', 'openai/non-schema-subschema')
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('O-SO', 'O-NODE'), 'optional_properties': ('O-SO',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
+SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
 LIMITS = {
@@ -253,11 +254,13 @@ TRANSFORMATIONS = {
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-null-branch-to-nullable': TransformationEntry(False, 'Rewrote an `anyOf` branch of type null as `nullable: true` on the other branches.', 'reserved', 'converted-null-branch-to-nullable'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
+    'converted-number-enum-to-integer': TransformationEntry(False, 'Rewrote a number enum whose values are all integers as an integer enum written as strings.', 'reserved', 'converted-number-enum-to-integer'),
     'converted-number-enum-to-strings': TransformationEntry(False, "Wrote a numeric enum's values as strings beside its numeric type.", 'reserved', 'converted-number-enum-to-strings'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'active', 'converted-optional-property-to-nullable'),
     'converted-type-list-to-nullable': TransformationEntry(False, 'Rewrote a type list with null as one type plus `nullable: true`.', 'reserved', 'converted-type-list-to-nullable'),
     'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
+    'cut-recursive-reference': TransformationEntry(True, 'Left out a `$ref` on a cycle of references that passes through no property (any value is accepted there).', 'active', 'cut-recursive-reference'),
     'dropped-additional-properties-false': TransformationEntry(True, 'Dropped `additionalProperties: false`, which the dialect cannot express.', 'reserved', 'dropped-additional-properties-false'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-additional-properties-true': TransformationEntry(False, 'Dropped `additionalProperties: true` (objects accept other keys already).', 'reserved', 'dropped-additional-properties-true'),
@@ -271,6 +274,8 @@ TRANSFORMATIONS = {
     'dropped-non-string-enum': TransformationEntry(True, 'Dropped an `enum` whose values are not all strings.', 'reserved', 'dropped-non-string-enum'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature OpenAI does not support.', 'active', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
+    'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'reserved', 'dropped-ref-sibling-annotation'),
+    'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
     'dropped-undocumented-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword OpenAI does not list.', 'active', 'dropped-undocumented-constraint-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -279,10 +284,14 @@ TRANSFORMATIONS = {
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true`.', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
-    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'reserved', 'inlined-reference'),
+    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'active', 'inlined-reference'),
+    'made-recursive-property-optional': TransformationEntry(True, 'Made a required property on a cycle of references optional: the provider takes recursion only through properties that are not required.', 'reserved', 'made-recursive-property-optional'),
     'merged-all-of': TransformationEntry(False, 'Merged the `allOf` branches into one schema.', 'active', 'merged-all-of'),
     'merged-ref-siblings': TransformationEntry(False, 'Inlined the `$ref` target and merged its sibling keywords (both apply).', 'active', 'merged-ref-siblings'),
+    'merged-root-all-of': TransformationEntry(False, "Merged the root's `allOf` parts into the root (their properties and `required`).", 'active', 'merged-root-all-of'),
+    'merged-root-combinator': TransformationEntry(True, "Sent a root `anyOf`/`oneOf` as one object holding the union of its branches' properties, each required only where every branch requires it.", 'active', 'merged-root-combinator'),
     'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'reserved', 'moved-any-of-siblings-into-branches'),
+    'narrowed-root-to-object': TransformationEntry(False, "Read a root that also admits null (or another type) as the object alone: a tool's arguments are an object.", 'active', 'narrowed-root-to-object'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),
@@ -295,6 +304,7 @@ TRANSFORMATIONS = {
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'active', 'truncated-description-to-char-limit'),
     'widened-false-subschema': TransformationEntry(True, 'Rewrote a `false` subschema as `{}`.', 'reserved', 'widened-false-subschema'),
     'widened-invalid-subschema': TransformationEntry(True, 'Rewrote a non-schema value as `{}`.', 'reserved', 'widened-invalid-subschema'),
+    'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'reserved', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'active', 'wrapped-ref-with-siblings'),
 }
 
@@ -381,11 +391,13 @@ CHANGES = {
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-null-branch-to-nullable': 'converted-null-branch-to-nullable',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
+    'converted-number-enum-to-integer': 'converted-number-enum-to-integer',
     'converted-number-enum-to-strings': 'converted-number-enum-to-strings',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
     'converted-type-list-to-nullable': 'converted-type-list-to-nullable',
     'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
+    'cut-recursive-reference': 'cut-recursive-reference',
     'dropped-additional-properties-false': 'dropped-additional-properties-false',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-additional-properties-true': 'dropped-additional-properties-true',
@@ -399,6 +411,8 @@ CHANGES = {
     'dropped-non-string-enum': 'dropped-non-string-enum',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
+    'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
+    'dropped-root-keyword': 'dropped-root-keyword',
     'dropped-undocumented-constraint-keyword': 'dropped-undocumented-constraint-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -408,9 +422,13 @@ CHANGES = {
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',
     'inlined-reference': 'inlined-reference',
+    'made-recursive-property-optional': 'made-recursive-property-optional',
     'merged-all-of': 'merged-all-of',
     'merged-ref-siblings': 'merged-ref-siblings',
+    'merged-root-all-of': 'merged-root-all-of',
+    'merged-root-combinator': 'merged-root-combinator',
     'moved-any-of-siblings-into-branches': 'moved-any-of-siblings-into-branches',
+    'narrowed-root-to-object': 'narrowed-root-to-object',
     'normalized-true-subschema': 'normalized-true-subschema',
     'removed-false-subschema': 'removed-false-subschema',
     'renamed-definitions-to-defs': 'renamed-definitions-to-defs',
@@ -423,6 +441,7 @@ CHANGES = {
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
     'widened-false-subschema': 'widened-false-subschema',
     'widened-invalid-subschema': 'widened-invalid-subschema',
+    'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
 }
 
@@ -454,6 +473,7 @@ SOURCES = {
     'E-DESC-1024-B': SourceEntry('getsentry/sentry-mcp#106 — tool description over 1,024 characters rejected on Chat Completions (gpt-4o, o3-mini, Azure)', 'https://github.com/getsentry/sentry-mcp/issues/106', '2025-04-25', 'E'),
     'E-MISSING-PROPS': SourceEntry("User reports of 400 'object schema missing properties' (tailcallhq/forgecode#1359, everruns/everruns#984)", 'https://github.com/tailcallhq/forgecode/issues/1359', '2026-03-20', 'E'),
     'E-NOT-PERMITTED': SourceEntry('jina-ai/node-DeepResearch#79 — 400 "maxLength is not permitted" under strict mode (before the May 2025 widening)', 'https://github.com/jina-ai/node-DeepResearch/issues/79', '2025-03-09', 'E'),
+    'E-ROOT-NON-STRICT': SourceEntry('langchain-ai/langchainjs#9804 — 400 "schema must have type \'object\' and not have \'oneOf\'/\'anyOf\'/\'allOf\'/\'enum\'/\'not\' at the top level" for a function sent without strict (gpt-5.2)', 'https://github.com/langchain-ai/langchainjs/issues/9804', '2026', 'E'),
     'E-TOOLS-128': SourceEntry('zed-industries/zed#42393 and musistudio/claude-code-router#686 — 400 "Invalid \'tools\': array too long. Expected an array with maximum length 128"', 'https://github.com/zed-industries/zed/issues/42393', '2025-11-10', 'E'),
     'E-URI': SourceEntry('User reports of 400 "\'uri\' is not a valid format" (cyanheads/git-mcp-server#47)', 'https://github.com/cyanheads/git-mcp-server/issues/47', '2026-01-01', 'E'),
     'J-2020-12': SourceEntry('JSON Schema Core 2020-12 §8.2 (base URI, $id, $anchor, embedded resources) and §8.2.3.1 ($ref)', 'https://json-schema.org/draft/2020-12/json-schema-core#section-8.2', '2022-06-16', 'D'),

@@ -22,12 +22,13 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_any_of': 'alone', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value')
-POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT')}
+ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value', 'vertex/invalid-keyword-value', 'vertex/non-schema-subschema')
+POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 ENUM_VALUE_TYPES = ('string', 'number')
+SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
 LIMITS = {
@@ -237,11 +238,13 @@ TRANSFORMATIONS = {
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-null-branch-to-nullable': TransformationEntry(False, 'Rewrote an `anyOf` branch of type null as `nullable: true` on the other branches.', 'reserved', 'converted-null-branch-to-nullable'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
+    'converted-number-enum-to-integer': TransformationEntry(False, 'Rewrote a number enum whose values are all integers as an integer enum written as strings.', 'reserved', 'converted-number-enum-to-integer'),
     'converted-number-enum-to-strings': TransformationEntry(False, "Wrote a numeric enum's values as strings beside its numeric type.", 'reserved', 'converted-number-enum-to-strings'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
     'converted-type-list-to-nullable': TransformationEntry(False, 'Rewrote a type list with null as one type plus `nullable: true`.', 'reserved', 'converted-type-list-to-nullable'),
     'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
+    'cut-recursive-reference': TransformationEntry(True, 'Left out a `$ref` on a cycle of references that passes through no property (any value is accepted there).', 'active', 'cut-recursive-reference'),
     'dropped-additional-properties-false': TransformationEntry(True, 'Dropped `additionalProperties: false`, which the dialect cannot express.', 'reserved', 'dropped-additional-properties-false'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Replaced a typed `additionalProperties` schema by false.', 'active', 'dropped-additional-properties-schema'),
     'dropped-additional-properties-true': TransformationEntry(False, 'Dropped `additionalProperties: true` (objects accept other keys already).', 'reserved', 'dropped-additional-properties-true'),
@@ -253,6 +256,8 @@ TRANSFORMATIONS = {
     'dropped-non-string-enum': TransformationEntry(True, 'Dropped an `enum` whose values are not all strings.', 'reserved', 'dropped-non-string-enum'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Gemini does not support.', 'reserved', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
+    'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'active', 'dropped-ref-sibling-annotation'),
+    'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unlisted-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword Gemini does not list.', 'active', 'dropped-unlisted-constraint-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -261,10 +266,14 @@ TRANSFORMATIONS = {
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent as a schema Gemini accepts without loss (enforced under function calling mode VALIDATED).', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
-    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'reserved', 'inlined-reference'),
+    'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'active', 'inlined-reference'),
+    'made-recursive-property-optional': TransformationEntry(True, 'Made a required property on a cycle of references optional: the provider takes recursion only through properties that are not required.', 'active', 'made-recursive-property-optional'),
     'merged-all-of': TransformationEntry(False, 'Merged the `allOf` branches into one schema.', 'active', 'merged-all-of'),
     'merged-ref-siblings': TransformationEntry(False, 'Inlined the `$ref` target and merged its sibling keywords (both apply).', 'active', 'merged-ref-siblings'),
-    'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'reserved', 'moved-any-of-siblings-into-branches'),
+    'merged-root-all-of': TransformationEntry(False, "Merged the root's `allOf` parts into the root (their properties and `required`).", 'active', 'merged-root-all-of'),
+    'merged-root-combinator': TransformationEntry(True, "Sent a root `anyOf`/`oneOf` as one object holding the union of its branches' properties, each required only where every branch requires it.", 'active', 'merged-root-combinator'),
+    'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'active', 'moved-any-of-siblings-into-branches'),
+    'narrowed-root-to-object': TransformationEntry(False, "Read a root that also admits null (or another type) as the object alone: a tool's arguments are an object.", 'active', 'narrowed-root-to-object'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),
@@ -275,6 +284,7 @@ TRANSFORMATIONS = {
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'reserved', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
+    'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'active', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'reserved', 'wrapped-ref-with-siblings'),
 }
 
@@ -363,11 +373,13 @@ CHANGES = {
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-null-branch-to-nullable': 'converted-null-branch-to-nullable',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
+    'converted-number-enum-to-integer': 'converted-number-enum-to-integer',
     'converted-number-enum-to-strings': 'converted-number-enum-to-strings',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
     'converted-type-list-to-nullable': 'converted-type-list-to-nullable',
     'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
+    'cut-recursive-reference': 'cut-recursive-reference',
     'dropped-additional-properties-false': 'dropped-additional-properties-false',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-additional-properties-true': 'dropped-additional-properties-true',
@@ -379,6 +391,8 @@ CHANGES = {
     'dropped-non-string-enum': 'dropped-non-string-enum',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
+    'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
+    'dropped-root-keyword': 'dropped-root-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unlisted-constraint-keyword': 'dropped-unlisted-constraint-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -388,9 +402,13 @@ CHANGES = {
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',
     'inlined-reference': 'inlined-reference',
+    'made-recursive-property-optional': 'made-recursive-property-optional',
     'merged-all-of': 'merged-all-of',
     'merged-ref-siblings': 'merged-ref-siblings',
+    'merged-root-all-of': 'merged-root-all-of',
+    'merged-root-combinator': 'merged-root-combinator',
     'moved-any-of-siblings-into-branches': 'moved-any-of-siblings-into-branches',
+    'narrowed-root-to-object': 'narrowed-root-to-object',
     'normalized-true-subschema': 'normalized-true-subschema',
     'removed-false-subschema': 'removed-false-subschema',
     'renamed-definitions-to-defs': 'renamed-definitions-to-defs',
@@ -401,6 +419,7 @@ CHANGES = {
     'stripped-explicit-null': 'stripped-explicit-null',
     'truncated-description': 'truncated-description',
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
+    'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
 }
 
@@ -416,6 +435,7 @@ REGEX_FEATURES = {
 
 # citation id: SourceEntry(title, url, date, evidence tag)
 SOURCES = {
+    'E-ANYOF-ALONE': SourceEntry('anomalyco/opencode#14788 — Vertex AI: "When using anyOf, it must be the only field set"', 'https://github.com/anomalyco/opencode/issues/14788', '2026-02-23', 'E'),
     'E-DESC': SourceEntry('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
     'E-ROOT-OBJECT': SourceEntry('BerriAI/litellm#41639 — "parameters schema should be of type OBJECT" for a top-level anyOf', 'https://github.com/BerriAI/litellm/issues/41639', '2026-09-17', 'E'),
     'G-BLOG': SourceEntry('Google\'s expanded JSON Schema support announcement (via typia.io IGeminiSchema docs: "prior to 2025-11-05")', 'https://typia.io/docs/llm/schema/', '2025-11-05', 'T'),

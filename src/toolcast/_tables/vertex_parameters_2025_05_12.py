@@ -25,7 +25,7 @@ DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 POLICY = {'definitions': 'root', 'non_strict': 'converted', 'number_enums': 'as-strings', 'objects': 'open', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'schema_form': 'openapi-subset'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value')
-POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'non_strict': ('G-VTX',), 'number_enums': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'schema_form': ('G-VTX', 'E-ANYOF-ALONE')}
+POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'non_strict': ('G-VTX',), 'number_enums': ('G-VTX', 'E-NUMBER-ENUM'), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'schema_form': ('G-VTX', 'E-ANYOF-ALONE')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
@@ -171,7 +171,7 @@ DIAGNOSTICS = {
     'vertex/duplicate-tool-name': DiagnosticEntry('error', 'refuses', 'Another tool in the same request is already named {name!r}; tool names must be unique.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'duplicate-tool-name'),
     'vertex/empty-parameters': DiagnosticEntry('info', 'fixes', 'The tool takes no parameters; it is sent as a closed OBJECT without properties.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'empty-parameters'),
     'vertex/enum-value-not-scalar': DiagnosticEntry('error', 'refuses', '`{keyword}` holds {value}; complex types within enums are not supported.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'enum-value-not-scalar'),
-    'vertex/enum-values-not-strings': DiagnosticEntry('error', 'lossy', '`enum` holds {value}; the Vertex Schema takes enums of strings (integer enums written as strings), so the enum was dropped.', 'https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema', ('G-VTX',), 'active', 'enum-values-not-strings'),
+    'vertex/enum-values-not-strings': DiagnosticEntry('error', 'lossy', '`enum` holds {value}; the Vertex Schema takes enums of strings (and of integers on INTEGER, written as strings), so the enum was dropped.', 'https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema', ('G-VTX', 'E-NUMBER-ENUM'), 'active', 'enum-values-not-strings'),
     'vertex/explicit-null-stripped': DiagnosticEntry('info', 'lossy', 'Property {name!r} already accepted null; its null is stripped like an omission.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'explicit-null-stripped'),
     'vertex/external-ref': DiagnosticEntry('error', 'refuses', '`$ref` {value!r} points outside this schema; external references are not supported and toolcast never fetches remote schemas.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'external-ref'),
     'vertex/extra-properties-no-longer-accepted': DiagnosticEntry('warning', 'reports', 'Never reported here: open objects stay open.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'extra-properties-no-longer-accepted'),
@@ -241,11 +241,13 @@ TRANSFORMATIONS = {
     'converted-exclusive-one-of-to-any-of': TransformationEntry(False, 'Rewrote a `oneOf` with mutually exclusive branches as `anyOf`.', 'active', 'converted-exclusive-one-of-to-any-of'),
     'converted-null-branch-to-nullable': TransformationEntry(False, 'Rewrote an `anyOf` branch of type null as `nullable: true` on the other branches.', 'active', 'converted-null-branch-to-nullable'),
     'converted-nullable-to-type-union': TransformationEntry(False, 'Rewrote OpenAPI `nullable: true` as a type union with null.', 'active', 'converted-nullable-to-type-union'),
-    'converted-number-enum-to-strings': TransformationEntry(False, "Wrote an integer or number enum's values as strings beside its numeric type (as the Vertex Schema expresses integer enums).", 'active', 'converted-number-enum-to-strings'),
+    'converted-number-enum-to-integer': TransformationEntry(False, 'Rewrote a NUMBER enum whose values are all integers as an INTEGER enum written as strings (the same values; a NUMBER format float or double left out), since the Vertex Schema takes an enum on STRING and INTEGER only.', 'active', 'converted-number-enum-to-integer'),
+    'converted-number-enum-to-strings': TransformationEntry(False, "Wrote an INTEGER enum's values as strings (as the Vertex Schema expresses integer enums).", 'active', 'converted-number-enum-to-strings'),
     'converted-one-of-to-any-of': TransformationEntry(True, 'Rewrote `oneOf` as `anyOf`.', 'active', 'converted-one-of-to-any-of'),
     'converted-optional-property-to-nullable': TransformationEntry(False, 'Optional property made required and nullable.', 'reserved', 'converted-optional-property-to-nullable'),
     'converted-type-list-to-nullable': TransformationEntry(False, 'Rewrote a type list with null as one type plus `nullable: true`.', 'active', 'converted-type-list-to-nullable'),
     'copied-ref-target-to-defs': TransformationEntry(False, "Copied a `$ref` target that is not a root definition (inside an embedded resource, an `$anchor`, a deeper pointer) into the root's `$defs`.", 'active', 'copied-ref-target-to-defs'),
+    'cut-recursive-reference': TransformationEntry(True, 'Left out a `$ref` on a cycle of references that passes through no property (any value is accepted there).', 'reserved', 'cut-recursive-reference'),
     'dropped-additional-properties-false': TransformationEntry(True, 'Dropped `additionalProperties: false`.', 'reserved', 'dropped-additional-properties-false'),
     'dropped-additional-properties-schema': TransformationEntry(True, 'Dropped a typed `additionalProperties` schema (the values of extra keys are unconstrained).', 'active', 'dropped-additional-properties-schema'),
     'dropped-additional-properties-true': TransformationEntry(False, 'Dropped `additionalProperties: true` (objects accept other keys already).', 'active', 'dropped-additional-properties-true'),
@@ -257,6 +259,8 @@ TRANSFORMATIONS = {
     'dropped-non-string-enum': TransformationEntry(True, 'Dropped an `enum` whose values are not all strings.', 'active', 'dropped-non-string-enum'),
     'dropped-pattern-with-unsupported-regex': TransformationEntry(True, 'Dropped a `pattern` that uses a regex feature Gemini does not support.', 'reserved', 'dropped-pattern-with-unsupported-regex'),
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
+    'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'reserved', 'dropped-ref-sibling-annotation'),
+    'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'reserved', 'dropped-root-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unlisted-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword Vertex does not list.', 'reserved', 'dropped-unlisted-constraint-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -266,9 +270,13 @@ TRANSFORMATIONS = {
     'enabled-strict-mode': TransformationEntry(False, 'Sent as a schema Gemini accepts without loss (enforced under function calling mode VALIDATED).', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
     'inlined-reference': TransformationEntry(False, 'Replaced a `$ref` by the definition it names (non-recursive, so exact).', 'active', 'inlined-reference'),
+    'made-recursive-property-optional': TransformationEntry(True, 'Made a required property on a cycle of references optional: the provider takes recursion only through properties that are not required.', 'reserved', 'made-recursive-property-optional'),
     'merged-all-of': TransformationEntry(False, 'Merged the `allOf` branches into one schema.', 'active', 'merged-all-of'),
     'merged-ref-siblings': TransformationEntry(False, 'Inlined the `$ref` target and merged its sibling keywords (both apply).', 'active', 'merged-ref-siblings'),
+    'merged-root-all-of': TransformationEntry(False, "Merged the root's `allOf` parts into the root (their properties and `required`).", 'reserved', 'merged-root-all-of'),
+    'merged-root-combinator': TransformationEntry(True, "Sent a root `anyOf`/`oneOf` as one object holding the union of its branches' properties, each required only where every branch requires it.", 'reserved', 'merged-root-combinator'),
     'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'reserved', 'moved-any-of-siblings-into-branches'),
+    'narrowed-root-to-object': TransformationEntry(False, "Read a root that also admits null (or another type) as the object alone: a tool's arguments are an object.", 'active', 'narrowed-root-to-object'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),
@@ -279,6 +287,7 @@ TRANSFORMATIONS = {
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'reserved', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
+    'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'reserved', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'reserved', 'wrapped-ref-with-siblings'),
 }
 
@@ -366,11 +375,13 @@ CHANGES = {
     'converted-exclusive-one-of-to-any-of': 'converted-exclusive-one-of-to-any-of',
     'converted-null-branch-to-nullable': 'converted-null-branch-to-nullable',
     'converted-nullable-to-type-union': 'converted-nullable-to-type-union',
+    'converted-number-enum-to-integer': 'converted-number-enum-to-integer',
     'converted-number-enum-to-strings': 'converted-number-enum-to-strings',
     'converted-one-of-to-any-of': 'converted-one-of-to-any-of',
     'converted-optional-property-to-nullable': 'converted-optional-property-to-nullable',
     'converted-type-list-to-nullable': 'converted-type-list-to-nullable',
     'copied-ref-target-to-defs': 'copied-ref-target-to-defs',
+    'cut-recursive-reference': 'cut-recursive-reference',
     'dropped-additional-properties-false': 'dropped-additional-properties-false',
     'dropped-additional-properties-schema': 'dropped-additional-properties-schema',
     'dropped-additional-properties-true': 'dropped-additional-properties-true',
@@ -382,6 +393,8 @@ CHANGES = {
     'dropped-non-string-enum': 'dropped-non-string-enum',
     'dropped-pattern-with-unsupported-regex': 'dropped-pattern-with-unsupported-regex',
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
+    'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
+    'dropped-root-keyword': 'dropped-root-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unlisted-constraint-keyword': 'dropped-unlisted-constraint-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -391,9 +404,13 @@ CHANGES = {
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',
     'inlined-reference': 'inlined-reference',
+    'made-recursive-property-optional': 'made-recursive-property-optional',
     'merged-all-of': 'merged-all-of',
     'merged-ref-siblings': 'merged-ref-siblings',
+    'merged-root-all-of': 'merged-root-all-of',
+    'merged-root-combinator': 'merged-root-combinator',
     'moved-any-of-siblings-into-branches': 'moved-any-of-siblings-into-branches',
+    'narrowed-root-to-object': 'narrowed-root-to-object',
     'normalized-true-subschema': 'normalized-true-subschema',
     'removed-false-subschema': 'removed-false-subschema',
     'renamed-definitions-to-defs': 'renamed-definitions-to-defs',
@@ -404,6 +421,7 @@ CHANGES = {
     'stripped-explicit-null': 'stripped-explicit-null',
     'truncated-description': 'truncated-description',
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
+    'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
 }
 
@@ -421,6 +439,7 @@ REGEX_FEATURES = {
 SOURCES = {
     'E-ANYOF-ALONE': SourceEntry('anomalyco/opencode#14788 — Vertex AI: "When using anyOf, it must be the only field set"', 'https://github.com/anomalyco/opencode/issues/14788', '2026-02-23', 'E'),
     'E-DESC': SourceEntry('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
+    'E-NUMBER-ENUM': SourceEntry('weave-os/router#65 — numeric enums rejected: "Invalid value at \'…enum[0]\' (TYPE_STRING), 7"; `enum` is for STRING, and for INTEGER given as strings on Vertex', 'https://github.com/weave-os/router/issues/65', '2026-05-12', 'E'),
     'E-ROOT-OBJECT': SourceEntry('BerriAI/litellm#41639 — "parameters schema should be of type OBJECT" for a top-level anyOf', 'https://github.com/BerriAI/litellm/issues/41639', '2026-09-17', 'E'),
     'G-BLOG': SourceEntry('Google\'s expanded JSON Schema support announcement (via typia.io IGeminiSchema docs: "prior to 2025-11-05")', 'https://typia.io/docs/llm/schema/', '2025-11-05', 'T'),
     'G-PY': SourceEntry('googleapis/python-genai v2.19.0 — google/genai/types.py (Vertex names up to 128 with colons, 29103464)', 'https://github.com/googleapis/python-genai/blob/66807187/google/genai/types.py', '2026-08-21', 'S'),

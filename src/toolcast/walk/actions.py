@@ -48,6 +48,9 @@ REPORTS: dict[str, tuple[str, ...]] = {
     "subset": ("inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "unresolvable-ref",
                "unsatisfiable-schema"),
     # the tool's name and description, and the strict-mode policy (compile)
+    # the form sent without strict, made acceptable to the provider (policy sent_*, toolcast.sendable)
+    "sent": ("root-schema-not-object", "external-ref", "unresolvable-ref", "unsupported-ref-target",
+             "unsupported-dialect", "nested-definitions", "annotation-keyword-dropped"),
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",
              "strict-disabled", "schema-too-deep", "sent-non-strict", "lossy-change-refused", "duplicate-tool-name",
@@ -76,7 +79,13 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "unlisted-objects": ("dropped-additional-properties-false", "dropped-additional-properties-true"),
     "subset": ("inlined-reference", "converted-type-list-to-nullable", "split-type-list-to-any-of",
                "converted-null-branch-to-nullable", "moved-any-of-siblings-into-branches", "added-property-ordering",
-               "dropped-non-string-enum", "converted-number-enum-to-strings"),
+               "dropped-non-string-enum", "converted-number-enum-to-strings", "converted-number-enum-to-integer"),
+    # (and the root read as an object in every form: sendable.object_root)
+    "sent": ("narrowed-root-to-object", "converted-dialect-keyword", "copied-ref-target-to-defs",
+             "dropped-nested-definitions", "dropped-annotation-keyword", "inlined-reference", "merged-root-combinator",
+             "merged-root-all-of", "dropped-root-keyword", "dropped-ref-sibling-annotation",
+             "wrapped-ref-siblings-in-all-of", "made-recursive-property-optional", "cut-recursive-reference",
+             "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference"),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "inferred-type"),  # (the root of an original schema sent: compile._typed_root)
@@ -123,7 +132,8 @@ CONSTRAINING = frozenset({
 # tool, but hides nothing, so the generator lets it be.)
 LOSSY_CHANGES = ("dropped-unsupported-keyword", "dropped-unsupported-format", "converted-one-of-to-any-of",
                  "dropped-additional-properties-schema", "dropped-additional-properties-false",
-                 "stripped-explicit-null", "dropped-non-string-enum")
+                 "stripped-explicit-null", "dropped-non-string-enum", "merged-root-combinator", "dropped-root-keyword",
+                 "made-recursive-property-optional", "cut-recursive-reference")
 # Diagnostic patterns the walk reports only beside one of those changes: their outcome must say
 # so (lossy, or refuses), not fixes or reports.
 LOSSY_REPORTS = ("unsupported-keyword", "unsupported-string-format", "one-of-converted-to-any-of",
@@ -173,10 +183,29 @@ OPTIONAL_POLICY = {
     # what a tool not sent strict carries: its original schema, or (where the API's field takes only
     # a subset, so the original would be rejected) the converted schema with its lossy changes
     "non_strict": ("original", "converted"),
-    # under schema_form openapi-subset: an enum of numbers is dropped (lossy), or sent as strings
-    # beside its numeric type (a dialect that documents numeric enums written as strings)
+    # under schema_form openapi-subset: an enum of numbers is dropped (lossy), or (a dialect that
+    # documents INTEGER enums written as strings) written as strings on an INTEGER node, a NUMBER
+    # enum of integers made an INTEGER one, and any other NUMBER enum dropped (lossy)
     "number_enums": ("drop", "as-strings"),
+    # What the provider accepts in the form sent without strict (the original, made acceptable by
+    # toolcast.sendable; the first value is what a spec that states none gets):
+    # any: keywords of any kind beside `$ref`; dollar-only: only keywords starting with `$` (an
+    # annotation is dropped, a constraint moved with the `$ref` into an allOf)
+    "sent_ref_siblings": ("any", "dollar-only"),
+    # any: recursion anywhere; non-required-properties: a cycle of references must pass through a
+    # property its object does not require (one that does is made optional, lossy)
+    "sent_recursion": ("any", "non-required-properties"),
+    # any: anyOf beside other keywords; alone: anyOf the only keyword of its schema (the others
+    # move into its branches, exact)
+    "sent_any_of": ("any", "alone"),
+    # any: references sent as written; local: every `$ref` names `#` or a root definition (`$id`
+    # and anchors resolved, exact); one to a resource outside the document refuses the tool
+    "sent_references": ("any", "local"),
 }
+# The root keywords toolcast.sendable can rid a sent form of (policy sent_root_keywords lists those
+# a provider refuses at the root whatever the strict flag): anyOf/oneOf lifted into one object
+# (lossy), allOf merged, the rest dropped (lossy).
+SENT_ROOT_KEYWORDS = ("anyOf", "oneOf", "allOf", "enum", "const", "not", "if", "then", "else")
 # Patterns reported only under a policy rule a spec selects: its catalogue needs them only then
 # (`property_keys` and `enum_values` are selected by being present: rule "present"; an optional
 # rule a spec leaves out selects its default, the first of OPTIONAL_POLICY's).
@@ -290,7 +319,7 @@ REPORTED_UNDER: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
         "inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "inlined-reference",
         "converted-type-list-to-nullable", "split-type-list-to-any-of", "converted-null-branch-to-nullable",
         "added-property-ordering", "dropped-non-string-enum"),
-    ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings",),
+    ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings", "converted-number-enum-to-integer"),
 }
 # Patterns reported only where a spec's keywords or fields call for them (a handler, a kept
 # annotation, a description cap, keywords beside `$ref`): a catalogue's `status: reserved` for one
@@ -310,4 +339,9 @@ REPORTED_WHERE_SELECTED = frozenset({
     "description-over-char-limit", "truncated-description-to-char-limit",  # description.max_chars
     "wrapped-ref-with-siblings", "ref-with-siblings", "merged-ref-siblings",  # policy.ref_siblings keywords
     "moved-any-of-siblings-into-branches",  # annotations kept beside anyOf (schema_form openapi-subset)
+    # the form sent without strict, where the original needs them (policy sent_*, root_type)
+    "narrowed-root-to-object", "inlined-reference", "merged-root-combinator", "merged-root-all-of",
+    "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
+    "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
+    "converted-dialect-keyword",
 })

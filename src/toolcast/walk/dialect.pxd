@@ -22,6 +22,8 @@ cdef class Rewrite(SlotCopy):
     cdef public object unknown
     cdef public object dropped
     cdef public object invalid
+    cdef public object foreign
+    cdef public object unread
     cpdef rewrite(self, s, sp)
     @cython.locals(out=dict, at=list)
     cpdef schema(self, s, ctx)

@@ -128,7 +128,8 @@ class SlotCopy:
 class Rewrite(SlotCopy):
     """One document's rewrite into 2020-12 terms: the new document and what was changed where."""
 
-    def __init__(self, dialect: str, annotations: frozenset = frozenset(), later: bool = True):
+    def __init__(self, dialect: str, annotations: frozenset = frozenset(), later: bool = True,
+                 foreign: frozenset = frozenset()):
         self.dialect = dialect
         self.ref_siblings_ignored = dialect in REF_SIBLINGS_IGNORED
         self.draft4 = dialect == "draft-04"
@@ -140,6 +141,12 @@ class Rewrite(SlotCopy):
         # The keywords it does not define, looked for only where the scan saw one (`later`).
         self.unknown = unknown_keywords(dialect) if later else frozenset()
         self.dropped: list[tuple[tuple, str]] = []  # (place, keyword the dialect does not define), dropped
+        # Keywords of no JSON Schema dialect that the rules would otherwise read as another
+        # specification's (OpenAPI `nullable`, values.OPENAPI_KEYWORDS): unknown keywords here,
+        # dropped (the caller records them as the rules' unknown class says). Looked for only where
+        # the scan saw one.
+        self.foreign = foreign
+        self.unread: list[tuple[tuple, str]] = []  # (place, foreign keyword), dropped
         self.invalid: list[tuple[tuple, str, Any]] = []  # (place, keyword, value) the dialect does not allow
         # The place being rewritten, one key a level: a tuple is made only for a place that is
         # recorded (a new tuple per visited node cost about a third of the rewrite).
@@ -164,6 +171,10 @@ class Rewrite(SlotCopy):
             sp = tuple(self.at)
             self.dropped.extend([(sp, k) for k in out if k in self.unknown])
             out = {k: v for k, v in out.items() if k not in self.unknown}
+        if self.foreign and not self.foreign.isdisjoint(out):
+            sp = tuple(self.at)
+            self.unread.extend([(sp, k) for k in out if k in self.foreign])
+            out = {k: v for k, v in out.items() if k not in self.foreign}
         if self.draft4:
             out = self._draft4(out)
         if self.ref_siblings_ignored and isinstance(out.get("$id"), str) and out["$id"].startswith("#"):

@@ -15,8 +15,10 @@ from toolcast.walk.values import (
     HAS_IDS,
     HAS_LATER_KEYWORDS,
     HAS_OLD_DIALECT_FORMS,
+    HAS_OPENAPI_KEYWORDS,
     HAS_OTHER_REFS,
     MISSING,
+    OPENAPI_KEYWORDS,
     _exact_scan,
     _plain_flags,
     describe,
@@ -66,12 +68,22 @@ class Document(Plans):
             return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
         later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
             dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
-        if dialect == "2020-12" or (dialect == "2019-09" and not later) or (dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
-                                                 and (not flags & HAS_ANNOTATED_REFS
-                                                      or self.annotations >= ANNOTATIONS_BESIDE_REF)):
+        # OpenAPI's `nullable` is a keyword of no declared dialect: unknown there, not a null type.
+        foreign = OPENAPI_KEYWORDS if flags & HAS_OPENAPI_KEYWORDS else frozenset()
+        if not foreign and (dialect == "2020-12" or (dialect == "2019-09" and not later) or (
+                dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
+                and (not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF))):
             return schema  # (the rewrite would give back the same document and record nothing)
-        rw = Rewrite(dialect, frozenset(self.annotations), later)
+        rw = Rewrite(dialect, frozenset(self.annotations), later, foreign)
         out = rw.rewrite(schema, ())
+        if rw.unread:
+            # Dropped as the rules drop a keyword they do not list (keyword_classes.unknown; its
+            # action is always drop, see actions.UNKNOWN_ACTIONS).
+            dcode, tcode = self.r.unknown_keyword[1:]
+            for sp, k in rw.unread:
+                self.diag(dcode, sp + (k,), keyword=k)
+                note = f"(OpenAPI `{k}`: not a keyword of {dialect}, the declared dialect)"
+                self.trans.append((tcode, "#", sp + (k,), note))
         for sp, k in rw.ignored:
             self.record("ref-sibling-ignored", sp + (k,), (("keyword", k), ("value", dialect)))
             self.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")

@@ -31,6 +31,8 @@ _ANNOTATIONS = ("title", "description", "default")
 
 # The JSON type of an enum value, as the Schema names types (a bool is not an integer here).
 _KIND = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
+# The formats of NUMBER alone (the Schema's older format text: NUMBER float/double, INTEGER int32/int64).
+_NUMBER_FORMATS = frozenset({"float", "double"})
 
 
 class _TooLarge(Exception):
@@ -192,8 +194,11 @@ class _Form:
             self.walk.report("type-union-unrepresentable", sp + ("enum",), value="an empty enum, which no value meets")
             return out
         if "type" not in out:
-            # The Schema needs a type: the one every value has (an enum accepts nothing else).
-            kinds = {_KIND.get(type(v)) for v in rest}
+            # The Schema needs a type: the one every value has (an enum accepts nothing else; an
+            # integer is a number, and 2.0 an integer, as JSON compares).
+            kinds = {_kind(v) for v in rest}
+            if kinds == {"integer", "number"}:
+                kinds = {"number"}
             if len(kinds) != 1 or None in kinds:
                 self.walk.report("type-union-unrepresentable", sp + ("enum",), value=f"enum {_listing(values)} without a type")
                 return out
@@ -203,12 +208,24 @@ class _Form:
             # A nullable enum: null is carried by `nullable`, the other values by the enum.
             out = {**out, "enum": rest, "nullable": True}
             self.walk.change("converted-type-list-to-nullable", sp + ("enum",))
-        if all(type(v) is str for v in rest):
-            return out
-        numeric = all(type(v) in (int, float) for v in rest) and out.get("type") in ("integer", "number")
-        if numeric and self.numbers_as_strings:
-            self.walk.change("converted-number-enum-to-strings", sp + ("enum",))
-            return {**out, "enum": [_number_text(v) for v in rest]}
+        t = out.get("type")
+        if all(type(v) is str for v in rest) and t in (None, "string"):
+            return out  # (the Schema takes an enum on STRING only, and INTEGER's as strings under as-strings)
+        if self.numbers_as_strings and t in ("integer", "number") and all(_kind(v) == "integer" for v in rest):
+            # number_enums as-strings: the Schema takes an enum on INTEGER written as strings, and on
+            # no other numeric type ("Invalid value at '...enum[0]' (TYPE_STRING)"). A NUMBER enum
+            # whose values are all integers (2.0 is one) accepts exactly what that INTEGER enum does.
+            strings = [_number_text(v) for v in rest]
+            if t == "integer":
+                self.walk.change("converted-number-enum-to-strings", sp + ("enum",))
+                return {**out, "enum": strings}
+            self.walk.change("converted-number-enum-to-integer", sp + ("enum",))
+            # (A NUMBER's own format, float or double, says nothing of an INTEGER: the values are
+            # fixed by the enum, so leaving it out loses nothing.)
+            return {k: ("integer" if k == "type" else strings if k == "enum" else v) for k, v in out.items()
+                    if not (k == "format" and v in _NUMBER_FORMATS)}
+        # An enum on NUMBER with a value that is not an integer, or on BOOLEAN, ARRAY or OBJECT (strings
+        # beside a type that has none: bfcl's boolean "True"/"False"/"dontcare"), has no form here.
         self.walk.report("enum-values-not-strings", sp + ("enum",), value=_listing(rest))
         self.walk.change("dropped-non-string-enum", sp + ("enum",))
         return {k: v for k, v in out.items() if k != "enum"}
@@ -273,6 +290,12 @@ def _null_only(b: Any) -> bool:
 def _of_type(v: Any, types: Any) -> bool:
     """Whether `v` is a value of the `type` keyword `types` (a name or a list), as JSON compares."""
     return _admits(types if type(types) is list else (types,), v)
+
+
+def _kind(v: Any) -> str | None:
+    """The JSON type of enum value `v` as JSON compares it (2.0 is an integer; true is no number)."""
+    k = _KIND.get(type(v))
+    return "integer" if k == "number" and v.is_integer() else k
 
 
 def _number_text(v: float) -> str:

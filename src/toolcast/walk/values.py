@@ -235,6 +235,7 @@ _JSON_SCALARS = frozenset({str, int, bool, type(None)})
 # such a document needs no rewrite there.
 HAS_FOREIGN_CONTAINERS, HAS_IDS, HAS_OTHER_REFS, HAS_OLD_DIALECT_FORMS, HAS_ANNOTATED_REFS = 1, 2, 4, 8, 16
 HAS_DRAFT_07_KEYWORDS, HAS_LATER_KEYWORDS = 32, 64  # (see LATER_KEYWORDS)
+HAS_OPENAPI_KEYWORDS = 128  # (see OPENAPI_KEYWORDS)
 
 
 def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
@@ -323,8 +324,16 @@ LATER_KEYWORDS = {
 _LATER_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since in ("2019-09", "2020-12"))
 _DRAFT_07_FLAGGED = frozenset(k for k, since in LATER_KEYWORDS.items() if since == "draft-07")
 
+# OpenAPI 3.0's Schema Object keywords that no JSON Schema dialect defines, which the rules read as
+# OpenAPI where a document declares no dialect (the common MCP and OpenAPI case: `nullable: true`,
+# a null type). Beside a declared `$schema` (2020-12 ... draft-04) each is an unknown keyword, which
+# constrains nothing there: dialect.Rewrite drops it, with the rules' unknown-keyword findings.
+# (A schema object holding one raises HAS_OPENAPI_KEYWORDS, so that a declared dialect is rewritten.)
+OPENAPI_KEYWORDS = frozenset({"nullable"})
+
 # The keys that make _node_flags worth calling for a schema object.
-_FLAG_KEYS = frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"}) | _LATER_FLAGGED | _DRAFT_07_FLAGGED
+_FLAG_KEYS = (frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"}) | _LATER_FLAGGED | _DRAFT_07_FLAGGED
+              | OPENAPI_KEYWORDS)
 
 # Containers the plain scan visits before it starts a set of the ones seen. JSON text never shares
 # a container, so below this a document pays no set; a DAG from Python (or a cycle) costs at most
@@ -354,7 +363,8 @@ def _names_a_resource(v: dict, root: bool) -> bool:
 
 def _old_dialect_forms(v: dict) -> int:
     """The HAS_OLD_DIALECT_FORMS and HAS_ANNOTATED_REFS flags of schema object `v`: what
-    dialect.Rewrite may change in draft-07 and draft-06."""
+    dialect.Rewrite may change in draft-07 and draft-06 (and the keyword flags: what it may drop in
+    any declared dialect)."""
     flags = 0
     if "$ref" in v and len(v) > 1:
         for k in v:
@@ -370,6 +380,8 @@ def _old_dialect_forms(v: dict) -> int:
         flags |= HAS_LATER_KEYWORDS  # a keyword draft-07 and draft-06 do not define (LATER_KEYWORDS)
     if not _DRAFT_07_FLAGGED.isdisjoint(v):
         flags |= HAS_DRAFT_07_KEYWORDS
+    if not OPENAPI_KEYWORDS.isdisjoint(v):
+        flags |= HAS_OPENAPI_KEYWORDS  # (a property named so raises it too: then the rewrite finds nothing)
     return flags
 
 

@@ -1,0 +1,490 @@
+"""The schema a tool is sent with without strict: its original with the fewest rewrites its provider's acceptance rules (policy sent_*) require, each recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.walk.actions import CONSTRAINING
+from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
+from toolcast.walk.resources import bundle
+from toolcast.walk.values import describe, ref_pointer
+
+# Keywords the root of a sent form may be rid of (policy sent_root_keywords lists those its
+# provider refuses there): anyOf/oneOf are lifted into one object, allOf merged, the rest dropped.
+LIFTABLE = ("anyOf", "oneOf", "allOf", "enum", "const", "not", "if", "then", "else")
+# What an allOf part of the root may say and still be merged exactly (the rest is dropped, lossy).
+_MERGED = frozenset({"type", "properties", "required", "title", "description", "$comment", "examples", "default"})
+_DEFS = ("$defs", "definitions")
+# Draft-04's boolean bounds: the flag and the bound it makes exclusive.
+_BOUNDS = (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum"))
+# The walk's own guard on references followed in a row (a chain of pure $refs).
+_DEREF_GUARD = 64
+
+
+class _Recorder:
+    """What walk.resources.bundle reports and records, kept as the compile's records."""
+
+    def __init__(self, r: Any, diags: list, trans: list) -> None:
+        self.r, self.diags, self.trans = r, diags, trans
+
+    def report(self, pattern: str, place: tuple, **params: Any) -> None:
+        self.diags.append((self.r.patterns[pattern], "#", place, tuple(params.items())))
+
+    def change(self, pattern: str, place: tuple, detail: str = "") -> None:
+        self.trans.append((self.r.changes[pattern], "#", place, detail))
+
+
+def _is_null(s: Any) -> bool:
+    """Whether `s` admits null alone (a branch a root read as an object leaves out)."""
+    if type(s) is not dict:
+        return False
+    keys = [k for k in s if k in CONSTRAINING]
+    if keys == ["type"]:
+        return s["type"] == "null" or s["type"] == ["null"]
+    if keys == ["enum"]:
+        return s["enum"] == [None]
+    return keys == ["const"] and s["const"] is None
+
+
+def object_root(schema: Any, r: Any, trans: list) -> Any:
+    """`schema` with a root that also admits null (or other types) read as the object alone, in
+    every form (a tool's arguments are an object; a root such as `["object", "null"]` is refused):
+    a narrowing, recorded. The input is never changed; the same schema comes back when nothing is."""
+    if type(schema) is not dict or r.policy.get("root_type") != "object":
+        return schema
+    t = schema.get("type")
+    nullable = schema.get("nullable") is True and "$schema" not in schema  # (OpenAPI's, where no dialect is declared)
+    unions = [k for k in ("anyOf", "oneOf") if type(schema.get(k)) is list and len(schema[k]) > 1
+              and any(map(_is_null, schema[k])) and not all(map(_is_null, schema[k]))]
+    if not (type(t) is list and "object" in t and len(t) > 1) and not nullable and not unions:
+        return schema
+    out = dict(schema)
+    change = r.changes["narrowed-root-to-object"]
+    if type(t) is list and "object" in t and len(t) > 1:
+        out["type"] = "object"
+        trans.append((change, "#", ("type",), f"(was {describe(t)})"))
+    if nullable:
+        del out["nullable"]
+        trans.append((change, "#", ("nullable",), "(nullable: true)"))
+    for key in unions:
+        kept = [b for b in out[key] if not _is_null(b)]
+        trans.append((change, "#", (key,), "(its null branch left out)"))
+        branch = kept[0]
+        rest = {k: v for k, v in out.items() if k != key}
+        if len(kept) == 1 and type(branch) is dict and not (set(branch) & {k for k in rest if k in CONSTRAINING}):
+            # One branch left: the root is that branch (its annotations under the root's own).
+            out = {**branch, **rest}
+        else:
+            out[key] = kept
+    return out
+
+
+def sendable(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
+    """`sent` (the compile's own copy of the original, changed in place) made acceptable to the
+    provider without strict, each rewrite recorded in `trans` (a lossy one where it widens); None
+    when no acceptable form exists (the reason in `diags`)."""
+    policy = r.policy
+    declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
+    if "$schema" not in sent or declared == "draft-04":  # (what draft-04's flags mean; another dialect's are invalid)
+        numeric_bounds(sent, r, trans)
+    _tuple_items(sent, r, trans)
+    if policy.get("sent_references") == "local":
+        sent = _local_references(sent, r, diags, trans, declared)
+        if sent is None:
+            return None
+    if r.sent_root_keywords:
+        sent = _lift_root(sent, r, diags, trans)
+        if sent is None:
+            return None
+    if policy.get("sent_ref_siblings") == "dollar-only":
+        _ref_siblings(sent, r, trans)
+    if policy.get("sent_recursion") == "non-required-properties":
+        _recursion(sent, r, trans)
+    if policy.get("sent_any_of") == "alone":
+        _any_of_alone(sent, r, trans)
+    return sent
+
+
+def _nodes(schema: Any):
+    """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS)."""
+    stack = [((), schema)]
+    while stack:
+        place, node = stack.pop()
+        if type(node) is not dict:
+            continue
+        yield place, node
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind == "map" and type(v) is dict:
+                subs.extend((place + (key, n), x) for n, x in v.items())
+            elif kind in ("list", "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), x) for i, x in enumerate(v))
+            elif kind is not None:
+                subs.append((place + (key,), v))
+        stack.extend(reversed(subs))
+
+
+def numeric_bounds(sent: Any, r: Any, trans: list) -> Any:
+    """Draft-04's boolean `exclusiveMinimum`/`exclusiveMaximum` written as 2020-12's numbers (exact):
+    `minimum: m` with the flag true is `exclusiveMinimum: m`; a false flag, or one without its bound,
+    says nothing."""
+    for place, node in _nodes(sent):
+        for flag, bound in _BOUNDS:
+            if type(node.get(flag)) is not bool:
+                continue
+            if node[flag] and bound in node and type(node[bound]) in (int, float):
+                node[flag] = node.pop(bound)
+                became = f"`{flag}: {describe(node[flag])}`"
+            else:
+                del node[flag]
+                became = "nothing: a false flag, or one without its bound"
+            trans.append((r.changes["converted-dialect-keyword"], "#", place + (flag,), f"(a draft-04 boolean: {became})"))
+    return sent
+
+
+def _tuple_items(sent: dict, r: Any, trans: list) -> None:
+    """An `items` list (the tuple form before 2020-12, which 2020-12 reads as no schema) written as
+    2020-12 writes it: `prefixItems`, and `additionalItems` as `items` (exact)."""
+    for place, node in list(_nodes(sent)):
+        if type(node.get("items")) is not list:
+            continue
+        node["prefixItems"] = node.pop("items")
+        if "additionalItems" in node:
+            node["items"] = node.pop("additionalItems")
+        trans.append((r.changes["converted-dialect-keyword"], "#", place + ("items",),
+                      "(the tuple form of `items`: `prefixItems`, and `additionalItems` as `items`)"))
+
+
+def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str | None) -> dict | None:
+    """`sent` with every `$ref` naming `#` or a root definition, resolved as JSON Schema does
+    (`$id` bases, anchors; walk.resources.bundle); None when one names a resource outside the
+    document (nothing is ever fetched) or nothing at all."""
+    if not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent)):
+        _defs_renamed(sent, r, trans)
+        return sent
+    out = bundle(sent, _Recorder(r, diags, trans), dialect or "2020-12")
+    if out is None:
+        return None
+    from toolcast.tool_input import (
+        copy_json,  # (bundle shares what it leaves alone: own every node again)
+    )
+
+    out = copy_json(out)
+    for place, node in _nodes(out):
+        ref = node.get("$ref")
+        if type(ref) is str and ref[:1] != "#":
+            diags.append((r.patterns["external-ref"], "#", place + ("$ref",), (("value", ref),)))
+            return None
+    _defs_renamed(out, r, trans)
+    return out
+
+
+def _needs_bundle(place: tuple, node: dict, root: dict) -> bool:
+    """Whether a `$ref` at `node` names other than `#` or a root definition that exists (by `$id`, an
+    anchor, a deeper pointer, or nothing), or `node` is a resource or anchor of its own below the root."""
+    ref = node.get("$ref")
+    if type(ref) is str and ref != "#":
+        tokens = ref_pointer(ref) if ref[:1] == "#" else None
+        if (tokens is None or len(tokens) != 2 or tokens[0] not in _DEFS or type(root.get(tokens[0])) is not dict
+                or tokens[1] not in root[tokens[0]]):
+            return True
+    return bool(place) and ("$id" in node or "$anchor" in node)
+
+
+def _defs_renamed(sent: dict, r: Any, trans: list) -> None:
+    """The root's `definitions` (draft-07's name) as `$defs`, the one 2020-12 and every provider's
+    list name, and references to them repointed (exact); left as they are where both hold a name."""
+    old = sent.get("definitions")
+    defs = sent.get("$defs", {})
+    if type(old) is not dict or type(defs) is not dict or set(old) & set(defs):
+        return
+    sent["$defs"] = {**defs, **old}
+    del sent["definitions"]
+    trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), ""))
+    for place, node in _nodes(sent):
+        ref = node.get("$ref")
+        if type(ref) is str and ref.startswith("#/definitions/"):
+            node["$ref"] = "#/$defs/" + ref[len("#/definitions/"):]
+            trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+
+
+def _target(root: dict, ref: Any) -> Any:
+    """The schema a same-document pointer `$ref` names in `root`, or None."""
+    if type(ref) is not str or ref[:1] != "#":
+        return None
+    tokens = ref_pointer(ref)
+    if tokens is None:
+        return None
+    node: Any = root
+    for t in tokens:
+        if type(node) is dict and t in node:
+            node = node[t]
+        elif type(node) is list and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return None
+    return node
+
+
+def _deref(root: dict, s: Any) -> Any:
+    """`s` with a chain of same-document `$ref`s followed (annotations beside them aside)."""
+    for _ in range(_DEREF_GUARD):
+        if type(s) is not dict or "$ref" not in s:
+            return s
+        target = _target(root, s["$ref"])
+        if target is None or target is root:
+            return s
+        s = target
+    return s
+
+
+def _object_like(s: Any) -> bool:
+    """Whether `s` admits objects (a branch of the root worth lifting)."""
+    if s is True:
+        return True
+    if type(s) is not dict:
+        return False
+    t = s.get("type")
+    return t is None or t == "object" or (type(t) is list and "object" in t)
+
+
+def _lift_root(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
+    """The root rid of the keywords its provider refuses there (policy sent_root_keywords): a
+    `$ref` to a definition is inlined (exact), an anyOf/oneOf becomes one object holding the union
+    of its branches' properties (lossy), an allOf is merged (its parts' other keywords dropped,
+    lossy), the rest are dropped (lossy). None when no branch admits an object."""
+    if sent.get("$ref") == "#":  # (the root itself, beside itself: it says nothing more)
+        del sent["$ref"]
+        trans.append((r.changes["cut-recursive-reference"], "#", ("$ref",), "(the root's `$ref` to itself)"))
+    if type(sent.get("$ref")) is str and set(r.sent_root_keywords) & {"anyOf", "oneOf", "allOf"}:
+        target = _deref(sent, {"$ref": sent["$ref"]})
+        if type(target) is dict and target is not sent and "$ref" not in target:
+            rest = {k: v for k, v in sent.items() if k != "$ref"}
+            sent = {**{k: v for k, v in target.items() if k not in _DEFS}, **rest}
+            trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
+    for key in r.sent_root_keywords:
+        if key not in sent:
+            continue
+        v = sent.pop(key)
+        if key in ("anyOf", "oneOf", "allOf") and type(v) is list and v:
+            parts = [_deref(sent, b) for b in v]
+            objects = [p for p in parts if _object_like(p)]
+            if (key == "allOf" and len(objects) < len(parts)) or not objects:
+                diags.append((r.patterns["root-schema-not-object"], "#", (key,),
+                              (("value", f"{key} with no branch that admits an object"),)))
+                return None
+            if key == "allOf":
+                _merge_all_of(sent, objects, r, trans)
+            else:
+                _merge_union(sent, key, objects, len(parts), r, trans)
+        else:
+            trans.append((r.changes["dropped-root-keyword"], "#", (key,), f"(`{key}` at the root)"))
+    return sent  # (a root without `type` gains it as it is sent: compile._typed_root)
+
+
+def _add_property(props: dict, name: str, s: Any) -> None:
+    """Property `name` of `props` constrained by `s` as well (both must hold)."""
+    if name not in props or props[name] == s:
+        props[name] = s
+    elif type(props[name]) is dict and list(props[name]) == ["allOf"]:
+        props[name]["allOf"].append(s)
+    else:
+        props[name] = {"allOf": [props[name], s]}
+
+
+def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: list) -> None:
+    """One object for the root's anyOf/oneOf branches that admit objects: every property any
+    branch names (a property named by several, as an anyOf of their schemas), required where
+    every branch requires it."""
+    lifted: dict = {}
+    for b in objects:
+        for name, s in (b.get("properties") or {}).items() if type(b) is dict and type(b.get("properties")) is dict else ():
+            alts = lifted.setdefault(name, [])
+            if s not in alts:
+                alts.append(s)
+    requireds = [set(b.get("required") or ()) if type(b) is dict and type(b.get("required")) is list else set()
+                 for b in objects]
+    common = set.intersection(*requireds) if requireds else set()
+    props = dict(sent["properties"]) if type(sent.get("properties")) is dict else {}
+    for name, alts in lifted.items():
+        _add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
+    if props or "properties" in sent:
+        sent["properties"] = props
+    own = list(sent["required"]) if type(sent.get("required")) is list else []
+    more = [p for b in objects if type(b) is dict for p in (b.get("required") or ()) if p in common and p not in own]
+    if more:
+        sent["required"] = own + list(dict.fromkeys(more))
+    left = f", {n - len(objects)} that admit no object left out" if n > len(objects) else ""
+    trans.append((r.changes["merged-root-combinator"], "#", (key,),
+                  f"({len(objects)} branches as one object with the union of their properties{left})"))
+
+
+def _merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
+    """The root's allOf parts merged into it: their properties (a property named twice must meet
+    both) and required; any other keyword of a part is dropped (lossy)."""
+    props = dict(sent["properties"]) if type(sent.get("properties")) is dict else {}
+    required = list(sent["required"]) if type(sent.get("required")) is list else []
+    for i, p in enumerate(parts):
+        if type(p) is not dict:
+            continue
+        for name, s in (p.get("properties") or {}).items() if type(p.get("properties")) is dict else ():
+            _add_property(props, name, s)
+        required += [n for n in (p.get("required") or ()) if n not in required] if type(p.get("required")) is list else []
+        for k in p:
+            if k not in _MERGED and k not in _DEFS and k != "$ref":
+                trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
+    if props:
+        sent["properties"] = props
+    if required:
+        sent["required"] = required
+    trans.append((r.changes["merged-root-all-of"], "#", ("allOf",), f"({len(parts)} parts)"))
+
+
+def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
+    """Nothing but `$` keywords beside a `$ref` (policy sent_ref_siblings dollar-only): an annotation
+    is dropped (it constrains nothing), a constraining keyword moves with the `$ref` into an allOf
+    (exact)."""
+    for place, node in list(_nodes(sent)):
+        if type(node.get("$ref")) is not str or not place:  # (the root's: _lift_root, allOf refused there)
+            continue
+        others = [k for k in node if not (type(k) is str and k.startswith("$"))]
+        if not others:
+            continue
+        constraining = {k: node[k] for k in others if k in CONSTRAINING}
+        for k in others:
+            if k not in constraining:
+                del node[k]
+                trans.append((r.changes["dropped-ref-sibling-annotation"], "#", place + (k,), f"(`{k}` beside `$ref`)"))
+        if constraining:
+            ref = {k: v for k, v in node.items() if k.startswith("$") and k not in _DEFS}
+            for k in list(node):
+                if k not in _DEFS:
+                    del node[k]
+            node["allOf"] = [ref, constraining]
+            trans.append((r.changes["wrapped-ref-siblings-in-all-of"], "#", place + ("$ref",),
+                          f"(beside {', '.join(f'`{k}`' for k in constraining)})"))
+
+
+def _nodes_with_steps(schema: dict):
+    """(place, node, the properties stepped into since its definition began) of every schema object."""
+    stack: list = [((), schema, ())]
+    while stack:
+        place, node, steps = stack.pop()
+        if type(node) is not dict:
+            continue
+        yield place, node, list(steps)
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind == "map" and type(v) is dict:
+                if key in _DEFS and not place:  # a root definition starts afresh
+                    subs.extend(((key, n), x, ()) for n, x in v.items())
+                elif key == "properties":
+                    subs.extend((place + (key, n), x, (*steps, (place, n))) for n, x in v.items())
+                else:
+                    subs.extend((place + (key, n), x, steps) for n, x in v.items())
+            elif kind in ("list", "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), x, steps) for i, x in enumerate(v))
+            elif kind is not None:
+                subs.append((place + (key,), v, steps))
+        stack.extend(reversed(subs))
+
+
+def _unit(tokens: tuple) -> tuple:
+    """The definition (or the root, `()`) a place belongs to."""
+    return tokens[:2] if len(tokens) >= 2 and tokens[0] in _DEFS else ()
+
+
+def _recursion(sent: dict, r: Any, trans: list) -> None:
+    """Recursion only through properties its objects do not require (policy sent_recursion
+    non-required-properties: "may only be used within non-required properties"): each required
+    property on a cycle of references is made optional (lossy); a cycle with no property on it
+    loses a `$ref` (lossy: it then admits any value there)."""
+    edges = []  # (from unit, to unit, place of the $ref, [(object place, property)])
+    for place, node, steps in _nodes_with_steps(sent):
+        ref = node.get("$ref")
+        if type(ref) is not str or ref[:1] != "#":
+            continue
+        tokens = ref_pointer(ref)
+        if tokens is None:
+            continue
+        edges.append((_unit(place), _unit(tuple(tokens)), place, steps))
+    if not edges:
+        return
+    on_cycle = _cycle_edges(edges)
+    for e in on_cycle:
+        for obj_place, name in e[3]:
+            obj = _at(sent, obj_place)
+            req = obj.get("required") if type(obj) is dict else None
+            if type(req) is list and name in req:
+                obj["required"] = [n for n in req if n != name]
+                trans.append((r.changes["made-recursive-property-optional"], "#", obj_place + ("properties", name),
+                              f"(`{name}` lies on a cycle of references)"))
+    left = _cycle_edges([e for e in on_cycle if not e[3]])
+    while left:  # one `$ref` cut a cycle, the first in document order, until none is left
+        e = left[0]
+        node = _at(sent, e[2])
+        if type(node) is dict and "$ref" in node:
+            del node["$ref"]
+            trans.append((r.changes["cut-recursive-reference"], "#", e[2] + ("$ref",), "(a cycle through no property)"))
+        left = _cycle_edges(left[1:])
+
+
+def _cycle_edges(edges: list) -> list:
+    """The edges that lie on a cycle of the graph they make."""
+    succ: dict = {}
+    for e in edges:
+        succ.setdefault(e[0], set()).add(e[1])
+    reach: dict = {}
+    for start in succ:
+        seen, todo = set(), list(succ[start])
+        while todo:
+            n = todo.pop()
+            if n not in seen:
+                seen.add(n)
+                todo.extend(succ.get(n, ()))
+        reach[start] = seen
+    return [e for e in edges if e[0] in reach.get(e[1], ())]
+
+
+def _at(root: Any, place: tuple) -> Any:
+    node = root
+    for t in place:
+        node = node[t]
+    return node
+
+
+def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
+    """`anyOf` the only keyword of its schema (policy sent_any_of alone): its siblings move into
+    every branch (exact: an annotation where the branch has none and no `$ref`, else dropped; a
+    constraint merged where the branch does not say the same keyword, else beside it in an allOf)."""
+    for place, node in reversed(list(_nodes(sent))):  # (inner ones first: a branch copied below is settled)
+        branches = node.get("anyOf")
+        if type(branches) is not list or len(node) == 1:
+            continue
+        others = {k: v for k, v in node.items() if k != "anyOf" and k not in _DEFS}
+        if not others:
+            continue
+        constraining = {k: v for k, v in others.items() if k in CONSTRAINING}
+        notes = {k: v for k, v in others.items() if k not in CONSTRAINING}
+        new = []
+        for b in branches:
+            if b is True:
+                b = {}
+            if type(b) is dict:
+                b = dict(b)
+                if constraining:
+                    if "$ref" in b or "anyOf" in b or set(b) & set(constraining):
+                        b = {"allOf": [b, dict(constraining)]}
+                    else:
+                        b.update(constraining)
+                if "$ref" not in b and "anyOf" not in b:
+                    for k, v in notes.items():
+                        b.setdefault(k, v)
+            new.append(b)
+        for k in others:
+            del node[k]
+        node["anyOf"] = new
+        trans.append((r.changes["moved-any-of-siblings-into-branches"], "#", place + ("anyOf",),
+                      f"({', '.join(f'`{k}`' for k in others)})"))
