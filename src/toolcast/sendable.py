@@ -56,11 +56,12 @@ def object_root(schema: Any, r: Any, trans: list) -> Any:
     nullable = schema.get("nullable") is True and "$schema" not in schema  # (OpenAPI's, where no dialect is declared)
     unions = [k for k in ("anyOf", "oneOf") if type(schema.get(k)) is list and len(schema[k]) > 1
               and any(map(_is_null, schema[k])) and not all(map(_is_null, schema[k]))]
-    if not (type(t) is list and "object" in t and len(t) > 1) and not nullable and not unions:
+    null_type = type(t) is list and "null" in t and "object" in t and len(t) == 2
+    if not null_type and not nullable and not unions:
         return schema
     out = dict(schema)
     change = r.changes["narrowed-root-to-object"]
-    if type(t) is list and "object" in t and len(t) > 1:
+    if null_type:  # (another type beside object is no argument either, but not a null: left to the walk)
         out["type"] = "object"
         trans.append((change, "#", ("type",), f"(was {describe(t)})"))
     if nullable:
@@ -163,9 +164,14 @@ def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str
     if not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent)):
         _defs_renamed(sent, r, trans)
         return sent
+    before = {place: node["$ref"] for place, node in _nodes(sent) if type(node.get("$ref")) is str}
     out = bundle(sent, _Recorder(r, diags, trans), dialect or "2020-12")
     if out is None:
         return None
+    for place, node in _nodes(out):
+        if place in before and node.get("$ref") != before[place]:
+            trans.append((r.changes["repointed-reference"], "#", place + ("$ref",),
+                          f"({describe(before[place])} as {describe(node.get('$ref'))})"))
     from toolcast.tool_input import (
         copy_json,  # (bundle shares what it leaves alone: own every node again)
     )

@@ -85,7 +85,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "dropped-nested-definitions", "dropped-annotation-keyword", "inlined-reference", "merged-root-combinator",
              "merged-root-all-of", "dropped-root-keyword", "dropped-ref-sibling-annotation",
              "wrapped-ref-siblings-in-all-of", "made-recursive-property-optional", "cut-recursive-reference",
-             "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference"),
+             "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
+             "repointed-reference"),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "inferred-type"),  # (the root of an original schema sent: compile._typed_root)
@@ -343,5 +344,5 @@ REPORTED_WHERE_SELECTED = frozenset({
     "narrowed-root-to-object", "inlined-reference", "merged-root-combinator", "merged-root-all-of",
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
-    "converted-dialect-keyword",
+    "converted-dialect-keyword", "repointed-reference",
 })
