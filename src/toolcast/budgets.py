@@ -108,12 +108,9 @@ def alone(tool: Any, res: CompileResult, rules: Any, emitter: Any, mode: Any,
     it joins. Under strict true it is refused, under auto sent non-strict (`recompile(tool)` gives its
     non-strict form), with the budget's code, as Budget.take does past a request's total; in a request
     it then counts as the non-strict (or refused) tool it is."""
-    if res.status != "strict" or not rules.budgets:
+    if res.status != "strict" or not any(b.applies == "strict" for b in rules.budgets.values()):
         return res
-    strict_budgets = {name: b for name, b in rules.budgets.items() if b.applies == "strict"}
-    if not strict_budgets:
-        return res
-    over = _over(strict_budgets, _ZERO, _counts(res, emitter.schema_of), "strict")
+    over = _over(rules.budgets, _ZERO, _counts(res, emitter.schema_of), "strict")
     if over is None:
         return res
     if mode is True:

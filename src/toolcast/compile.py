@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
@@ -20,7 +20,7 @@ from toolcast.model import (
 )
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
-from toolcast.sendable import numeric_bounds, object_root, sendable
+from toolcast.sendable import numeric_bounds, object_root, property_names, sendable
 from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: the CLI, openai, positions)
     _TARGETS,
     MAX_COPY_DEPTH,
@@ -39,7 +39,6 @@ from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: 
     strict_mode,
 )
 from toolcast.walk import Walk, without_cycle_gc
-from toolcast.walk.dialect import SCHEMA_SLOTS
 from toolcast.walk.values import non_json
 from toolcast.walk.walker import root_not_object
 
@@ -300,7 +299,7 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
     code = r.patterns.get("property-key-invalid")
     if r.property_key_re is not None and code in r.always_refused:
         bad = [(code, "#", place, (("name", name), ("pattern", r.property_key_pattern)))
-               for place, name in _property_names(sent) if not (type(name) is str and r.property_key_re.fullmatch(name))]
+               for place, name in property_names(sent) if not (type(name) is str and r.property_key_re.fullmatch(name))]
         if bad:
             diags.extend(bad)
             return None
@@ -319,28 +318,6 @@ def _typed_root(sent: Any, r: Rules, trans: list) -> Any:
         trans.append((r.changes["inferred-type"], "#", ("type",), "(object, at the root of the schema sent as it was)"))
         return {"type": "object", **sent}
     return sent
-
-
-def _property_names(schema: Any) -> Iterator[tuple[tuple, Any]]:
-    """(place, name) of every property a copied schema names, in every subschema (SCHEMA_SLOTS), in
-    document order."""
-    stack = [((), schema)]
-    while stack:
-        place, node = stack.pop()
-        if type(node) is not dict:
-            continue
-        subs: list = []
-        for key, v in node.items():
-            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
-            if kind == "map" and type(v) is dict:
-                if key == "properties":
-                    yield from ((place + (key, name), name) for name in v)
-                subs.extend((place + (key, name), sub) for name, sub in v.items())
-            elif kind in ("list", "schema-or-list") and type(v) is list:
-                subs.extend((place + (key, i), sub) for i, sub in enumerate(v))
-            elif kind is not None:
-                subs.append((place + (key,), v))
-        stack.extend(reversed(subs))
 
 
 def _blocked_status(walk: Walk, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> Status:

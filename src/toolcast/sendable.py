@@ -108,22 +108,15 @@ def sendable(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
 
 def _nodes(schema: Any):
     """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS)."""
-    stack = [((), schema)]
-    while stack:
-        place, node = stack.pop()
-        if type(node) is not dict:
-            continue
-        yield place, node
-        subs: list = []
-        for key, v in node.items():
-            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
-            if kind == "map" and type(v) is dict:
-                subs.extend((place + (key, n), x) for n, x in v.items())
-            elif kind in ("list", "schema-or-list") and type(v) is list:
-                subs.extend((place + (key, i), x) for i, x in enumerate(v))
-            elif kind is not None:
-                subs.append((place + (key,), v))
-        stack.extend(reversed(subs))
+    return ((place, node) for place, node, _ in _nodes_and_steps(schema))
+
+
+def property_names(schema: Any):
+    """(place, name) of every property `schema` names, in every subschema, in document order."""
+    for place, node in _nodes(schema):
+        props = node.get("properties")
+        if type(props) is dict:
+            yield from ((place + ("properties", name), name) for name in props)
 
 
 def numeric_bounds(sent: Any, r: Any, trans: list) -> Any:
@@ -372,14 +365,15 @@ def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
                           f"(beside {', '.join(f'`{k}`' for k in constraining)})"))
 
 
-def _nodes_with_steps(schema: dict):
-    """(place, node, the properties stepped into since its definition began) of every schema object."""
+def _nodes_and_steps(schema: Any):
+    """(place, node, the properties stepped into since its definition began, as (object place, name))
+    of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS)."""
     stack: list = [((), schema, ())]
     while stack:
         place, node, steps = stack.pop()
         if type(node) is not dict:
             continue
-        yield place, node, list(steps)
+        yield place, node, steps
         subs: list = []
         for key, v in node.items():
             kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
@@ -408,7 +402,7 @@ def _recursion(sent: dict, r: Any, trans: list) -> None:
     property on a cycle of references is made optional (lossy); a cycle with no property on it
     loses a `$ref` (lossy: it then admits any value there)."""
     edges = []  # (from unit, to unit, place of the $ref, [(object place, property)])
-    for place, node, steps in _nodes_with_steps(sent):
+    for place, node, steps in _nodes_and_steps(sent):
         ref = node.get("$ref")
         if type(ref) is not str or ref[:1] != "#":
             continue
