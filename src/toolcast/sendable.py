@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.tool_input import copy_json
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
 from toolcast.walk.resources import bundle
 from toolcast.walk.values import describe, ref_pointer
 
-# Keywords the root of a sent form may be rid of (policy sent_root_keywords lists those its
-# provider refuses there): anyOf/oneOf are lifted into one object, allOf merged, the rest dropped.
-LIFTABLE = ("anyOf", "oneOf", "allOf", "enum", "const", "not", "if", "then", "else")
 # What an allOf part of the root may say and still be merged exactly (the rest is dropped, lossy).
 _MERGED = frozenset({"type", "properties", "required", "title", "description", "$comment", "examples", "default"})
 _DEFS = ("$defs", "definitions")
@@ -47,8 +45,8 @@ def _is_null(s: Any) -> bool:
 
 
 def object_root(schema: Any, r: Any, trans: list) -> Any:
-    """`schema` with a root that also admits null (or other types) read as the object alone, in
-    every form (a tool's arguments are an object; a root such as `["object", "null"]` is refused):
+    """`schema` with a root that also admits null (`nullable`, `["object", "null"]`, a null branch
+    of an anyOf/oneOf) read as the object alone, in every form (a tool's arguments are an object):
     a narrowing, recorded. The input is never changed; the same schema comes back when nothing is."""
     if type(schema) is not dict or r.policy.get("root_type") != "object":
         return schema
@@ -165,11 +163,7 @@ def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str
         if place in before and node.get("$ref") != before[place]:
             trans.append((r.changes["repointed-reference"], "#", place + ("$ref",),
                           f"({describe(before[place])} as {describe(node.get('$ref'))})"))
-    from toolcast.tool_input import (
-        copy_json,  # (bundle shares what it leaves alone: own every node again)
-    )
-
-    out = copy_json(out)
+    out = copy_json(out)  # (bundle shares what it leaves alone: own every node again)
     for place, node in _nodes(out):
         ref = node.get("$ref")
         if type(ref) is str and ref[:1] != "#":
@@ -282,6 +276,16 @@ def _lift_root(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     return sent  # (a root without `type` gains it as it is sent: compile._typed_root)
 
 
+def _properties(s: Any) -> dict:
+    """The `properties` of schema `s`, where it states them as an object ({} elsewhere)."""
+    return s["properties"] if type(s) is dict and type(s.get("properties")) is dict else {}
+
+
+def _required(s: Any) -> list:
+    """The `required` of schema `s`, where it states it as a list ([] elsewhere)."""
+    return s["required"] if type(s) is dict and type(s.get("required")) is list else []
+
+
 def _add_property(props: dict, name: str, s: Any) -> None:
     """Property `name` of `props` constrained by `s` as well (both must hold)."""
     if name not in props or props[name] == s:
@@ -298,20 +302,18 @@ def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: lis
     every branch requires it."""
     lifted: dict = {}
     for b in objects:
-        for name, s in (b.get("properties") or {}).items() if type(b) is dict and type(b.get("properties")) is dict else ():
+        for name, s in _properties(b).items():
             alts = lifted.setdefault(name, [])
             if s not in alts:
                 alts.append(s)
-    requireds = [set(b.get("required") or ()) if type(b) is dict and type(b.get("required")) is list else set()
-                 for b in objects]
-    common = set.intersection(*requireds) if requireds else set()
-    props = dict(sent["properties"]) if type(sent.get("properties")) is dict else {}
+    common = set.intersection(*(set(_required(b)) for b in objects))
+    props = dict(_properties(sent))
     for name, alts in lifted.items():
         _add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
     if props or "properties" in sent:
         sent["properties"] = props
-    own = list(sent["required"]) if type(sent.get("required")) is list else []
-    more = [p for b in objects if type(b) is dict for p in (b.get("required") or ()) if p in common and p not in own]
+    own = list(_required(sent))
+    more = [p for b in objects for p in _required(b) if p in common and p not in own]
     if more:
         sent["required"] = own + list(dict.fromkeys(more))
     left = f", {n - len(objects)} that admit no object left out" if n > len(objects) else ""
@@ -322,14 +324,14 @@ def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: lis
 def _merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
     """The root's allOf parts merged into it: their properties (a property named twice must meet
     both) and required; any other keyword of a part is dropped (lossy)."""
-    props = dict(sent["properties"]) if type(sent.get("properties")) is dict else {}
-    required = list(sent["required"]) if type(sent.get("required")) is list else []
+    props = dict(_properties(sent))
+    required = list(_required(sent))
     for i, p in enumerate(parts):
         if type(p) is not dict:
             continue
-        for name, s in (p.get("properties") or {}).items() if type(p.get("properties")) is dict else ():
+        for name, s in _properties(p).items():
             _add_property(props, name, s)
-        required += [n for n in (p.get("required") or ()) if n not in required] if type(p.get("required")) is list else []
+        required += [n for n in _required(p) if n not in required]
         for k in p:
             if k not in _MERGED and k not in _DEFS and k != "$ref":
                 trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
