@@ -47,10 +47,10 @@ REPORTS: dict[str, tuple[str, ...]] = {
     # the OpenAPI-subset schema form after the walk (policy schema_form `openapi-subset`, walk.subset)
     "subset": ("inlined-schema-too-large", "type-union-unrepresentable", "enum-values-not-strings", "unresolvable-ref",
                "unsatisfiable-schema"),
-    # the tool's name and description, and the strict-mode policy (compile)
     # the form sent without strict, made acceptable to the provider (policy sent_*, toolcast.sendable)
     "sent": ("root-schema-not-object", "external-ref", "unresolvable-ref", "unsupported-ref-target",
              "unsupported-dialect", "nested-definitions", "annotation-keyword-dropped"),
+    # the tool's name and description, and the strict-mode policy (compile)
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",
              "strict-disabled", "schema-too-deep", "sent-non-strict", "lossy-change-refused", "duplicate-tool-name",
