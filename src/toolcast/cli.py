@@ -76,7 +76,8 @@ class _Parser(argparse.ArgumentParser):
             (file or _Closed("output")).write(message)
 
 
-STRICT_HELP = ("auto: a tool that cannot be sent strict without loss is sent non-strict with its original schema; "
+STRICT_HELP = ("auto: a tool that cannot be sent strict without loss is sent non-strict with its original schema "
+               "(rewritten only where the provider would reject it, each rewrite reported); "
                "true: such a tool is refused; false: every tool is sent non-strict")
 FORMAT_HELP = "text for people, json for one machine-readable document"
 DIRECTORY_RULE = (
@@ -181,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--api", default=None, choices=["responses", "chat"],
                    help="with --target openai only: the API to compile for (responses when not given)")
     x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
-    x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema; true: it is left out")
+    x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema (rewritten only where the provider would reject it); true: it is left out")
     x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")
     x.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
     x.add_argument("--server-timeout", action="append", default=[], metavar="NAME=SECONDS", help="--timeout for one server (repeatable)")
