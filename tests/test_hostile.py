@@ -222,7 +222,8 @@ def test_http_ref_is_refused_and_never_fetched(no_network):
     for ref in ("http://127.0.0.1:9/x.json", "https://example.com/s.json#/$defs/A", "//example.com/a"):
         res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
             "type": "object", "properties": {"x": {"$ref": ref, "minimum": 1}}, "required": ["x"]}})
-        assert res.status == "non-strict", ref
+        # (refused in every mode: no acceptable form names a resource outside the document, issue 37)
+        assert res.status == "refused" and res.tool is None, ref
         assert {"openai/external-ref", "openai/unsupported-ref-target"} & {d.code for d in res.diagnostics}
     with pytest.raises(toolcast.StrictSchemaError):
         from toolcast.openai import strict_schema
@@ -244,7 +245,7 @@ def test_http_ref_via_cli_makes_no_connection(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.run([PY, "-m", "toolcast.cli", "compile", str(f), "--format", "json"], capture_output=True, timeout=60, env=env)
     assert b"NETWORK" not in p.stderr + p.stdout
-    assert json.loads(p.stdout)["results"][0]["status"] == "non-strict"
+    assert json.loads(p.stdout)["results"][0]["status"] == "refused"
 
 
 def test_ref_to_root_cycle_is_reported():
@@ -494,7 +495,7 @@ def test_killed_cli_leaves_only_whole_files(tmp_path):
                          ids=["root-list", "dict-entry"])
 def test_non_string_required_entry_is_reported(params):
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": params})
-    assert res.status == "non-strict"
+    assert res.status == "refused"  # (a keyword value no schema may have: refused in every mode, issue 37)
     assert "openai/invalid-keyword-value" in {d.code for d in res.diagnostics}
 
 
@@ -505,5 +506,5 @@ def test_an_anyof_that_is_not_a_list_is_an_invalid_value_not_a_crash(sub):
     # Found by test_fuzz: node() iterated the value after reporting it as invalid.
     res = toolcast.compile_tool({"name": "t", "description": "d",
                                  "parameters": {"type": "object", "properties": {"a": sub}, "required": ["a"]}})
-    assert res.status == "non-strict"
+    assert res.status == "refused"  # (a keyword value no schema may have: refused in every mode, issue 37)
     assert ("openai/invalid-keyword-value", "#/properties/a/anyOf") in {(d.code, d.path) for d in res.diagnostics}
