@@ -47,6 +47,20 @@ def expected_outcome(request: pytest.FixtureRequest):
     return record
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist, a worker hands its by-design outcomes to the controller, which prints them."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["toolcast_expected"] = {g: dict(c) for g, c in session.config.stash.get(_EXPECTED, {}).items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # (pytest-xdist's controller: a worker finished)
+    groups = node.config.stash[_EXPECTED]
+    for group, counts in getattr(node, "workeroutput", {}).get("toolcast_expected", {}).items():
+        groups.setdefault(group, Counter()).update(counts)
+
+
 def _skip_reason(report: pytest.TestReport) -> str:
     longrepr = report.longrepr
     if isinstance(longrepr, tuple) and len(longrepr) == 3:

@@ -203,7 +203,7 @@ def test_the_public_functions_keep_their_signatures_and_docstrings():
 
     for fn, first in ((toolcast.compile_tool, "tool"), (toolcast.compile_tools, "tools")):
         params = inspect.signature(fn).parameters
-        assert list(params) == [first, "target", "api", "rules", "strict", "allow_lossy", "optional_null"]
+        assert list(params) == [first, "target", "api", "rules", "strict", "allow_lossy", "optional_null", "enforce", "describe"]
         assert params["strict"].default == "auto" and params["strict"].kind is inspect.Parameter.KEYWORD_ONLY
         assert fn.__doc__.startswith("Compile ")
     assert list(inspect.signature(toolcast.CompileResult.to_dict).parameters) == ["self"]

@@ -264,7 +264,7 @@ def test_help_text_shows_defaults(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--strict {auto,true,false} auto: a tool that cannot be sent strict" in text
     assert "(default: auto)" in text and "(default: openai responses" in text and "(default: 30.0)" in text
     assert main(["check", "--help"]) == 0
-    assert "(default: error)" in " ".join(capsys.readouterr().out.split())
+    assert "(default: blocking)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_version_says_which_build_runs(capsys: pytest.CaptureFixture[str]) -> None:

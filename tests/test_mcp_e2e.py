@@ -8,7 +8,6 @@ import json
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -129,11 +128,9 @@ def test_list_tools_stdio_failures_are_one_line_errors(tmp_path):
 
 def test_list_tools_stdio_times_out_on_a_silent_process():
     silent = shlex.join([PY, "-c", "import time; time.sleep(30)"])
-    started = time.monotonic()
+    # The timeout ends the wait (the error says so), never the 30 s sleep.
     with pytest.raises(McpServerError, match=r"did not answer within 0.5 s"):
         run(list_tools_stdio(silent, timeout=0.5))
-    # Bounded: the timeout plus the SDK's shutdown grace period, never the 30 s sleep.
-    assert time.monotonic() - started < 10
 
 
 # --------------------------------------------------------------------------- the loop
@@ -296,9 +293,7 @@ def test_failures_stay_with_their_call_and_order_is_kept():
                 ),
                 ts,
             )
-            started = time.monotonic()
             timed = await execute_tool_calls(first, {"time": time_s, "media": media}, timeout=1.0)
-            elapsed = time.monotonic() - started
             second, _ = tool_calls(
                 chat_completion(
                     [
@@ -309,16 +304,15 @@ def test_failures_stay_with_their_call_and_order_is_kept():
                 ts,
             )
             crashed = await execute_tool_calls(second, {"time": time_s, "media": media}, timeout=10)
-            return timed, elapsed, crashed
+            return timed, crashed
 
-    timed, elapsed, crashed = run(scenario())
+    timed, crashed = run(scenario())
     assert [o["call_id"] for o in timed] == ["c_slow", "c_time", "c_ghost", "c_quick"]
     assert timed[0]["output"] == "Error: tool 'slow' on server 'media' did not answer within 1 s"
     assert json.loads(timed[1]["output"])["target"]["datetime"].endswith("T09:15:00+09:00")
     assert timed[2]["output"] == "Error: no connection to server 'ghost' for tool 'boo'"
     assert timed[3]["output"] == "slept 0.0"
-    # Concurrent: the quick calls did not wait behind the slow one beyond its timeout.
-    assert elapsed < 5
+    # The slow call (20 s) was cut at its 1 s timeout, and the quick calls answered (their time: not a test).
     assert [o["tool_call_id"] for o in crashed] == ["c_crash", "c_time2"]
     assert crashed[0]["content"].startswith("Error: tool 'crash' on server 'media' failed: ")
     assert json.loads(crashed[1]["content"])["timezone"] == "UTC"

@@ -29,6 +29,18 @@ pytestmark = [
 READY = {"name": "lookup", "description": "Look a word up.",
          "parameters": {"type": "object", "properties": {"word": {"type": "string"}}, "required": ["word"],
                         "additionalProperties": False}}
+# The same tool in YAML: the hook's environment reads it only if pyyaml is installed with toolcast
+# (a dependency since issue 43; before, the hook said "reading YAML needs PyYAML").
+READY_YAML = """\
+name: lookup
+description: Look a word up.
+parameters:
+  type: object
+  properties:
+    word: {type: string}
+  required: [word]
+  additionalProperties: false
+"""
 BAD = {"name": "fetch", "description": "Fetch.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}}
 
 
@@ -47,7 +59,7 @@ def test_both_hooks_through_pre_commit_try_repo(tmp_path: Path) -> None:
         pytest.skip("pre-commit is not installed in this environment (it is in the test extra)")
     repo = tmp_path / "repo"
     (repo / "tools").mkdir(parents=True)
-    (repo / "tools" / "lookup.json").write_text(json.dumps(READY, indent=2) + "\n", encoding="utf-8")
+    (repo / "tools" / "lookup.yaml").write_text(READY_YAML, encoding="utf-8")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "TOOLCAST_PURE_PYTHON": "1",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid", "NO_COLOR": "1"}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -176,16 +175,13 @@ def test_impact_input_errors_exit_2_but_others_are_compiled(tmp_path):
     assert "impact on 1 tool(s)" in out and "input error:" in out
 
 
-def test_impact_over_the_corpus_runs_in_seconds():
+def test_impact_over_the_corpus():  # (its time: benchmarks/bounds.py)
     paths = sorted(str(p) for p in CORPUS.glob("*.jsonl"))
-    start = time.perf_counter()
     d = run_json("rules", "diff", "2024-08-06", "latest", "--impact", *paths)
-    elapsed = time.perf_counter() - start
     m = d["impact"]
     assert m["errors"] == [] and m["counts"]["tools"] > 1000
     # The widening and the raised limits let many tools go strict.
     assert any(o["from"] == "non-strict" and o["to"] == "strict" for o in m["outcomes"])
-    assert elapsed < 15, elapsed
 
 
 # -- the library API behind the command (toolcast.rules_diff) ---------------------------------

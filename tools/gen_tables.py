@@ -135,7 +135,9 @@ def render_version(rel_spec: str, r: dict) -> str:
               for k, v in sorted(r["limits"].items())}
     diagnostics, transformations, patterns, changes = _catalogue(r)
     sources = {
-        sid: _Rec("SourceEntry", s["title"], s["url"], s["date"], s.get("evidence"))
+        # An observation (evidence O) has no URL: its record file, in the repository, is where to check it.
+        sid: _Rec("SourceEntry", s["title"], s["url"], s["date"], s.get("evidence")) if "url" in s else
+        _Rec("SourceEntry", s["title"], "spec/" + s["record"], s["date"], s["evidence"], s["model"], s["record"])
         for sid, s in sorted(r["sources"].items())
     }
     regex_classes = {

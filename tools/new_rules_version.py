@@ -39,6 +39,8 @@ summary: >-
 #     url: "https://..."
 #     date: "YYYY-MM-DD"      # or YYYY-MM / YYYY when the day is not known
 #     evidence: D             # D docs, P API spec, S SDK, M maintainer, E user error, T third party
+#   (an observation of your own: {{title, date, evidence: O, model, record: observations/FILE.json}},
+#    the record written by `toolcast probe --record`; see docs/probe.md)
 #
 # keywords:                   # a keyword moves class: restate its whole entry (`handler:` too)
 #   minProperties: {{class: supported, value: count, cite: [NEW-ID]}}

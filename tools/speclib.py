@@ -234,6 +234,26 @@ def resolve(versions: dict[str, Version], name: str, _stack: tuple = ()) -> dict
     return resolved
 
 
+def observation_problem(spec_dir: Path, source: dict) -> str | None:
+    """Why an observation source (evidence O) does not stand, or None: its record must be a file
+    under spec/observations that `toolcast probe --record` wrote, holding a verdict of the source's
+    model on the source's date."""
+    base = (spec_dir / "observations").resolve()
+    path = (spec_dir / source["record"]).resolve()
+    if base not in path.parents:
+        return f"record {source['record']!r} is not a file under the spec's observations/ directory"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"record {source['record']!r} cannot be read as JSON: {getattr(exc, 'strerror', None) or exc}"
+    if not isinstance(doc, dict) or doc.get("toolcast_probe_record") != 1 or not isinstance(doc.get("verdicts"), list):
+        return f"record {source['record']!r} is not a toolcast probe record (toolcast probe --record FILE writes one)"
+    for v in doc["verdicts"]:
+        if isinstance(v, dict) and source["model"] in (v.get("model"), v.get("response_model")) and v.get("date") == source["date"]:
+            return None
+    return f"record {source['record']!r} holds no verdict of model {source['model']!r} observed on {source['date']}"
+
+
 def _check_semantics(v: Version, r: dict) -> None:
     """Cross-references the meta-schema cannot express; errors point at the child file."""
     doc = v.doc
@@ -245,6 +265,10 @@ def _check_semantics(v: Version, r: dict) -> None:
         if section not in r:
             raise fail((), f"missing section {section!r} (and no version it extends provides it)")
     sources = r["sources"]
+    for sid, src in sources.items():  # an observation cites a probe record kept beside the spec
+        problem = observation_problem(doc.file.parent.parent, src) if src and src.get("evidence") == "O" else None
+        if problem:
+            raise fail(("sources", sid, "record"), problem)
     diagnostics = r["diagnostics"]
     transformations = r["transformations"]
 

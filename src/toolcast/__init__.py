@@ -38,6 +38,7 @@ __all__ = [
     "compile_tools",
     "fill_nulls",
     "strip_nulls",
+    "tool",
 ]
 
 
@@ -51,10 +52,22 @@ def build_info() -> BuildInfo:
     return build_info()
 
 
+# The modules of the run-time API, imported on first use (they are not needed to compile).
+_SUBMODULES = frozenset({"openai", "anthropic", "gemini", "mcp_runtime"})
+
+
 def __getattr__(name: str) -> Any:
     # The run-time toolset is imported on first use so that `import toolcast` stays light.
     if name in ("ToolSet", "ExposedTool", "NamingReport"):
         from toolcast import toolset
 
         return getattr(toolset, name)
+    if name == "tool":  # the @toolcast.tool decorator (pydantic is needed only when a function is read)
+        from toolcast.local_tools import tool
+
+        return tool
+    if name in _SUBMODULES:  # `import toolcast` then `toolcast.openai.tools(...)`, as the README writes it
+        import importlib
+
+        return importlib.import_module(f"toolcast.{name}")
     raise AttributeError(f"module 'toolcast' has no attribute {name!r}")

@@ -7,9 +7,6 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-# json.dumps(value, indent=2, ensure_ascii=False) builds this same encoder on every call.
-_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False)
-
 # The encoding error handler for JSON text: a character the output cannot hold is written as
 # JSON's escape of it (\u00e9; a surrogate pair for one beyond U+FFFF; a lone surrogate, a file
 # name's undecodable byte, as \udce9). JSON text has characters beyond ASCII only inside
@@ -43,14 +40,12 @@ def chunks(value: Any, *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:
     """`json.dumps(value, indent=2, ensure_ascii=False)` in pieces of about `size` characters,
     each line after the first indented as if `value` sat `depth` levels deep in a document.
 
-    A big tool is never held as one string (with the encoder's list of its parts, several
-    times the text). JSON escapes newlines inside strings, so each newline is a line break.
+    The text is made by _Writer (one Python call per value, C for strings), held as blocks of
+    about `size` characters (never one string, nor the encoder's list of its parts).
     """
-    pieces = _ENCODER.iterencode(value)
-    if depth:
-        nl = "\n" + "  " * depth
-        pieces = (piece.replace("\n", nl) if "\n" in piece else piece for piece in pieces)
-    return batched(pieces, size)
+    w = _Writer(size)
+    w.value(value, "\n" + "  " * depth)
+    return w.drain()
 
 
 class Lazy:
@@ -62,29 +57,183 @@ class Lazy:
         self.items = items
 
 
-def object_chunks(pairs: Iterable[tuple[str, Any]], *, depth: int = 0) -> Iterator[str]:
+def object_chunks(pairs: Iterable[tuple[str, Any]], *, depth: int = 0, size: int = 1 << 16) -> Iterator[str]:
     """Like `chunks` for an object given as (key, value) pairs, where a value may be `Lazy`:
-    the same text as `chunks(dict(pairs))` with each Lazy a list."""
-    inner = "\n" + "  " * (depth + 1)
+    the same text as `chunks(dict(pairs))` with each Lazy a list, whose items are made, written
+    and dropped one by one (the text so far given out whenever it reaches `size`)."""
+    w = _Writer(size)
+    nl = "\n" + "  " * depth
+    inner = nl + "  "
     first = True
     for key, value in pairs:
-        yield ("{" if first else ",") + inner + json.dumps(key, ensure_ascii=False) + ": "
+        w.put(("{" if first else ",") + inner + _string(key) + ": ")
         first = False
         if isinstance(value, Lazy):
-            yield from _lazy_chunks(value, depth + 1)
+            item_nl = inner + "  "
+            empty = True
+            for item in value.items:
+                w.put(("[" if empty else ",") + item_nl)
+                empty = False
+                w.value(item, item_nl)
+                yield from w.ready()
+            w.put("[]" if empty else inner + "]")
         else:
-            yield from chunks(value, depth=depth + 1)
-    yield "{}" if first else "\n" + "  " * depth + "}"
+            w.value(value, inner)
+        yield from w.ready()
+    w.put("{}" if first else nl + "}")
+    yield from w.drain()
 
 
-def _lazy_chunks(value: Lazy, depth: int) -> Iterator[str]:
-    inner = "\n" + "  " * (depth + 1)
-    first = True
-    for item in value.items:
-        yield ("[" if first else ",") + inner
-        first = False
-        yield from chunks(item, depth=depth + 1)
-    yield "[]" if first else "\n" + "  " * depth + "]"
+_string = json.encoder.encode_basestring  # (C: the JSON string of a str, non-ASCII as is)
+_INFINITY = float("inf")
+
+
+def _float(o: float) -> str:
+    if o != o:
+        return "NaN"
+    if o == _INFINITY:
+        return "Infinity"
+    if o == -_INFINITY:
+        return "-Infinity"
+    return float.__repr__(o)
+
+
+def _key(key: Any) -> str:
+    """A dict key as json writes it: a str as is; a float, bool, None or int as its JSON text."""
+    if isinstance(key, str):
+        return key
+    if isinstance(key, float):
+        return _float(key)
+    if key is True or key is False or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    if isinstance(key, int):
+        return int.__repr__(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {key.__class__.__name__}")
+
+
+def write_json(value: Any, write: Any, *, depth: int = 0, size: int = 1 << 16) -> None:
+    """`chunks(value)`'s text, given to `write` in pieces of about `size` characters as it is made:
+    a value whose lists are `Lazy` (SARIF's results) is never held, whole, as objects or as text."""
+    w = _Writer(size, write)
+    w.value(value, "\n" + "  " * depth)
+    for piece in w.drain():
+        write(piece)
+
+
+class _Writer:
+    """`json.JSONEncoder(indent=2, ensure_ascii=False)`'s text, byte for byte, made by one
+    recursive call per value rather than the encoder's chain of generators (which, in pure
+    Python as it is with an indent, cost a report many times the compile it reports on: issue 43).
+
+    The text goes into `parts`; every few thousand parts they are joined into one block, so a
+    big value is held as its text in blocks, not as millions of small strings.
+    """
+
+    __slots__ = ("blocks", "done", "parts", "sink", "size")
+
+    def __init__(self, size: int, sink: Any = None) -> None:
+        self.blocks: list[str] = []
+        self.parts: list[str] = []
+        self.size = size
+        self.done = 0  # characters in blocks
+        self.sink = sink  # (write_json: given each block of `size` as it is made)
+
+    def put(self, text: str) -> None:
+        self.parts.append(text)
+
+    def _fold(self) -> None:
+        block = "".join(self.parts)
+        self.parts.clear()
+        self.blocks.append(block)
+        self.done += len(block)
+        if self.sink is not None and self.done >= self.size:
+            self.sink("".join(self.blocks))
+            self.blocks.clear()
+            self.done = 0
+
+    def ready(self) -> Iterator[str]:
+        """The blocks made so far, once they hold about `size` characters."""
+        if len(self.parts) >= 512:
+            self._fold()
+        if self.done >= self.size:
+            yield "".join(self.blocks)
+            self.blocks.clear()
+            self.done = 0
+
+    def drain(self) -> Iterator[str]:
+        if self.parts:
+            self._fold()
+        text = "".join(self.blocks)
+        self.blocks.clear()
+        self.done = 0
+        if text:
+            yield text
+
+    def value(self, o: Any, nl: str) -> None:
+        """Write `o` (its lines after the first starting with `nl`, the newline and indent of where it sits)."""
+        put = self.parts.append
+        if isinstance(o, str):
+            put(_string(o))
+        elif o is None:
+            put("null")
+        elif o is True:
+            put("true")
+        elif o is False:
+            put("false")
+        elif isinstance(o, int):
+            put(int.__repr__(o))
+        elif isinstance(o, float):
+            put(_float(o))
+        elif isinstance(o, (list, tuple)):
+            if not o:
+                put("[]")
+                return
+            inner = nl + "  "
+            sep = "[" + inner
+            for item in o:
+                if type(item) is str:  # (the common leaves, without a call each)
+                    put(sep + _string(item))
+                else:
+                    put(sep)
+                    self.value(item, inner)
+                sep = "," + inner
+            put(nl + "]")
+        elif isinstance(o, dict):
+            if not o:
+                put("{}")
+                return
+            inner = nl + "  "
+            sep = "{" + inner
+            for key, item in o.items():
+                head = sep + _string(key if type(key) is str else _key(key)) + ": "
+                t = type(item)
+                if t is str:
+                    put(head + _string(item))
+                elif t is int:
+                    put(head + int.__repr__(item))
+                else:
+                    put(head)
+                    self.value(item, inner)
+                sep = "," + inner
+            put(nl + "}")
+        elif isinstance(o, Lazy):
+            self.value_lazy(o, nl)
+        else:
+            raise TypeError(f"Object of type {o.__class__.__name__} is not JSON serializable")
+        if len(self.parts) >= 8192:
+            self._fold()
+
+    def value_lazy(self, o: Lazy, nl: str) -> None:
+        """A Lazy list: its items made, written and dropped one at a time."""
+        inner = nl + "  "
+        sep = "[" + inner
+        for item in o.items:
+            self.parts.append(sep)
+            sep = "," + inner
+            self.value(item, inner)
+            if len(self.parts) >= 512:
+                self._fold()
+        self.parts.append("[]" if sep[0] == "[" else nl + "]")
 
 
 def batched(pieces: Iterable[str], size: int = 1 << 16) -> Iterator[str]:

@@ -59,6 +59,8 @@ def _field(obj: Any, *names: str) -> Any:
             if value is not None:
                 return value
         return None
+    if len(names) > 1 and not isinstance(obj, Mapping):
+        names = _declared_first(type(obj), names)
     for name in names:
         if isinstance(obj, Mapping):
             value = obj.get(name)
@@ -70,6 +72,17 @@ def _field(obj: Any, *names: str) -> Any:
         if value is not None:
             return value
     return None
+
+
+def _declared_first(cls: type, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` with a pydantic model's declared fields first, and without a property that stands
+    for one of them: FastMCP, once imported, gives the MCP SDK's models properties for their old
+    camelCase names (`structuredContent` for `structured_content`) that warn when read."""
+    declared = getattr(cls, "model_fields", None)
+    if not declared or names[0] in declared or not any(n in declared for n in names):
+        return names
+    return tuple(n for n in names if n in declared) + tuple(
+        n for n in names if n not in declared and not isinstance(getattr(cls, n, None), property))
 
 
 def _kind(value: Any) -> str:
@@ -106,6 +119,8 @@ class ToolsReport:
     because ``strict="auto"`` could not make them strict; ``excluded`` lists tools left out
     of the list (refused by the compiler: under ``strict=True`` anything not strict-ready,
     in every mode a name that cannot be sent). ``results`` keeps every ``CompileResult``.
+    ``checks`` (``tools(..., enforce=True)``): per tool sent strict with enforced constraints,
+    the check :func:`tool_calls` runs on each call's arguments (toolcast.validation).
     """
 
     null_paths: Mapping[str, tuple[tuple[Any, ...], ...]] = field(
@@ -114,6 +129,9 @@ class ToolsReport:
     fallbacks: tuple[StrictIssue, ...] = ()
     excluded: tuple[StrictIssue, ...] = ()
     results: Mapping[str, Any] = field(
+        default_factory=lambda: MappingProxyType({}), repr=False, compare=False
+    )
+    checks: Mapping[str, Any] = field(
         default_factory=lambda: MappingProxyType({}), repr=False, compare=False
     )
 
@@ -288,6 +306,10 @@ class ToolCall:
     tool: str
     arguments: dict[str, Any] = field(hash=False)
 
+    # A call to a local Python function holds its LocalTool here (set by tool_calls, not a field:
+    # a server's call is as it was); execute_tool_calls calls it instead of a session.
+    local = None
+
     def __eq__(self, other: object) -> bool:
         # Arguments compare as JSON does: `true` is not `1` (Python's == says it is); 1 is 1.0.
         if other.__class__ is not self.__class__:
@@ -316,15 +338,19 @@ def read_calls(
     null_paths: Any,
     make_call: Callable[[RawCall, Any, dict[str, Any]], Any],
     reject: Callable[[RawCall, str], Any],
+    validate: bool = False,
 ) -> tuple[list[Any], list[Any]]:
     """``(calls, rejected)`` from :class:`RawCall` s (or tuples of their fields), any provider.
 
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
+    Arguments that break a tool's enforced constraints (``null_paths`` a ToolsReport of
+    ``tools(..., enforce=True)``), or with ``validate`` its original schema, are rejected too.
     """
     from toolcast.nulls import _strip_owned
 
     paths_by_tool = check_null_paths(null_paths)
+    checks = getattr(null_paths, "checks", None) if isinstance(null_paths, ToolsReport) else None
     # Per name called: the exposed tool and its null paths compiled, looked up once a response.
     known: dict[str, tuple[Any, Any]] = {}
     calls: list[Any] = []
@@ -337,7 +363,8 @@ def read_calls(
             if exposed is None:
                 rejected.append(reject(RawCall._make(raw), unknown_tool_message(name, toolset)))
                 continue
-            tool = known[name] = (exposed, null_node(paths_by_tool.get(name)))
+            tool = known[name] = (exposed, null_node(paths_by_tool.get(name)), getattr(exposed, "local", None),
+                                  _check_for(name, exposed, checks, validate) if checks or validate else None)
         arguments, problem = decode_arguments(name, given)
         if arguments is None:
             rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
@@ -346,8 +373,22 @@ def read_calls(
         # search for "null" in the text first: on a long text it costs more than the strip.)
         if tool[1] is not None:
             _strip_owned(arguments, tool[1])
-        calls.append(make_call(raw, tool[0], arguments))
+        if tool[3] is not None:  # enforced constraints, or validate: checked once the nulls are gone
+            problem = tool[3].message(name, arguments)
+            if problem is not None:
+                rejected.append(reject(RawCall._make(raw), problem))
+                continue
+        call = make_call(raw, tool[0], arguments)
+        if tool[2] is not None:  # a local function's call carries it to execute_tool_calls
+            call.__dict__["local"] = tool[2]
+        calls.append(call)
     return calls, rejected
+
+
+def _check_for(name: str, exposed: Any, checks: Any, validate: bool) -> Any:
+    from toolcast.validation import check_for  # (jsonschema only once a call is checked)
+
+    return check_for(name, exposed, checks, validate)
 
 
 def string_field(obj: Any, name: str, path: str, *aliases: str) -> str:
@@ -423,5 +464,14 @@ def provider_tools(
         fallbacks=tuple(fallbacks),
         excluded=tuple(excluded),
         results=MappingProxyType(results),
+        checks=MappingProxyType(_enforced_checks(results) if options.get("enforce") else {}),
     )
     return emitted, report
+
+
+def _enforced_checks(results: dict[str, Any]) -> dict[str, Any]:
+    """Per tool sent strict with constraints enforced at run time, the check of its calls."""
+    from toolcast.enforce import argument_check
+
+    found = {name: argument_check(res) for name, res in results.items() if res.status == "strict"}
+    return {name: check for name, check in found.items() if check is not None}

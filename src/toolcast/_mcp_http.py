@@ -17,7 +17,19 @@ from toolcast._mcp_session import (
     list_tools,
 )
 
-__all__ = ["http_session", "list_tools_http", "list_tools_http_sync"]
+__all__ = ["HttpHealth", "check_credentials", "http_session", "list_tools_http", "list_tools_http_sync"]
+
+
+class HttpHealth:
+    """What one session's HTTP client has seen of its server, for telling a dead server from a cut
+    connection. ``reached`` counts the exchanges the server took part in: an HTTP answer of any
+    status, or a connection it accepted and then cut or left unanswered (a refused or failed
+    connect is not counted). ``session_unknown`` is set once the server answers 404 to a request
+    carrying the session's ``Mcp-Session-Id``: it has ended or forgotten the session."""
+
+    def __init__(self) -> None:
+        self.reached = 0
+        self.session_unknown = False
 
 
 def _shown_url(url: str) -> str:
@@ -50,17 +62,38 @@ def _check_url(url: Any) -> str:
     return url.strip()
 
 
+def check_credentials(url: str, headers: Mapping[str, str] | None) -> None:
+    """Refuse a URL with user info (``user:password@``) when a token goes in the Authorization
+    header too: httpx would send the user info as Basic auth in its place, without a word. The
+    message never shows the user info."""
+    from urllib.parse import urlsplit
+
+    if not any(str(key).lower() == "authorization" for key in (headers or {})):
+        return
+    try:
+        has_user = "@" in urlsplit(url.strip()).netloc
+    except ValueError:
+        return  # (_check_url says why the URL is not valid)
+    if has_user:
+        raise McpServerError(
+            f"MCP server URL {_shown_url(url)!r} carries user info (user:password@) and a token is given "
+            "for the Authorization header: remove the user info from the URL"
+        )
+
+
 # JSON-RPC error codes of the answers the client below makes up (those the MCP SDK uses too).
 _CONNECTION_FAILED = -32000  # mcp_types.CONNECTION_CLOSED
 _TIMED_OUT = -32001  # mcp_types.REQUEST_TIMEOUT
 
 
-def _answering_client(headers: Mapping[str, str] | None, timeout: float | None) -> Any:
+def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
+                      health: HttpHealth | None = None) -> Any:
     """An httpx2 client whose failed exchange is an answer: the MCP SDK sends each request from a
     task of its transport's task group, where an httpx2 error would end the whole session (every
     call in flight lost). A request the server never answers (refused, dropped, timed out) gets an
     HTTP error response with a JSON-RPC error instead, which the SDK gives that request alone; a
-    body cut off midway raises a StreamError, which the SDK turns into that request's error."""
+    body cut off midway raises a StreamError, which the SDK turns into that request's error. What
+    the server did with each exchange goes to ``health``."""
     import httpx2
 
     class _Body(httpx2.AsyncByteStream):
@@ -82,16 +115,26 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None) 
             try:
                 response = await super().send(request, **kwargs)
             except httpx2.TransportError as exc:
+                if health is not None and isinstance(exc, _REACHED):
+                    health.reached += 1  # (it accepted the connection: no death)
                 timed_out = isinstance(exc, httpx2.TimeoutException)
                 why = _why(exc, timeout) if timed_out else f"the HTTP request failed: {_why(exc, timeout)}"
                 error = {"code": _TIMED_OUT if timed_out else _CONNECTION_FAILED, "message": why}
                 body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
                 return httpx2.Response(504 if timed_out else 502, request=request, content=body,
                                        headers={"content-type": "application/json"})
+            if health is not None:
+                if response.status_code == 404 and "mcp-session-id" in request.headers:
+                    health.session_unknown = True
+                else:
+                    health.reached += 1
             if kwargs.get("stream"):
                 response.stream = _Body(response.stream)
             return response
 
+    # The failures that come after the server accepted the connection (a connect error, a pool or
+    # connect timeout, a proxy error come before).
+    _REACHED = (httpx2.RemoteProtocolError, httpx2.ReadError, httpx2.ReadTimeout)
     return _Client(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout))
 
 
@@ -127,6 +170,7 @@ async def http_session(
     headers: Mapping[str, str] | None = None,
     timeout: float | None = 30.0,
     message_handler: Any = None,
+    health: HttpHealth | None = None,
 ) -> AsyncIterator[Any]:
     """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
 
@@ -138,18 +182,20 @@ async def http_session(
     connection fails (refused, dropped, cut off, timed out) fails alone, with an MCP error (code
     -32000, or -32001 for a timeout); the session goes on. The server's notifications
     (``notifications/tools/list_changed``, ...) go to ``message_handler``, the SDK
-    ``ClientSession``'s callback, which must not wait on the session itself.
+    ``ClientSession``'s callback, which must not wait on the session itself. ``health`` (an
+    :class:`HttpHealth`) is kept up to date with what the server did with each exchange.
     """
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
     url = _check_url(url)
     shown = _shown_url(url)
+    check_credentials(url, headers)
 
     @contextlib.asynccontextmanager
     async def opened() -> AsyncIterator[Any]:
         async with (
-            _answering_client(headers, timeout) as client,
+            _answering_client(headers, timeout, health) as client,
             streamable_http_client(url, http_client=client) as (read, write),
             ClientSession(
                 read, write, read_timeout_seconds=timeout, message_handler=message_handler

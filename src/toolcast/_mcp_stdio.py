@@ -6,7 +6,6 @@ import codecs
 import contextlib
 import json
 import os
-import re
 import signal
 import subprocess
 from collections import deque
@@ -15,12 +14,16 @@ from typing import Any
 
 import anyio
 
+from toolcast._stdio_lines import AnswerBudget, LineReader, Skipped, answer_budget, answer_id
+
 __all__ = ["ServerOutput", "open_stdio"]
 
 #: The bytes of a server's stderr kept for error messages; older output is dropped.
 STDERR_TAIL_BYTES = 64 * 1024
 #: A stdout line longer than this is skipped (reported), so one line cannot take all memory.
 MAX_LINE_BYTES = 64 * 1024 * 1024
+# A line longer than this is decoded and parsed in a worker thread, off the event loop.
+_THREAD_BYTES = 1024 * 1024
 #: Lines reported one by one; past this many only their number is reported, at the end.
 MAX_REPORTED_PROBLEMS = 10
 #: How long a server may take to exit after its stdin closes, before its group is signalled.
@@ -90,130 +93,6 @@ class ServerOutput:
                 self._on_problem(line)
 
 
-# A scan for the top-level "id" of a JSON-RPC answer the SDK cannot read (nested too deeply, not
-# UTF-8, too long to hold), so that the request it answers fails now instead of at its timeout.
-# It reads the line in pieces, holding none of it: a line too long to keep is scanned as it streams by.
-_OUTSIDE = re.compile(rb'["\[\]{}:,]')  # outside a string: what changes the scan's state
-_INSIDE = re.compile(rb'["\\]')  # inside a string: its end, or an escape
-_NESTED = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|"|[\[\]{}]', re.DOTALL)  # a whole string, or its start
-_INT_ID = re.compile(rb"-?[0-9]{1,20}")  # leading zeros too: the SDK matches "01" to request 1
-_KEY_BYTES = 16  # a longer key is none of "id", "result", "error"
-_ID_BYTES = 256  # a longer id is none the SDK sent
-
-
-class _AnswerScan:
-    """The top-level ``id`` of a line that looks like a JSON-RPC answer, fed in pieces."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.in_string = False
-        self.escaped = False  # a piece ended inside a string, just after a backslash
-        self.text = bytearray()  # the start of the string being read
-        self.key = b""  # a string just closed at the top level: a key if a ':' follows
-        self.value: bytearray | None = None  # the id's text, while it is read
-        self.ident: bytes | None = None  # the id's text once read (b"": unusable)
-        self.is_answer = False  # the top level has a "result" or an "error"
-
-    def feed(self, piece: bytes) -> None:
-        pos, end = 0, len(piece)
-        while pos < end:
-            if self.in_string:
-                pos = self._string(piece, pos)
-                continue
-            if self.depth > 1:
-                pos = self._nested(piece, pos)
-                continue
-            found = _OUTSIDE.search(piece, pos)
-            stop = found.start() if found else end
-            self._keep(piece[pos:stop])
-            if found is None:
-                return
-            pos = found.end()
-            self._token(found.group())
-
-    def _nested(self, piece: bytes, pos: int) -> int:
-        """Inside a top-level member's value: only brackets count, strings are skipped whole
-        (the fast path: nearly all of a long answer is there)."""
-        depth = self.depth
-        for found in _NESTED.finditer(piece, pos):
-            start, stop = found.span()
-            if piece[start] == 0x22:  # '"'
-                if stop - start == 1:  # a string that goes on in the next piece
-                    self.depth, self.in_string = depth, True
-                    return stop
-                continue
-            depth += 1 if piece[start] in b"[{" else -1
-            if depth == 1:
-                self.depth = depth
-                return stop
-        self.depth = depth
-        return len(piece)
-
-    def _keep(self, data: bytes) -> None:
-        if self.value is not None:
-            self.value += data
-            if len(self.value) > _ID_BYTES:
-                self.value, self.ident = None, b""
-
-    def _string(self, piece: bytes, pos: int) -> int:
-        if self.escaped:  # the escaped byte is the first of this piece
-            self.escaped = False
-            self._keep(piece[pos : pos + 1])
-            return pos + 1
-        found = _INSIDE.search(piece, pos)
-        stop = found.end() if found else len(piece)
-        self._keep(piece[pos:stop])
-        if self.depth == 1 and len(self.text) <= _KEY_BYTES:
-            self.text += piece[pos:stop]
-        if found is not None and found.group() == b"\\":
-            self.escaped = True
-        elif found is not None:
-            self.in_string = False
-            self.key = bytes(self.text[:-1]) if self.depth == 1 else b""
-        return stop
-
-    def _token(self, token: bytes) -> None:
-        at_top = self.depth == 1
-        key, self.key = self.key, b""
-        if token == b'"':
-            self._keep(token)
-            self.in_string = True
-            self.text.clear()
-        elif token in (b"{", b"["):
-            if at_top and self.value is not None:  # an id that is an object or an array
-                self.value, self.ident = None, b""
-            self.depth += 1
-        elif token == b":" and at_top:
-            if key == b"id" and self.ident is None and self.value is None:
-                self.value = bytearray()
-            self.is_answer = self.is_answer or key in (b"result", b"error")
-        elif token in (b",", b"}", b"]"):
-            if at_top and self.value is not None:
-                self.ident, self.value = bytes(self.value), None
-            if token != b",":
-                self.depth -= 1
-
-    def answer_id(self) -> int | str | None:
-        """The id, when the line is an answer and its id is an id the SDK could have sent."""
-        raw = (self.ident or b"").strip()
-        if not self.is_answer or not raw:
-            return None
-        if _INT_ID.fullmatch(raw):
-            return int(raw)
-        try:
-            ident = json.loads(raw.decode("utf-8"))
-            ident.encode("utf-8")  # a lone surrogate cannot be sent on in a message
-        except (ValueError, AttributeError):
-            return None
-        return ident if isinstance(ident, str) else None
-
-
-def _answer_id(line: bytes) -> int | str | None:
-    scan = _AnswerScan()
-    scan.feed(line)
-    return scan.answer_id()
-
-
 def _parse_reason(exc: Exception) -> str:
     """Why the SDK could not read a line: pydantic's first error, else the exception's text."""
     errors = getattr(exc, "errors", None)
@@ -280,12 +159,17 @@ class _Pumps:
         self.stderr_done = anyio.Event()
 
     async def _deliver(self, raw: bytes) -> None:
+        if len(raw) > _THREAD_BYTES:  # decoding and parsing a long line would hold up every server
+            parsed = await anyio.to_thread.run_sync(self._parse_raw, raw)
+            if parsed is not None:
+                await self.read_send.send(self.message(parsed))
+                return
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             why = f"it is not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
             shown = raw.decode("utf-8", "replace")
-            await self._skip(shown, "printed a line that is not UTF-8", _answer_id(raw), why)
+            await self._skip(shown, "printed a line that is not UTF-8", answer_id(raw), why)
             return
         if not line.strip():
             return
@@ -293,9 +177,15 @@ class _Pumps:
             message = self.parse(line)
         except Exception as exc:  # not JSON, or JSON that is not a JSON-RPC message
             what = "printed a line that is not a JSON-RPC message"
-            await self._skip(line, what, _answer_id(raw), _parse_reason(exc))
+            await self._skip(line, what, answer_id(raw), _parse_reason(exc))
             return
         await self.read_send.send(self.message(message))
+
+    def _parse_raw(self, raw: bytes) -> Any:
+        try:
+            return self.parse(raw)  # (pydantic reads the bytes as they are: no decoded copy)
+        except Exception:  # reported by the caller, on the event loop
+            return None
 
     async def _skip(self, line: str, what: str, ident: int | str | None, why: str) -> None:
         """Report a line that is not a message; when it answers a request, that request fails
@@ -317,44 +207,33 @@ class _Pumps:
             return None
 
     async def stdout(self) -> None:
-        buf = bytearray()
-        scanned = 0
-        skipped: _AnswerScan | None = None  # a line too long to hold: only scanned, up to its end
+        """Lines off the server's stdout, split and bounded at C speed (LineReader): a line too long,
+        or over the answer budget, is passed over as it streams by, and the request it answers fails."""
+        reader = LineReader(MAX_LINE_BYTES, answer_budget)
         try:
             async with self.read_send:
                 async for chunk in self.process.stdout:
-                    buf += chunk
-                    while (end := buf.find(b"\n", scanned)) != -1:
-                        line = bytes(buf[:end])
-                        del buf[: end + 1]
-                        scanned = 0
-                        if skipped is None:
-                            await self._deliver(line)
-                            continue
-                        skipped.feed(line)
-                        await self._skipped(skipped)
-                        skipped = None
-                    scanned = len(buf)
-                    if skipped is None and len(buf) > MAX_LINE_BYTES:
-                        head = bytes(buf[:_CUT]).decode("utf-8", "replace")
-                        self.output.problem(f"printed a line over {MAX_LINE_BYTES} bytes", head)
-                        skipped = _AnswerScan()
-                    if skipped is not None:
-                        skipped.feed(bytes(buf))
-                        buf.clear()
-                        scanned = 0
-                if skipped is not None:
-                    await self._skipped(skipped)
-                elif buf.strip():
-                    await self._deliver(bytes(buf))
+                    for line in reader.feed(chunk):
+                        await self._line(line, reader.budget)
+                for line in reader.close():
+                    await self._line(line, reader.budget)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass  # the session or the pipe went away: the session sees the stream end
+        finally:
+            reader.budget.give(len(reader.buf))
 
-    async def _skipped(self, scan: _AnswerScan) -> None:
-        """The end of a line too long to hold (reported at its start): fail the request it answers."""
-        answer = self._failure(scan.answer_id(), f"it is over {MAX_LINE_BYTES} bytes")
-        if answer is not None:
-            await self.read_send.send(answer)
+    async def _line(self, line: bytearray | Skipped, budget: AnswerBudget) -> None:
+        if isinstance(line, Skipped):
+            head = line.head.decode("utf-8", "replace")
+            self.output.problem(line.what, head)
+            answer = self._failure(line.ident, line.why)
+            if answer is not None:
+                await self.read_send.send(answer)
+            return
+        try:
+            await self._deliver(line)
+        finally:
+            budget.give(len(line))
 
     async def stdin(self) -> None:
         try:

@@ -76,6 +76,8 @@ def tools(
     rules: str | None = None,
     allow_lossy: bool = False,
     optional_null: Literal["value", "omit"] = "value",
+    enforce: bool = False,
+    describe: bool = True,
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into the OpenAI tool list for ``api``.
 
@@ -83,11 +85,13 @@ def tools(
     toolset as one request (the provider's request budgets apply across it: past 128 tools a
     tool is left out). Returns the tool dicts in toolset order and a :class:`ToolsReport`.
     ``optional_null`` is passed to compile_tool (what an optional property that already accepts
-    null becomes).
+    null becomes). ``enforce`` and ``describe`` as for compile_tool: the report then holds the
+    checks :func:`tool_calls` runs on the calls to the tools with enforced constraints.
     """
     return provider_tools(
         "openai", toolset, api=_check_api(api), strict=strict, rules=rules, allow_lossy=allow_lossy,
         optional_null=optional_null, budgets=True,
+        **({"enforce": True, "describe": describe} if enforce else {}),
     )
 
 
@@ -219,6 +223,7 @@ def tool_calls(
     null_paths: Mapping[str, Sequence[Sequence[Any]]] | ToolsReport | None = None,
     *,
     error_prefix: str = "Error: ",
+    validate: bool = False,
 ) -> tuple[list[ToolCall], list[dict[str, Any]]]:
     """Read the function calls in a model response.
 
@@ -231,6 +236,11 @@ def tool_calls(
     :data:`MAX_ARGUMENTS_BYTES` bytes or more than :data:`MAX_JSON_DEPTH` levels of nesting.
     Nulls are removed only at the tool's ``null_paths`` (from :func:`tools`).
 
+    Given the report of ``tools(..., enforce=True)``, each call to a tool with enforced
+    constraints is checked against the tool's original schema once its nulls are stripped
+    (with ``validate=True``, every call to every tool): one that breaks it is not returned in
+    ``calls`` but in ``rejected``, as an error output naming the place and the constraint.
+
     A response that is not one of these shapes (``{"choices": 5}``, a tool call whose
     ``function`` is a string, ...) raises :class:`ResponseShapeError` (a ``ToolcastError``
     and a ``TypeError``) naming the place, e.g. ``response.choices[0].message.tool_calls:
@@ -241,9 +251,10 @@ def tool_calls(
     return read_calls(
         _extract(response),
         toolset,
-        paths_by_tool,
+        null_paths if isinstance(null_paths, ToolsReport) else paths_by_tool,
         ToolCall._of,
         lambda raw, message: _reject(raw, message, error_prefix),
+        validate,
     )
 
 

@@ -10,6 +10,32 @@ import anyio
 
 from toolcast.mcp_runtime import McpServerError, _exception_text
 
+#: After a call failed as if its server were gone, how long one ping may take to show it alive.
+LIVENESS_WAIT = 5.0
+#: An HTTP server's liveness is asked this many times, and a failed listing tried this many times,
+#: BACKOFF seconds apart at first, doubling up to BACKOFF_MAX (see _Upstream.alive). A stdio
+#: server's ping fails only when its pipes are gone, so it is asked once.
+HTTP_TRIES = 4
+BACKOFF = 0.25
+BACKOFF_MAX = 2.0
+
+
+def backoff(attempt: int) -> float:
+    """The pause before try ``attempt`` (0: the first, no pause)."""
+    return 0.0 if attempt == 0 else min(BACKOFF * 2 ** (attempt - 1), BACKOFF_MAX)
+
+
+async def answers_ping(session: Any, timeout: float) -> bool:
+    """Whether the server answers a ping on ``session`` within LIVENESS_WAIT. A ping not answered
+    in time is not taken for a death: only a failed ping is (as a hung call is not), so that a slow
+    server's calls in flight are not failed."""
+    try:
+        with anyio.move_on_after(min(timeout, LIVENESS_WAIT)):
+            await session.send_ping()
+    except Exception:
+        return False
+    return True
+
 
 def _reason(exc: BaseException) -> str:
     """An exception as one line; an MCP error by its message (its str() is a tuple)."""
@@ -30,6 +56,7 @@ class _Upstream:
         self.on_tools_changed = on_tools_changed
         self.session: Any = None
         self.output: Any = None  # stdio only: the server's stderr tail and exit status
+        self.health: Any = None  # HTTP only: what the current session's client saw of the server
         self.starts = 0
         self._closing: anyio.Event | None = None
         self._lock = anyio.Lock()
@@ -39,8 +66,12 @@ class _Upstream:
 
         spec = self.spec
         if spec.url is not None:
+            from toolcast._mcp_http import HttpHealth
+
+            self.health = HttpHealth()
             return mcp_runtime.http_session(
-                spec.url, headers=spec.headers, timeout=spec.timeout, message_handler=self._message
+                spec.url, headers=spec.headers, timeout=spec.timeout, message_handler=self._message,
+                health=self.health,
             )
         from toolcast._mcp_stdio import ServerOutput
 
@@ -101,6 +132,52 @@ class _Upstream:
                 raise McpServerError(f"{self.spec.shown} failed to start: {_reason(exc)}")
             self.starts += 1
             return self.session
+
+    async def list(self, tg: Any) -> list[dict[str, Any]]:
+        """Connect (when not connected) and list the server's tools; an HTTP server's listing is
+        tried HTTP_TRIES times with back-off (one cut connection is no outage)."""
+        from toolcast.mcp_runtime import list_tools
+
+        tries = HTTP_TRIES if self.spec.url is not None else 1
+        for attempt in range(tries):
+            await anyio.sleep(backoff(attempt))
+            try:
+                session = await self.connect(tg)
+                with anyio.fail_after(self.spec.timeout):
+                    return await list_tools(session)
+            except (Exception, BaseExceptionGroup):
+                if attempt == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def forgotten(self, session: Any) -> bool:
+        """Whether the HTTP server said it does not know ``session`` (404): it must be started anew."""
+        return self.session is session and self.health is not None and self.health.session_unknown
+
+    async def alive(self, session: Any, timeout: float) -> bool:
+        """Whether ``session``, the current one, still has its server after a call on it failed as
+        if the server were gone. A stdio server is asked one ping. An HTTP server is asked up to
+        HTTP_TRIES pings with back-off, and is alive as soon as one is answered or the server takes
+        part in any exchange of the session meanwhile (a ping cut off, like a request cut off, shows
+        the server there); it is gone when it says it does not know the session, or when no ping
+        (nor anything else) reached it: every connection refused, or the session closed here."""
+        if self.session is not session:
+            return False
+        health = self.health
+        if self.spec.url is None or health is None:
+            return await answers_ping(session, timeout)
+        reached = health.reached
+        for attempt in range(HTTP_TRIES):
+            await anyio.sleep(backoff(attempt))
+            if self.session is not session or health.session_unknown:
+                return False
+            if await answers_ping(session, timeout):
+                return not health.session_unknown
+            if health.session_unknown:
+                return False
+            if health.reached > reached:
+                return True
+        return False
 
     def drop(self, session: Any) -> None:
         """End ``session`` (when it is still the current one); the next call starts anew."""

@@ -97,6 +97,7 @@ def tool_calls(
     null_paths: Mapping[str, Sequence[Sequence[Any]]] | ToolsReport | None = None,
     *,
     error_prefix: str = "Error: ",
+    validate: bool = False,
 ) -> tuple[list[ToolCall], list[dict[str, Any]]]:
     """Read the ``tool_use`` blocks of a Messages API response.
 
@@ -105,12 +106,13 @@ def tool_calls(
     holds one ``tool_result`` error block per call naming an unknown tool or carrying input
     that is not a JSON object, to send back in the next user message. Nulls are removed
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
+    Enforced constraints and ``validate`` as for toolcast.openai.tool_calls.
     """
 
     def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return tool_output(raw.call_id, _ErrorText(message), error_prefix=error_prefix)
 
-    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject)
+    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject, validate)
 
 
 def _image(mime: Any, data: Any) -> dict[str, Any] | None:
@@ -171,14 +173,18 @@ def tools(
     strict: Literal["auto", "true", "false"] | bool = "auto",
     rules: str | None = None,
     allow_lossy: bool = False,
+    enforce: bool = False,
+    describe: bool = True,
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into the Messages API's ``tools`` list.
 
     Each tool is compiled under its exposed name, the toolset as one request (the provider's
     request budgets apply across it). Returns the tool dicts in toolset order and a
     :class:`ToolsReport` (``null_paths`` for the tools sent strict; pass it to
-    :func:`tool_calls`; ``fallbacks``; ``excluded``).
+    :func:`tool_calls`; ``fallbacks``; ``excluded``). ``enforce`` and ``describe`` as for
+    toolcast.openai.tools.
     """
+    extra = {"enforce": True, "describe": describe} if enforce else {}
     return provider_tools(
-        "anthropic", toolset, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True
+        "anthropic", toolset, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True, **extra
     )

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 from pathlib import Path
 from typing import IO, Any
 
+from toolcast._jsonout import write_json
 from toolcast.loader import InputError
 from toolcast.model import CompileResult
 
@@ -35,12 +35,13 @@ class Collected:
         if args.format == "sarif":
             from toolcast import sarif
 
-            log = sarif.log(self.results, self.places, errors, known=self.known)
+            log = sarif.log(self.results, self.places, errors, known=self.known, lazy=True)
             if over:
                 log["runs"][0]["invocations"][0]["toolExecutionNotifications"].append(
                     {"level": "note", "message": {"text": render.request_budget_note(over)},
                      "descriptor": {"id": "toolcast/request-budgets"}, "properties": {"requestBudgets": over}})
-            out.write(json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+            write_json(log, out.write)  # (json.dumps(log, indent=2, ensure_ascii=False)'s text, made as it goes)
+            out.write("\n")
             return
         from toolcast import github
 
@@ -63,7 +64,7 @@ class Streamed:
             self.stream: Any = render.JsonStream(command=args.command, meta=meta, positions=True, known=known)
         else:
             self.stream = render.TextStream(out, command=args.command, positions=True, quiet=args.quiet,
-                                            summary=args.summary, known=known)
+                                            summary=args.summary, known=known, fail_on=getattr(args, "fail_on", None))
 
     def add(self, source: str, r: CompileResult, where: Any) -> None:
         self.stream.add(source, r, where)

@@ -88,6 +88,7 @@ def compile_tool(
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
     optional_null: OptionalNull = "value",
+    enforce: bool = False, describe: bool = True,
 ) -> CompileResult:
     """Compile one tool (MCP `inputSchema`, OpenAI `parameters` or Anthropic `input_schema`) for
     `target` (openai, anthropic, gemini, vertex) and its `api` (None: the target's default:
@@ -99,7 +100,8 @@ def compile_tool(
     every property required: "value" (default) sends it required, so the handler receives the
     model's null where it would have been left out (reported on each such property); "omit" gives
     it a null path too, so strip_nulls removes that null and an explicit null can no longer reach
-    the handler (reported as a lossy change, which this choice accepts).
+    the handler (reported as a lossy change, which this choice accepts). `enforce`, `describe`: see
+    _walk_enforcing (a loss the run time checks on the arguments does not keep the tool from strict).
 
     Never mutates its input. Raises InvalidToolError only when the value is not a tool at
     all; everything about the tool itself is reported in the result. A large schema (with
@@ -123,7 +125,7 @@ def compile_tool(
         type(props := schema.get("properties")) is dict and len(props) > PAUSE_GC_PROPERTIES)) and gc_isenabled()
     if paused:
         gc_disable()
-    walk = None
+    walk = enforcement = None
     held_gc = False  # (a first walk's pause, where the schema was walked twice)
     try:
         diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
@@ -145,16 +147,40 @@ def compile_tool(
             status = _unwalked(schema, r, diags)
             compiled, schema_diags, schema_trans = None, [], []
         else:
-            walk, compiled, status, schema, held_gc = _walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans)
+            walk, compiled, status, schema, held_gc, enforcement = _walk_enforcing(
+                schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe)
             schema_diags, schema_trans = walk.diags, walk.trans
         if not name_ok:
             status = "refused"
         # A tool past a budget of strict tools on its own is never sent strict, in any request.
         return alone(tool, _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags,
-                                   schema_trans, r, emitter, api), r, emitter, mode, _non_strict_compiler(target, api, r))
+                                   schema_trans, r, emitter, api, enforcement), r, emitter, mode,
+                     _non_strict_compiler(target, api, r))
     finally:
         if paused or held_gc or (walk is not None and walk.gc_paused):
             gc_enable()
+
+
+def _walk_enforcing(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_null: OptionalNull, diags: list,
+                    trans: list, enforce: bool, describe: bool) -> tuple:
+    """_walk_tool's findings, and the tool's enforcement (None if nothing is enforced). With `enforce`, a
+    lossy change whose loss can be checked on a call's arguments against the original schema
+    (toolcast.enforce.CHECKABLE) no longer keeps the tool from going strict: its findings' outcome is
+    `enforced`, `result.enforced` lists them, the loop and the proxy check every call; with `describe`
+    each enforced constraint is named in the description where it applies."""
+    walking = allow_lossy or (enforce and mode is not False)
+    walk, compiled, status, walked, held_gc = _walk_tool(schema, r, mode, walking, optional_null, diags, trans)
+    if not (enforce and not allow_lossy and status == "strict" and walk.lossy()):
+        return walk, compiled, status, walked, held_gc, None
+    from toolcast.enforce import apply
+
+    enforcing = apply(walk, compiled, walked, r, describe)
+    if enforcing is not None:
+        return walk, enforcing[0], status, walked, held_gc, enforcing[1]
+    # A loss the arguments cannot show: compiled as without enforce (the first walk's pause kept).
+    held_gc = held_gc or walk.gc_paused
+    walk, compiled, status, walked, again_gc = _walk_tool(schema, r, mode, False, optional_null, diags, trans)
+    return walk, compiled, status, walked, held_gc or again_gc, None
 
 
 def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_null: OptionalNull, diags: list,
@@ -226,7 +252,7 @@ def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
 
 def _result(name: Any, description: Any, schema: Any, status: Status, compiled: Any, walk: Walk | None,
             diags: list, trans: list, schema_diags: list, schema_trans: list, r: Rules, emitter: Any,
-            api: str) -> CompileResult:
+            api: str, enforcement: tuple | None = None) -> CompileResult:
     """The CompileResult of a tool whose findings are recorded: its emitted form (the compiled
     schema if strict, a copy of the original if not, none if refused) and its null paths."""
     tool_out = None
@@ -256,8 +282,11 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
         unsent = (0, 0)
     elif status != "strict" and r.sends_original:  # (else the converted schema went out, every change in it)
         unsent = (len(diags), len(trans))
-    return CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                       diags + schema_diags, trans + schema_trans, r, api, unsent)
+    res = CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
+                                      diags + schema_diags, trans + schema_trans, r, api, unsent)
+    if enforcement is not None and status == "strict":  # (enforce: what the run time checks)
+        res._enforcement = enforcement
+    return res
 
 
 def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
@@ -361,13 +390,15 @@ def compile_tools(
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
     optional_null: OptionalNull = "value",
+    enforce: bool = False,
+    describe: bool = True,
 ) -> tuple[CompileResult, ...]:
     """Compile the tools of one request; a repeated name is refused after its first use, and the
     provider's request budgets are applied in input order (see toolcast.budgets). The cycle
     collector is paused until the last tool is compiled (see compile_tool, also for
-    `optional_null`)."""
-    return compile_request(tools, target=target, api=api, rules=rules, strict=strict,
-                           allow_lossy=allow_lossy, optional_null=optional_null).results
+    `optional_null`, `enforce` and `describe`)."""
+    return compile_request(tools, target=target, api=api, rules=rules, strict=strict, allow_lossy=allow_lossy,
+                           optional_null=optional_null, enforce=enforce, describe=describe).results
 
 
 def compile_request(
@@ -379,13 +410,15 @@ def compile_request(
     strict: StrictMode | str = "auto",
     allow_lossy: bool = False,
     optional_null: OptionalNull = "value",
+    enforce: bool = False,
+    describe: bool = True,
 ) -> Request:
     """compile_tools, with what the request used of each budget per tool and the request's
     `tools` value (Request)."""
     emitter, api, r = resolve_target(target, api, rules)
     optional_null = optional_null_mode(optional_null)
-    results, usage = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy,
-                                      optional_null, _budget(emitter, api, r, target, strict))  # paused once, for all
+    results, usage = without_cycle_gc(_compile_all, tools, target, api, r, strict, allow_lossy, optional_null,
+                                      _budget(emitter, api, r, target, strict), enforce, describe)  # paused once
     return Request(results, usage, emitter.request_tools([res.tool for res in results if res.tool is not None]))
 
 
@@ -410,7 +443,8 @@ def _non_strict_compiler(target: str, api: str, r: Rules) -> Any:
 
 
 def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: StrictMode | str,
-                 allow_lossy: bool, optional_null: OptionalNull, budget: Budget) -> tuple[tuple, tuple]:
+                 allow_lossy: bool, optional_null: OptionalNull, budget: Budget, enforce: bool = False,
+                 describe: bool = True) -> tuple[tuple, tuple]:
     """(results, what each used of the budgets): each tool's budgets are taken as soon as it is
     compiled, so a tool refused past a budget lets its emitted form go at once (a request of
     thousands of tools never holds every emitted form at the same time)."""
@@ -419,7 +453,7 @@ def _compile_all(tools: Iterable[Any], target: str, api: str, r: Rules, strict: 
     seen: set[str] = set()
     for tool in tools:
         res = compile_tool(tool, target=target, api=api, rules=r, strict=strict, allow_lossy=allow_lossy,
-                           optional_null=optional_null)
+                           optional_null=optional_null, enforce=enforce, describe=describe)
         res, use = budget.take(tool, refuse_repeated_name(res, seen, r))
         results.append(res)
         usage.append(use)

@@ -138,6 +138,7 @@ def tool_calls(
     null_paths: Mapping[str, Sequence[Sequence[Any]]] | ToolsReport | None = None,
     *,
     error_prefix: str = "Error: ",
+    validate: bool = False,
 ) -> tuple[list[ToolCall], list[dict[str, Any]]]:
     """Read the function calls of a Gemini (or Vertex AI) response.
 
@@ -147,12 +148,13 @@ def tool_calls(
     ``(calls, rejected)``: ``rejected`` holds one ``functionResponse`` error part per call
     naming an unknown tool or carrying ``args`` that are not a JSON object. Nulls are removed
     only at the tool's ``null_paths``. Any other shape raises :class:`ResponseShapeError`.
+    Enforced constraints and ``validate`` as for toolcast.openai.tool_calls.
     """
 
     def reject(raw: RawCall, message: str) -> dict[str, Any]:
         return _response_part(raw.name, raw.call_id, _ErrorText(message), error_prefix, "auto")
 
-    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject)
+    return read_calls(_extract(response), toolset, null_paths, ToolCall._of, reject, validate)
 
 
 def _media(mime: Any, data: Any) -> dict[str, Any] | None:
@@ -212,6 +214,8 @@ def tools(
     strict: Literal["auto", "true", "false"] | bool = "auto",
     rules: str | None = None,
     allow_lossy: bool = False,
+    enforce: bool = False,
+    describe: bool = True,
 ) -> tuple[list[dict[str, Any]], ToolsReport]:
     """Compile every tool of ``toolset`` into Gemini's ``tools``: ``[{"functionDeclarations": [...]}]``.
 
@@ -220,13 +224,15 @@ def tools(
     (``parametersJsonSchema``); another raises ValueError naming the ones available. The toolset
     is one request (the provider's request budgets apply across it).
     Returns the request's ``tools`` value (empty when no tool is sent) and a
-    :class:`ToolsReport` to pass to :func:`tool_calls`.
+    :class:`ToolsReport` to pass to :func:`tool_calls`. ``enforce`` and ``describe`` as for
+    toolcast.openai.tools.
     """
     from toolcast.providers.gemini import request_tools
 
     if target not in ("gemini", "vertex"):
         raise ValueError(f"target must be 'gemini' or 'vertex', got {target!r}")
     declarations, report = provider_tools(
-        target, toolset, api=api, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True
+        target, toolset, api=api, strict=strict, rules=rules, allow_lossy=allow_lossy, budgets=True,
+        **({"enforce": True, "describe": describe} if enforce else {}),
     )
     return request_tools(declarations), report

@@ -48,12 +48,14 @@ def render(
     errors: Sequence[InputError],
     *,
     shown: Callable[[CompileResult, Any], bool],
+    targets: Sequence[str] | None = None,
 ) -> None:
-    """One workflow command per finding `shown` keeps and per input error, then a summary line."""
+    """One workflow command per finding `shown` keeps and per input error, then a summary line;
+    with `targets` (a run of several targets), each finding's target before its tool's name."""
     from toolcast.sarif import mcp_origin, source_file
 
-    for (source, r), where in zip(results, places, strict=True):
-        name = r.name or "(unnamed)"
+    for i, ((source, r), where) in enumerate(zip(results, places, strict=True)):
+        name = (f"[{targets[i]}] " if targets is not None else "") + (r.name or "(unnamed)")
         for d in r.diagnostics:
             if not shown(r, d):
                 continue

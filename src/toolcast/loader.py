@@ -403,6 +403,14 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
             data = read_bounded(path)
         except OSError as exc:
             return [], [InputError(source, f"cannot read: {exc.strerror or exc}")]
+    return load_bytes(data, source, suffix, positions=positions, name=name)
+
+
+def load_bytes(data: bytes, source: str, suffix: str = "", *, positions: bool = False,
+               name: str | None = None) -> tuple[list[Item], list[InputError]]:
+    """The tools in one file's bytes (`source` names it in errors and items; `suffix` chooses the
+    parser as a file's extension does): what `load` does once a file is read, for bytes read
+    elsewhere (a file at a git revision); never raises for bad input."""
     if len(data) > MAX_BYTES:
         return [], [InputError(source, TOO_LARGE)]
     bad_lines: list[InputError] = []

@@ -53,6 +53,15 @@ async def _run_one(
     def failed(message: str) -> dict[str, Any]:
         return _shape(call, _ErrorText(message), api, error_prefix, "auto")
 
+    local = getattr(call, "local", None)
+    if local is not None:  # a local Python function (ToolSet.build), called in this process
+        from toolcast._local_run import call_local
+
+        result = await call_local(call.name, local, call.arguments, timeout)
+        try:
+            return _shape(call, result, api, error_prefix, structured)
+        except Exception as exc:  # (a CallToolResult the function built that is no result)
+            return failed(f"tool {call.name!r} returned {_exception_text(exc)}")
     where = f"tool {call.tool!r} on server {call.server!r}"
     session = sessions.get(call.server)
     if session is None:
@@ -119,7 +128,12 @@ async def execute_tool_calls(
     ``calls`` come from any target's ``tool_calls`` (OpenAI, Anthropic, Gemini); each
     output is in its call's provider shape. ``sessions`` maps the server prefixes given to
     ``ToolSet.build`` to objects with an async ``call_tool(name, arguments)``
-    (``mcp.ClientSession``, ``mcp.Client``). ``api`` (OpenAI calls only) defaults to each
+    (``mcp.ClientSession``, ``mcp.Client``). A call to a local Python function of the
+    ToolSet needs no session: its arguments are validated and converted by pydantic to the
+    parameters' types (invalid ones are that call's error output, the function not called),
+    an async function is awaited, a sync one runs in a thread of its own, under the same
+    ``timeout``; its return value (a string, a JSON value, a pydantic model, the mcp SDK's
+    content or CallToolResult) or its exception is that call's output. ``api`` (OpenAI calls only) defaults to each
     call's own API. A missing session, a server error, a crash or a
     call that takes longer than ``timeout`` seconds becomes an error output for that
     call only.

@@ -211,8 +211,8 @@ class CompileResult:
     the Diagnostic and Transformation objects are built from them, once, when first read.
     """
 
-    __slots__ = ("_api", "_diagnostics", "_name", "_null_paths", "_records", "_rules", "_status", "_tool",
-                 "_transformations", "_unsent")
+    __slots__ = ("_api", "_diagnostics", "_enforcement", "_name", "_null_paths", "_records", "_rules", "_status",
+                 "_tool", "_transformations", "_unsent")
 
     def __init__(
         self,
@@ -228,6 +228,7 @@ class CompileResult:
         self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
         self._diagnostics, self._transformations = tuple(diagnostics), tuple(transformations)
         self._rules, self._api, self._records, self._unsent = rules, api, None, None
+        self._enforcement = None
 
     @classmethod
     def _from_records(cls, name: str, status: Status, tool: dict | None, null_paths: tuple, diags: list,
@@ -240,6 +241,7 @@ class CompileResult:
         self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
         self._diagnostics = self._transformations = None
         self._rules, self._api, self._records, self._unsent = rules.id, api, (rules, diags, trans), unsent
+        self._enforcement = None
         return self
 
     # Read-only views of the fields (a property without a setter refuses assignment).
@@ -249,6 +251,12 @@ class CompileResult:
     null_paths = property(lambda self: self._null_paths, doc="Where strict mode forced nulls (see strip_nulls).")
     rules = property(lambda self: self._rules, doc="The rule version used, `provider@VERSION`.")
     api = property(lambda self: self._api, doc="'responses' or 'chat'.")
+
+    @property
+    def enforced(self) -> tuple:
+        """The constraints the sent schema cannot carry and the run time checks on each call
+        (compile with enforce=True): toolcast.enforce.Enforced (path, constraint, code) each."""
+        return self._enforcement[0] if self._enforcement is not None else ()
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -264,6 +272,8 @@ class CompileResult:
                 # after them leave it in place.
                 cut = self._unsent[0]
                 found = [Diagnostic(c, b, t, p, entries[c], i >= cut) for i, (c, b, t, p) in enumerate(records)]
+            if self._enforcement is not None:
+                found = [_as_enforced(d) if (d._base, d._tokens) in self._enforcement[1] else d for d in found]
             self._diagnostics = tuple(found) if exact else _unique(found)
         return self._diagnostics
 
@@ -291,8 +301,12 @@ class CompileResult:
 
     def __reduce__(self) -> tuple:
         # Pickled and copied with its findings built: the records refer to the rule tables' module.
-        return (CompileResult, (self._name, self._status, self._tool, self._null_paths, self.diagnostics,
-                                self.transformations, self._rules, self._api))
+        args = (self._name, self._status, self._tool, self._null_paths, self.diagnostics, self.transformations,
+                self._rules, self._api)
+        return (CompileResult, args) if self._enforcement is None else (CompileResult, args, self._enforcement)
+
+    def __setstate__(self, state: tuple) -> None:
+        self._enforcement = state  # (enforce: what the run time checks, see __reduce__)
 
     def _key(self) -> tuple:
         return (self.name, self.status, self.tool, self.null_paths, self.diagnostics, self.transformations,
@@ -311,7 +325,7 @@ class CompileResult:
                 f"transformations={self.transformations!r}, rules={self.rules!r}, api={self.api!r})")
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "name": self.name,
             "status": self.status,
             "tool": self.tool,
@@ -319,6 +333,17 @@ class CompileResult:
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "transformations": [t.to_dict() for t in self.transformations],
         }
+        if self._enforcement is not None:  # only then: every other result keeps its bytes
+            d["enforced"] = [e.to_dict() for e in self._enforcement[0]]
+        return d
+
+
+def _as_enforced(d: Diagnostic) -> Diagnostic:
+    """`d`, a lossy finding whose loss the run time checks, with the outcome `enforced` (severity info)."""
+    entry = d._entry
+    if entry[1] != "lossy":
+        return d
+    return Diagnostic(d._code, d._base, d._tokens, d._params, ("info", "enforced", *entry[2:]), d._unsent)
 
 
 def _unique_records(records: list) -> tuple[Any, bool]:
@@ -398,6 +423,16 @@ class ToolcastError(Exception):
 
 class UnknownRulesError(ToolcastError, ValueError):
     """A rule version that does not exist; the message lists the available ones."""
+
+
+class InvalidToolError(ToolcastError, ValueError):
+    """The value is not a tool definition in any shape toolcast reads; `field` names the tool
+    field at fault, when it is one (a report points at it). (Defined here, beside the other
+    errors, so that toolcast.shapes raises it without importing tool_input, which imports it.)"""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class StrictSchemaError(ToolcastError, ValueError):

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from toolcast.compile import chosen_walk, optional_null_mode
-from toolcast.model import NullPath, StrictSchemaError, expanded, pointer
+from toolcast.model import NullPath, StrictSchemaError, ToolcastError, expanded, pointer
 from toolcast.providers.openai import APIS, emit
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import without_cycle_gc
 
-__all__ = ["APIS", "StrictSchemaError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
+__all__ = ["APIS", "StrictSchemaError", "WholeToolError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
 
@@ -23,7 +24,12 @@ def strict_schema(schema: Any, rules: str | Rules | None = None,
     Raises StrictSchemaError (path, keyword_or_limit, code) when the schema cannot be made
     strict without a refusal or a lossy change; its `diagnostics` lists every finding. The walk
     runs with Python's cycle collector paused, as compile_tool's does for a large schema.
+
+    A whole tool (an MCP, OpenAI, Chat or Anthropic tool, whose schema sits in one of its
+    fields) raises WholeToolError: read as a schema, its fields are no keywords, and the
+    parameters would vanish without a word.
     """
+    _refuse_whole_tool(schema)
     r = get_rules(rules)
     walk = chosen_walk(r, optional_null_mode(optional_null))
     out = without_cycle_gc(walk.compile, schema)
@@ -38,6 +44,32 @@ def strict_schema(schema: Any, rules: str | Rules | None = None,
         message = r.diagnostics[code][2].format_map(_Default(p)) if code in r.diagnostics else r.transformations[code][1]
         raise StrictSchemaError(pointer(base, tokens), subject, code, message, tuple(diags))
     return out, walk.null_paths
+
+
+class WholeToolError(ToolcastError, TypeError):
+    """strict_schema was given a whole tool where it takes the tool's parameters schema."""
+
+
+# A tool's field that holds its schema, and what to pass instead (a schema has no such keyword).
+_TOOL_FIELDS = {"inputSchema": "tool['inputSchema']", "input_schema": "tool['input_schema']",
+                "parametersJsonSchema": "tool['parametersJsonSchema']"}
+
+
+def _refuse_whole_tool(value: Any) -> None:
+    if not isinstance(value, Mapping):
+        return
+    field = next((k for k in _TOOL_FIELDS if k in value), None)
+    if field is not None:
+        instead = _TOOL_FIELDS[field]
+    elif value.get("type") == "function" and isinstance(value.get("function"), Mapping):
+        field, instead = "function", "tool['function']['parameters']"
+    elif "parameters" in value and "name" in value:
+        field, instead = "parameters", "tool['parameters']"
+    else:
+        return
+    raise WholeToolError(
+        f"strict_schema takes a parameters schema, and this is a whole tool (its schema is in "
+        f"`{field}`): pass {instead}, or compile the tool with toolcast.compile_tool")
 
 
 def _limit_name(r: Rules, code: str) -> str | None:

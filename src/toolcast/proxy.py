@@ -11,8 +11,11 @@ from typing import IO, Any
 import anyio
 
 from toolcast._mcp_session import _sdk_log_to
+from toolcast._proxy_budget import HeldAnswers
+from toolcast._proxy_marks import mark_non_strict
+from toolcast._proxy_names import NameRegistry, check_server_name
 from toolcast._proxy_upstream import _reason, _Upstream
-from toolcast.mcp_runtime import McpServerError, list_tools
+from toolcast.mcp_runtime import McpServerError
 from toolcast.walk.values import non_json
 
 __all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
@@ -27,8 +30,6 @@ _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
 # The JSON-RPC error code the MCP SDK gives a request whose connection closed under it; servers
 # use it for errors of their own too (it is JSON-RPC's first "server error" code).
 _CONNECTION_CLOSED = -32000
-#: After a call failed as if its server were gone, how long a ping may take to show it alive.
-LIVENESS_WAIT = 5.0
 
 
 @dataclass(frozen=True)
@@ -65,18 +66,6 @@ def _error_result(text: str) -> Any:
     )
 
 
-async def _answers_ping(session: Any, timeout: float) -> bool:
-    """Whether the server still answers on ``session``: a ping, within LIVENESS_WAIT. One that
-    is not answered in time is not taken for a death either: only a failed ping ends a session
-    (as a hung call does not), so that a slow server's calls in flight are not failed."""
-    try:
-        with anyio.move_on_after(min(timeout, LIVENESS_WAIT)):
-            await session.send_ping()
-    except Exception:
-        return False
-    return True
-
-
 def _validation_text(exc: ValueError) -> str:
     errors = getattr(exc, "errors", None)
     try:
@@ -97,6 +86,8 @@ class _Listing:
     tools: list[Any]
     null_paths: dict[str, tuple[tuple[Any, ...], ...]]
     lines: list[str]
+    # Per tool sent strict with constraints enforced at run time (--enforce): its calls' check.
+    checks: dict[str, Any] = field(default_factory=dict)
 
 
 def _parameters(emitted: Any) -> Any:
@@ -125,13 +116,17 @@ class Proxy:
         rules: str | None = None,
         allow_lossy: bool = False,
         err: IO[str] | None = None,
+        enforce: bool = False,
     ) -> None:
         names = [s.name for s in servers]
         if len(set(names)) != len(names):
             raise ValueError(f"server names must be unique, got {names}")
+        for name in names:
+            check_server_name(name)
         self.specs = list(servers)
         self.target, self.api, self.strict = target, api, strict
         self.rules, self.allow_lossy = rules, allow_lossy
+        self.enforce = enforce  # (checkable losses enforced on each call before it is forwarded)
         self.err = err
         self.upstreams = {s.name: _Upstream(s, err, self._changed_by(s.name)) for s in servers}
         self.tools_by_server: dict[str, list[dict[str, Any]]] = {}
@@ -143,6 +138,9 @@ class Proxy:
         self._client: Any = None
         self._retrying: Any = None  # the event of the retry under way, if any
         self._lists_waiting = 0
+        self.names = NameRegistry(self._say)  # each exposed name's owner, for the proxy's lifetime
+        self.answers = HeldAnswers()  # results in the answer budget until written to the client
+        self._ready: Any = None  # set once the servers were first listed (serve starts them in the background)
 
     # ------------------------------------------------------------------ compile
 
@@ -157,6 +155,7 @@ class Proxy:
             strict=self.strict,
             allow_lossy=self.allow_lossy,
             **options,
+            **({"enforce": True} if self.enforce else {}),
         )
 
     def _build(self) -> _Listing:
@@ -169,8 +168,9 @@ class Proxy:
         )
         tools: list[Any] = []
         null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
+        checks: dict[str, Any] = {}
         lines = list(naming.lines())
-        for exposed in toolset.tools:
+        for exposed in self.names.admit(toolset.tools):
             where = f"{exposed.name} ({exposed.server}/{exposed.tool})"
             try:
                 result = self._compile(exposed.to_tool())
@@ -184,6 +184,8 @@ class Proxy:
                 continue
             if result.status == "strict":
                 null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
+                if result.enforced:
+                    checks[exposed.name] = __import__("toolcast.enforce").enforce.argument_check(result)
             else:
                 lines.append(f"{where} sent non-strict (status {result.status})")
             original = thaw(exposed.definition)
@@ -192,12 +194,14 @@ class Proxy:
             if isinstance(description, str):
                 entry["description"] = description
             entry.update({k: original[k] for k in _KEPT_FIELDS if k in original})
+            if result.status != "strict":  # the client is told, and its own strict conversion kept off
+                mark_non_strict(entry, result, self.target)
             try:
                 tools.append(types.Tool.model_validate(entry, by_alias=True))
             except Exception as exc:
                 lines.append(f"{where} left out: not a valid MCP tool after compiling: {_reason(exc)}")
                 continue
-        return _Listing(toolset, tools, null_paths, lines)
+        return _Listing(toolset, tools, null_paths, lines, checks)
 
     # ------------------------------------------------------------------ servers
 
@@ -205,13 +209,12 @@ class Proxy:
         """Connect to server ``name`` and list its tools; False (reported) when it fails."""
         upstream = self.upstreams[name]
         try:
-            session = await upstream.connect(self._tg)
-            with anyio.fail_after(upstream.spec.timeout):
-                tools = await list_tools(session)
+            tools = await upstream.list(self._tg)  # (an HTTP server's: tried again, with back-off)
         except (Exception, BaseExceptionGroup) as exc:
             self.down[name] = _reason(exc)
             self._say(f"{upstream.spec.shown} is unavailable: {self.down[name]}")
-            self.tools_by_server.pop(name, None)
+            if upstream.spec.url is None:  # (an HTTP server's tools stay listed: its calls fail alone)
+                self.tools_by_server.pop(name, None)
             return False
         if self.down.pop(name, None) is not None:
             self._say(f"{upstream.spec.shown} is up")
@@ -261,11 +264,15 @@ class Proxy:
     async def start(self, tg: Any) -> None:
         """Connect to every server (concurrently), list and compile their tools, report."""
         self._tg = tg
-        async with anyio.create_task_group() as starting:
-            for spec in self.specs:
-                starting.start_soon(self._list, spec.name)
-        self.listing = self._build()
-        self._summary()
+        try:
+            async with anyio.create_task_group() as starting:
+                for spec in self.specs:
+                    starting.start_soon(self._list, spec.name)
+            self.listing = self._build()
+            self._summary()
+        finally:
+            if self._ready is not None:
+                self._ready.set()
 
     async def stop(self) -> None:
         for upstream in self.upstreams.values():
@@ -297,6 +304,8 @@ class Proxy:
         import mcp_types as types
 
         self._client = ctx.session
+        if self._ready is not None:
+            await self._ready.wait()
         if self.down:
             # A server that takes long to fail again must not hold up the listing: past a
             # moment, the answer is the tools as they are, and a change is notified later.
@@ -312,6 +321,8 @@ class Proxy:
         from toolcast._loop import strip_call_nulls
 
         self._client = ctx.session
+        if self._ready is not None:
+            await self._ready.wait()
         name = params.name
         exposed = self._exposed(name)
         if exposed is None and self.down:  # it may be a tool of a server that is down
@@ -328,7 +339,12 @@ class Proxy:
         if not isinstance(arguments, Mapping):
             return _error_result(f"arguments for tool {name!r} must be an object")
         arguments = strip_call_nulls(name, dict(arguments), listing.null_paths)
-        return await self._forward(ctx, exposed, arguments)
+        check = listing.checks.get(name)
+        if check is not None:  # (--enforce) a call that breaks an enforced constraint is not forwarded
+            problem = check.message(name, arguments)
+            if problem is not None:
+                return _error_result(problem)
+        return self.answers.hold(getattr(ctx, "request_id", None), await self._forward(ctx, exposed, arguments))
 
     async def _forward(self, ctx: Any, exposed: Any, arguments: dict[str, Any]) -> Any:
         upstream = self.upstreams[exposed.server]
@@ -358,13 +374,14 @@ class Proxy:
             return _error_result(f"{where} answered with something that is not a tool result: {_validation_text(exc)}")
         except Exception as exc:
             answered = hasattr(exc, "error") and getattr(exc, "code", None) is not None
-            if answered and exc.code != _CONNECTION_CLOSED:  # type: ignore[attr-defined]
+            if answered and exc.code != _CONNECTION_CLOSED and not upstream.forgotten(session):  # type: ignore[attr-defined]
                 # The server answered the call with a JSON-RPC error: it is alive.
                 return _error_result(f"{where} answered with an error: {_reason(exc)}")
-            if upstream.session is session and await _answers_ping(session, timeout):
-                # Alive after all: a server error with the SDK's code for a closed connection, or
-                # an answer the SDK refused (structuredContent its outputSchema does not allow).
-                # Only this call failed; a restart would fail every call in flight on the server.
+            if await upstream.alive(session, timeout):
+                # Alive after all: a server error with the SDK's code for a closed connection, a
+                # cut HTTP request, or an answer the SDK refused (structuredContent its
+                # outputSchema does not allow). Only this call failed; a restart would fail every
+                # call in flight on the server.
                 said = "answered with an error" if answered else "failed"
                 return _error_result(f"{where} {said}: {_reason(exc)}")
             await upstream.settle()
@@ -415,24 +432,22 @@ async def serve(proxy: Proxy, read: Any, write: Any) -> None:
 
     server = proxy.server()
     options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    proxy._ready = anyio.Event()
     async with anyio.create_task_group() as tg:
-        await proxy.start(tg)
+        tg.start_soon(proxy.start, tg)  # initialize is answered at once; tools/list waits for the start
         try:
-            await server.run(read, write, options)
+            await server.run(read, proxy.answers.releasing(write), options)
         finally:
             await proxy.stop()
             tg.cancel_scope.cancel()
 
 
 def serve_stdio(proxy: Proxy) -> None:
-    """Run ``proxy`` on this process's stdin/stdout (the `toolcast proxy` command)."""
-    from mcp.server.stdio import stdio_server
+    """Run ``proxy`` on this process's stdin/stdout (the `toolcast proxy` command); SIGINT and
+    SIGTERM stop its servers and end the process within a bound."""
+    from toolcast._proxy_signals import serve_stdio as serve_signalled
 
-    async def main() -> None:
-        async with stdio_server() as (read, write):
-            await serve(proxy, read, write)
-
-    anyio.run(main)
+    serve_signalled(proxy, serve)
 
 
 def check_target(target: str, api: str | None, rules: str | None = None) -> None:
@@ -501,17 +516,25 @@ def _specs(args: Any) -> list[ServerSpec]:
             if not value:
                 raise ValueError(f"--auth-env {spec.name}={var}: the environment variable {var} is not set or empty")
             headers["Authorization"] = value if " " in value else f"Bearer {value}"
+        if spec.url is not None:
+            from toolcast._mcp_http import check_credentials
+
+            check_credentials(spec.url, headers)  # (user info in the URL would replace the token)
         out.append(ServerSpec(spec.name, spec.command, spec.url, timeout, headers))
     return out
 
 
 def main_cli(args: Any, err: IO[str]) -> int:
     """`toolcast proxy`: 2 with a one-line message on a usage problem, else serve until EOF."""
+    from toolcast._stdio_lines import set_answer_budget
+
     try:
         specs = _specs(args)
         check_target(args.target, args.api, args.rules)
+        set_answer_budget(getattr(args, "memory_budget", 512.0))
         proxy = Proxy(specs, target=args.target, api=args.api or "responses", strict=args.strict,
-                      rules=args.rules, allow_lossy=args.allow_lossy, err=err)
+                      rules=args.rules, allow_lossy=args.allow_lossy, err=err,
+                      enforce=getattr(args, "enforce", False))
     except (ValueError, McpServerError) as exc:
         err.write(f"toolcast proxy: {exc}\n")
         return 2

@@ -79,6 +79,8 @@ class RegexFeatureEntry(NamedTuple):
 
 class SourceEntry(NamedTuple):
     title: str
-    url: str
+    url: str  # an observation's: its record file in the repository (spec/observations/...)
     date: str
     evidence: str | None
+    model: str | None = None  # an observation (evidence O): the model asked
+    record: str | None = None  # an observation: the probe record, relative to spec/

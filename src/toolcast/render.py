@@ -13,6 +13,10 @@ from toolcast.loader import InputError
 from toolcast.model import ITEMS, CompileResult, null_path_to_json
 
 HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks", "reports": "note"}
+# The text report lists a tool's findings in this order: what blocks strict mode or loses first,
+# then fixes, then fixes left out of what was sent, then notes.
+HANDLED_ORDER = {"blocks": 0, "lossy": 1, "lossy, not applied": 1, "fixed": 2, "not applied": 3, "note": 4}
+HANDLED_COLOUR = {"blocks": "31", "lossy": "31", "lossy, not applied": "31", "fixed": "32", "not applied": "2", "note": "36"}
 STATUS_MARK = {"strict": "✓", "non-strict": "~", "refused": "✗"}
 ASCII_STATUS_MARK = {"strict": "+", "non-strict": "~", "refused": "x"}  # (a stream that cannot write ✓ ✗)
 STATUS_COLOUR = {"strict": "32", "non-strict": "33", "refused": "31"}
@@ -135,9 +139,12 @@ class TextStream:
     """
 
     def __init__(self, stream: IO[str], *, command: str, min_severity: str = "info", positions: bool = False,
-                 quiet: bool = False, summary: bool = False, known: set | None = None) -> None:
+                 quiet: bool = False, summary: bool = False, known: set | None = None,
+                 fail_on: str | None = None) -> None:
         self.t = Text(stream)
         self.command = command
+        # check's --fail-on: a tool that fails it says why on its first line, with --quiet too.
+        self.fail_on = fail_on if command == "check" else None
         self.floor = SEVERITY_RANK[min_severity]
         self.positions = positions
         self.quiet, self.summary, self.known = quiet, summary, known
@@ -146,35 +153,47 @@ class TextStream:
         self.total = 0
         self.hidden = 0
 
-    def add(self, source: str, r: CompileResult, where: Any = None) -> None:
+    def add(self, source: str, r: CompileResult, where: Any = None, target: str | None = None) -> None:
+        """Write `r`'s lines; with `target` (a run of several targets: cli_multi), as one entry of
+        its tool's group: the target instead of the name and source, indented under the group."""
         self.total += 1
         if r.status in self.counts:
             self.counts[r.status] += 1
         t = self.t
+        pad = "  " if target is not None else ""
         shown = [d for d in r.diagnostics if SEVERITY_RANK[d.severity] >= self.floor and self.keep(r, d)]
         if self.known is not None:
             self.hidden += _in_baseline(r, self.known)
-        if self.quiet and not shown:
+        fails = ""
+        if self.fail_on is not None:
+            from toolcast import gate
+
+            fails = gate.reason(gate.failing(r, self.fail_on, self.known), self.fail_on)
+        if self.quiet and not shown and not fails:
             return
-        head = f"{t.marks.get(r.status, '?')} {shown_text(r.name) if r.name else '(unnamed)'}"
+        label = f"{target:<9}" if target is not None else (shown_text(r.name) if r.name else "(unnamed)")
+        head = f"{pad}{t.c(STATUS_COLOUR.get(r.status, '0'), t.marks.get(r.status, '?') + ' ' + label)}"
         source = shown_text(source)
+        tail = f"  {t.c('2', source)}" if target is None else ""
         if self.summary:
-            t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {r.status}  {_counts(r)}  {t.c('2', source)}")
+            t.line(f"{head}  {r.status}  {_counts(r)}{tail}")
             return
         status = r.status if self.command == "compile" else _check_verdict(r)
-        t.line(f"{t.c(STATUS_COLOUR.get(r.status, '0'), head)}  {status}  ({r.rules}, {r.api})  {t.c('2', source)}")
-        for d in shown:
-            # A fix that is not in what was sent (a non-strict tool's original schema, a refused tool).
-            handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
-            sev = t.c(SEVERITY_COLOUR.get(d.severity, "0"), f"{d.severity:<7}")
+        if fails:
+            status += "; " + t.c("31", shown_text(fails))
+        t.line(f"{head}  {status}  ({r.rules}, {r.api}){tail}")
+        for handled, d in sorted(((handled_text(d), d) for d in shown), key=lambda x: HANDLED_ORDER.get(x[0], 5)):
             at = place_text(source, r, where, d) if self.positions else ""
-            t.line(f"    {sev} {handled:<6} {shown_text(at) + '  ' if at else ''}{shown_text(d.path)}  "
-                   f"{shown_text(d.message)}  {t.c('2', '[' + d.code + ']')}")
-        lossy = [x for x in r.transformations if x.lossy]
+            t.line(f"{pad}    {t.c(HANDLED_COLOUR.get(handled, '0'), f'{handled:<11}')} {shown_text(at) + '  ' if at else ''}"
+                   f"{shown_text(d.path)}  {shown_text(d.message)}  {t.c('2', '[' + d.code + ']')}")
+        enforced = {e.path for e in r.enforced}  # (enforce: checked on each call, not lost)
+        lossy = [x for x in r.transformations if x.lossy and x.path not in enforced]
         if lossy and r.status == "strict":
-            t.line(f"    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {shown_text(x.path)}" for x in lossy))
+            t.line(f"{pad}    {t.c('31', 'lossy changes accepted')}: " + ", ".join(f"{x.code} at {shown_text(x.path)}" for x in lossy))
+        if enforced:
+            t.line(f"{pad}    enforced on each call: " + shown_text(", ".join(f"{e.constraint} at {e.path}" for e in r.enforced)))
         if r.null_paths and not self.quiet:
-            t.line("    null paths: " + shown_text("; ".join(null_path_text(p) for p in r.null_paths)))
+            t.line(f"{pad}    null paths: " + shown_text("; ".join(null_path_text(p) for p in r.null_paths)))
 
     def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None,
                over: Sequence[dict] = ()) -> None:
@@ -225,17 +244,36 @@ def _summary(total: int, counts: dict[str, int], errors: Sequence[InputError], *
 
 
 def _counts(r: CompileResult) -> str:
-    n = {s: sum(1 for d in r.diagnostics if d.severity == s) for s in ("error", "warning", "info")}
-    blocks = sum(1 for d in r.diagnostics if d.outcome == "refuses")
-    lossy = sum(1 for d in r.diagnostics if d.outcome == "lossy")
-    return f"{n['error']} error(s), {n['warning']} warning(s), {n['info']} note(s); {blocks} block(s), {lossy} lossy"
+    """--summary's counts of a tool's findings, by how they were handled (what blocks or loses first)."""
+    return handled_counts(r) or "clean"
+
+
+def handled_text(d: Any) -> str:
+    """How the text report says a finding was handled: blocks, lossy, fixed or note; a change that
+    is not in what was sent (a non-strict tool's original schema, a refused tool) "not applied"."""
+    handled = HANDLED.get(d.outcome, d.outcome)
+    if d.applied or handled in ("blocks", "note"):
+        return handled
+    return "lossy, not applied" if handled == "lossy" else "not applied"
+
+
+def handled_counts(r: CompileResult) -> str:
+    """A tool's findings counted by how they were handled, what blocks or loses first
+    ("1 blocks strict mode, 2 fixed, 3 notes"; "" when it has none)."""
+    n: dict[str, int] = {}
+    for d in r.diagnostics:
+        h = handled_text(d).replace("lossy, not applied", "lossy")
+        n[h] = n.get(h, 0) + 1
+    words = {"blocks": "blocks strict mode", "lossy": "lossy", "fixed": "fixed", "not applied": "not applied",
+             "note": "note"}
+    return ", ".join(f"{n[h]} {words[h]}" + ("s" if h == "note" and n[h] != 1 else "")
+                     for h in sorted(n, key=lambda h: HANDLED_ORDER.get(h, 5)) if h in words)
 
 
 def _check_verdict(r: CompileResult) -> str:
-    worst = max((SEVERITY_RANK[d.severity] for d in r.diagnostics), default=-1)
-    n = len(r.diagnostics)
-    label = {2: "errors", 1: "warnings", 0: "notes"}.get(worst, "clean")
-    return f"{label} ({n} finding{'s' if n != 1 else ''}); compiles {r.status}" if n else f"clean; compiles {r.status}"
+    """check's word for a tool: its outcome, then its findings by handling, what blocks or loses first."""
+    counts = handled_counts(r)
+    return f"{r.status}: {counts}" if counts else f"{r.status}, clean"
 
 
 def document(
@@ -304,6 +342,7 @@ def result_pairs(r: CompileResult, source: str, *, with_tool: bool, where: Any =
         ("null_paths", Lazy(null_path_to_json(p) for p in r.null_paths)),
         ("diagnostics", Lazy(_finding(r, d, where, positions, known) for d in r.diagnostics)),
         ("transformations", Lazy(t.to_dict() for t in r.transformations)),
+        *([("enforced", [e.to_dict() for e in r.enforced])] if r.enforced else []),
         ("source", source),
     ]
     return pairs
@@ -335,11 +374,12 @@ class JsonStream:
         self.spool = tempfile.SpooledTemporaryFile(max_size=self.SPOOL_BYTES, mode="w+", encoding="utf-8",  # noqa: SIM115
                                                    errors=ESCAPE, newline="\n")
 
-    def add(self, source: str, r: CompileResult, where: Any = None) -> None:
+    def add(self, source: str, r: CompileResult, where: Any = None, extra: Sequence[tuple[str, Any]] = ()) -> None:
+        """Spool `r`'s item; `extra` pairs follow its "source" (a run of several targets: "target", "api", "rules")."""
         # An item of the top-level "results" list sits two levels deep.
         self.spool.write(("," if self.total else "") + "\n    ")
         pairs = result_pairs(r, source, with_tool=self.command != "check", where=where, positions=self.positions,
-                             known=self.known)
+                             known=self.known) + list(extra)
         try:
             for piece in batched(object_chunks(pairs, depth=2)):
                 self.spool.write(piece)
@@ -349,10 +389,12 @@ class JsonStream:
         if r.status in self.counts:
             self.counts[r.status] += 1
 
-    def finish(self, stream: IO[str], errors: Sequence[InputError], *, extra: dict[str, Any] | None = None) -> None:
-        """Write the whole document to `stream`; `extra` keys follow "errors", as in the dict."""
+    def finish(self, stream: IO[str], errors: Sequence[InputError], *, extra: dict[str, Any] | None = None,
+               summary: dict[str, Any] | None = None) -> None:
+        """Write the whole document to `stream`; `extra` keys follow "errors", as in the dict;
+        `summary` replaces the counts of one target's run (a run of several: cli_multi)."""
         head = {"command": self.command, **self.meta,
-                "summary": {"tools": self.total, **self.counts, "input_errors": len(errors)}}
+                "summary": summary or {"tools": self.total, **self.counts, "input_errors": len(errors)}}
         text = json.dumps(head, indent=2, ensure_ascii=False)
         stream.write(text[:-2] + ',\n  "results": ' + ("[" if self.total else "[]"))
         self.spool.seek(0)

@@ -60,6 +60,8 @@ def _source(r: Rules, sid: str) -> dict:
     out = {"title": s.title, "url": s.url, "date": s.date}
     if s.evidence:
         out["evidence"] = s.evidence
+    if getattr(s, "record", None):  # an observation (evidence O): the model asked and its probe record
+        out["model"], out["record"] = s.model, s.record
     return out
 
 

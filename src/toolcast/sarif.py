@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from toolcast import __version__
+from toolcast._jsonout import Lazy
 from toolcast.loader import InputError
 from toolcast.model import CompileResult
 
@@ -18,9 +20,11 @@ LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 HANDLED = {"fixes": "fixed", "lossy": "lossy", "refuses": "blocks strict mode", "reports": "note"}
 
 
-def fingerprint(tool: str, code: str, path: str) -> str:
-    """Stable across runs and line moves: the same identity a baseline matches on."""
-    return hashlib.sha256(f"{tool}\0{code}\0{path}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+def fingerprint(tool: str, code: str, path: str, target: str | None = None) -> str:
+    """Stable across runs and line moves: the same identity a baseline matches on (and, in a run
+    of several targets, the target)."""
+    text = f"{tool}\0{code}\0{path}" + (f"\0{target}" if target is not None else "")
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def artifact(file: str) -> dict:
@@ -34,6 +38,12 @@ def artifact(file: str) -> dict:
     from urllib.parse import quote
 
     return {"uri": quote(os.fsencode(p.as_posix()), safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+@functools.lru_cache(maxsize=256)
+def _artifact_of(file: str) -> tuple:
+    """artifact(file)'s items: a report names the same few files once per finding."""
+    return tuple(artifact(file).items())
 
 
 # What the loader adds to a file's name for one tool in it (`FILE#tools[3]`, `FILE#[3]`).
@@ -64,7 +74,7 @@ def location(source: str, result: CompileResult, where: Any, diag: Any) -> dict:
                "kind": "function"}
     if where is not None and where.file != "<stdin>":  # standard input has no URI to point at
         line, col = where.locate(diag.base, diag.tokens)
-        return {"physicalLocation": {"artifactLocation": artifact(where.file),
+        return {"physicalLocation": {"artifactLocation": dict(_artifact_of(where.file)),
                                      "region": {"startLine": line, "startColumn": col}},
                 "logicalLocations": [logical]}
     server = mcp_origin(source)
@@ -79,11 +89,14 @@ def log(
     errors: Sequence[InputError],
     *,
     known: set | None = None,
+    targets: Sequence[str] | None = None,
+    lazy: bool = False,
 ) -> dict:
     """The SARIF log of one run: one rule per code found, one result per finding (with its
-    baselineState when a baseline was given) and the input errors as tool notifications."""
-    from toolcast.baseline import key
-
+    baselineState when a baseline was given) and the input errors as tool notifications.
+    `targets` (a run of several targets): each result's target, in its message, its properties
+    and its fingerprint. `lazy`: "results" is a _jsonout.Lazy list, each result made as it is
+    written (_jsonout.write_json), never all held at once."""
     entries: dict[str, tuple] = {}
     for _, r in results:
         for d in r.diagnostics:
@@ -91,8 +104,26 @@ def log(
     codes = sorted(entries)
     index = {c: i for i, c in enumerate(codes)}
     rules = [_rule(c, entries[c]) for c in codes]
-    out = []
-    for (source, r), where in zip(results, places, strict=True):
+    made = _results(results, places, index, known, targets)
+    out: Any = Lazy(made) if lazy else list(made)
+    invocation = {"executionSuccessful": not errors,
+                  "toolExecutionNotifications": [_notification(e) for e in errors]}
+    driver = {"name": "toolcast", "version": __version__, "semanticVersion": __version__, "rules": rules}
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "columnKind": "unicodeCodePoints",
+                  "results": out}],
+    }
+
+
+def _results(results: Sequence[tuple[str, CompileResult]], places: Sequence[Any], index: dict[str, int],
+             known: set | None, targets: Sequence[str] | None) -> Iterator[dict]:
+    """One SARIF result per finding, in order."""
+    from toolcast.baseline import key
+
+    for i, ((source, r), where) in enumerate(zip(results, places, strict=True)):
+        target = targets[i] if targets is not None else None
         for d in r.diagnostics:
             # A fix that is not in what was sent (a non-strict tool's original schema) is not "fixed".
             handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
@@ -105,18 +136,13 @@ def log(
                 "partialFingerprints": {"toolcastFinding/v1": fingerprint(*key(r, d))},
                 "properties": {"tool": r.name, "schemaPath": d.path, "outcome": d.outcome, "status": r.status},
             }
+            if target is not None:
+                res["message"]["text"] = f"[{target}] {res['message']['text']}"
+                res["properties"]["target"] = target
+                res["partialFingerprints"]["toolcastFinding/v1"] = fingerprint(*key(r, d), target)
             if known is not None:
                 res["baselineState"] = "unchanged" if key(r, d) in known else "new"
-            out.append(res)
-    invocation = {"executionSuccessful": not errors,
-                  "toolExecutionNotifications": [_notification(e) for e in errors]}
-    driver = {"name": "toolcast", "version": __version__, "semanticVersion": __version__, "rules": rules}
-    return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "invocations": [invocation], "columnKind": "unicodeCodePoints",
-                  "results": out}],
-    }
+            yield res
 
 
 def _rule(code: str, entry: tuple) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from toolcast.model import ToolcastError
+from toolcast.model import InvalidToolError as InvalidToolError
 from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.rules import Rules, family, get_rules, target_of
 from toolcast.walk.semantics import json_equal
@@ -98,15 +98,6 @@ def _copy_iterative(value: dict | list) -> Any:
     return root
 
 
-class InvalidToolError(ToolcastError, ValueError):
-    """The value is not a tool definition in any shape toolcast reads; `field` names the tool
-    field at fault, when it is one (a report points at it)."""
-
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.field = field
-
-
 def optional_null_mode(value: Any) -> OptionalNull:
     """`value` checked as an optional_null choice (see compile_tool)."""
     if value not in OPTIONAL_NULL or not isinstance(value, str):
@@ -125,12 +116,12 @@ def strict_mode(value: Any) -> StrictMode:
 
 
 def read_tool(tool: Any) -> tuple[Any, Any, Any, str]:
-    """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool."""
-    if type(tool) is not dict and hasattr(tool, "model_dump") and not isinstance(tool, Mapping):
-        # The official SDKs' pydantic objects (mcp.types.Tool, openai tool params).
-        tool = tool.model_dump(by_alias=True, exclude_none=True)
-    if not isinstance(tool, Mapping):
-        raise InvalidToolError(f"a tool must be an object, not {type(tool).__name__}")
+    """(name, description, parameters schema, shape) of an MCP, OpenAI or Anthropic tool, or of
+    any shape toolcast.shapes reads (a pydantic model class, a function, a LangChain tool, ...)."""
+    if type(tool) is not dict and not isinstance(tool, Mapping):
+        from toolcast.shapes import as_mapping  # (imported on the first such tool only)
+
+        tool = as_mapping(tool)
     _one_schema(tool)
     if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping):
         fn = tool["function"]

@@ -1,4 +1,4 @@
-"""A set of MCP tools from several servers, exposed under OpenAI-valid, collision-free names."""
+"""A set of tools from several MCP servers and local Python functions, exposed under OpenAI-valid, collision-free names."""
 
 from __future__ import annotations
 
@@ -57,8 +57,13 @@ def _tool_to_dict(tool: Any) -> dict[str, Any] | None:
     None for a value that is no tool at all (a string, a number, null)."""
     if isinstance(tool, Mapping):
         return dict(tool)
+    from toolcast.shapes import mcp_tool
+
+    known = mcp_tool(tool)  # a pydantic model class, a LangChain tool, ... (shapes.shape_of)
+    if known is not None:
+        return known
     dump = getattr(tool, "model_dump", None)
-    if callable(dump):
+    if callable(dump) and not isinstance(tool, type):
         # by_alias gives the wire names (inputSchema, not input_schema).
         return dict(dump(by_alias=True, exclude_none=True, mode="json"))
     name = getattr(tool, "name", None)
@@ -119,6 +124,9 @@ class ExposedTool:
     description: str | None
     input_schema: Mapping[str, Any] = field(repr=False)
     definition: Mapping[str, Any] = field(repr=False)
+    #: A local Python function's LocalTool (toolcast.local_tools): execute_tool_calls calls it in
+    #: this process; None for a server's tool.
+    local: Any = field(default=None, repr=False, compare=False)
 
     def to_tool(self) -> dict[str, Any]:
         """A fresh, mutable MCP tool dict carrying the *exposed* name, ready for ``compile_tool``."""
@@ -181,6 +189,7 @@ class _Candidate:
     requested: str
     base: str
     reasons: tuple[RenameReason, ...]
+    local: Any = None
 
 
 class ToolSet(Mapping[str, ExposedTool]):
@@ -277,8 +286,14 @@ class ToolSet(Mapping[str, ExposedTool]):
         A tool listed twice by the same server, without a string name, or that is no tool at
         all (a string, a number, null) is dropped and reported, because a call could not say
         which one was meant; the other tools are exposed as usual.
+
+        Beside MCP tools, a server's list takes every shape ``compile_tool`` reads (a pydantic
+        model class, a LangChain tool, ...), and local Python functions (``@toolcast.tool`` or
+        not), which ``execute_tool_calls`` calls in this process (``ExposedTool.local``). A
+        list of tools and functions, or of ``(prefix, tools)`` pairs with tools beside them,
+        puts those tools under the empty prefix: ``ToolSet.build([get_weather, refund])``.
         """
-        pairs = list(servers.items()) if isinstance(servers, Mapping) else list(servers)
+        pairs = list(servers.items()) if isinstance(servers, Mapping) else _pairs(list(servers))
         candidates, dropped = _candidates(pairs)
         decided = _decide(candidates)
         exposed: list[ExposedTool] = []
@@ -296,11 +311,28 @@ class ToolSet(Mapping[str, ExposedTool]):
                     description=description if isinstance(description, str) else None,
                     input_schema=freeze(schema if isinstance(schema, Mapping) else {}),
                     definition=freeze(cand.definition),
+                    local=cand.local,
                 )
             )
             if reasons:
                 renames.append(Rename(cand.server, cand.tool, cand.requested, name, reasons))
         return cls(exposed), NamingReport(tuple(renames), tuple(dropped))
+
+
+def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
+    """``(prefix, tools)`` pairs from a list of pairs, tools (under the empty prefix, where the
+    first of them stands) or both."""
+    pairs: list[tuple[Any, Any]] = []
+    loose: list[Any] | None = None
+    for item in items:
+        if isinstance(item, tuple) and len(item) == 2:  # (no tool shape is a tuple)
+            pairs.append(item)
+        elif loose is None:
+            loose = [item]
+            pairs.append(("", loose))
+        else:
+            loose.append(item)
+    return pairs
 
 
 def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[DroppedTool]]:
@@ -317,7 +349,8 @@ def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[Dr
         prefix = sanitize(server)
         seen_tools: set[str] = set()
         for raw in _tool_list(tools):
-            definition = _tool_to_dict(raw)
+            local = _local(raw)
+            definition = local.definition() if local is not None else _tool_to_dict(raw)
             if definition is None:
                 dropped.append(DroppedTool(server, None, f"not a tool: {type(raw).__name__}"))
                 continue
@@ -346,9 +379,21 @@ def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[Dr
                     requested,
                     base,
                     tuple(reasons),
+                    local,
                 )
             )
     return candidates, dropped
+
+
+def _local(tool: Any) -> Any:
+    """The LocalTool of a Python function (toolcast.local_tools), None for any other tool."""
+    from toolcast.shapes import is_function
+
+    if not is_function(tool):
+        return None
+    from toolcast.local_tools import local_tool
+
+    return local_tool(tool)
 
 
 def _decide(candidates: list[_Candidate]) -> dict[int, tuple[str, tuple[RenameReason, ...]]]:

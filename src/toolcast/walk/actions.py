@@ -89,6 +89,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "repointed-reference"),
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
+             "described-enforced-constraint",  # (enforce=True: toolcast.enforce)
              "inferred-type"),  # (the root of an original schema sent: compile._typed_root)
 }
 
@@ -345,4 +346,5 @@ REPORTED_WHERE_SELECTED = frozenset({
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
     "converted-dialect-keyword", "repointed-reference",
+    "described-enforced-constraint",  # compile_tool(enforce=True)
 })

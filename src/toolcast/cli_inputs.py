@@ -1,0 +1,102 @@
+"""Reading a compile or check run's tools: its PATHs, --mcp commands and --mcp-url servers."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import IO, Any
+
+from toolcast.cli_parser import UsageError
+from toolcast.loader import InputError, Item, load, text_only
+
+
+def _place(item: Item, field: str | None) -> tuple[int | None, int | None]:
+    """Line and column of a tool that is not one (of its `field`, when named), where known."""
+    where = item.where
+    if where is None:
+        return None, None
+    try:
+        if field is not None:
+            return where.locate(field, ())
+        return where.positions.line_col(where.positions.offset(where.tokens)[0])
+    except Exception:  # (a place is a help to the reader, never a reason to fail)
+        return None, None
+
+
+def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+    """Every PATH's and server's tools; a file's tools know their places (every report names them,
+    and under --summary an input error still has its line and column)."""
+    items: list[Item] = []
+    errors: list[InputError] = []
+    if not args.paths and not args.mcp and not args.mcp_url:
+        raise UsageError(f"toolcast {args.command}: give at least one PATH (or - for stdin, or --mcp COMMAND, or --mcp-url URL)")
+    if args.paths.count("-") > 1:
+        raise UsageError(f"toolcast {args.command}: - (stdin) may be given once")
+    # What this run writes or reads as other than tools is never read as a tool file.
+    skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
+                                   getattr(args, "write_baseline", None)) if p)
+    for path in args.paths:
+        try:
+            got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip)
+        except OSError as exc:  # (reading standard input: files are read by load, which says why not)
+            got, errs = [], [InputError("<stdin>", f"cannot read: {exc.strerror or exc}")]
+        items.extend(got)
+        errors.extend(errs)
+    for command in args.mcp:
+        got, errs = _load_mcp(command, args.mcp_timeout, err)
+        items.extend(got)
+        errors.extend(errs)
+    if args.mcp_url:
+        headers = _auth_headers(args.mcp_auth_env, f"toolcast {args.command}")
+        for url in args.mcp_url:
+            got, errs = _load_mcp_url(url, headers, args.mcp_timeout, err)
+            items.extend(got)
+            errors.extend(errs)
+    elif args.mcp_auth_env is not None:
+        raise UsageError(f"toolcast {args.command}: --mcp-auth-env needs --mcp-url URL")
+    if args.name is not None and sum(1 for i in items if i.bare) != 1:
+        raise UsageError(f"toolcast {args.command}: --name names one bare JSON Schema; {sum(1 for i in items if i.bare)} were read")
+    return items, errors
+
+
+def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+    source = f"mcp:{command}"
+    try:
+        from toolcast.mcp_runtime import McpServerError, list_tools_stdio_sync
+    except ImportError as exc:  # pragma: no cover - the mcp extra is missing
+        return [], [InputError(source, f"--mcp needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
+    try:
+        # What the server printed besides its messages: one warning line each, and go on.
+        warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
+        tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
+    except McpServerError as exc:
+        return [], [InputError(source, str(exc))]
+    return text_only([Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)])
+
+
+def _auth_headers(var: str | None, prog: str) -> dict[str, str]:
+    """The Authorization header from the environment variable VAR (never from the command line)."""
+    if var is None:
+        return {}
+    value = os.environ.get(var, "").strip()
+    if not value:
+        raise UsageError(f"{prog}: --mcp-auth-env {var}: the environment variable {var} is not set or empty")
+    return {"Authorization": value if " " in value else f"Bearer {value}"}
+
+
+def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+    try:
+        from toolcast.mcp_runtime import McpServerError, _shown_url, list_tools_http_sync
+    except ImportError as exc:  # pragma: no cover - the mcp extra is missing
+        # (stdlib only: the message never shows the URL's user info)
+        from toolcast._mcp_http import _shown_url
+
+        return [], [InputError(f"mcp:{_shown_url(url)}", f"--mcp-url needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
+    source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret
+    try:
+        warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
+        tools = list_tools_http_sync(url, headers=headers, timeout=timeout, on_problem=warn)
+    except McpServerError as exc:
+        return [], [InputError(source, str(exc))]
+    return text_only([Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)])

@@ -1,0 +1,118 @@
+"""Several targets in one run (`--target openai,anthropic`, `--target all`): one outcome per tool
+and target in every format, a folder per target under --out, and single-target output unchanged."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from toolcast.cli import main
+from toolcast.cli_parser import parse_targets
+from toolcast.providers import EMITTERS
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+REFUND = str(EXAMPLES / "refund_order.json")  # strict for openai, non-strict (lossy `minimum`) for anthropic
+TOOLS = str(EXAMPLES / "mcp_tools_list.json")
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_parse_targets() -> None:
+    assert parse_targets("openai") == ["openai"]
+    assert parse_targets("anthropic, openai,anthropic") == ["anthropic", "openai"]
+    assert parse_targets("all") == list(EMITTERS)
+    for bad in ("openai,nope", "", "all,openai"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_targets(bad)
+
+
+@pytest.mark.parametrize("command", ["compile", "check"])
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+def test_one_target_output_is_what_it_was(command: str, fmt: str) -> None:
+    # --target openai (now a list parsed by parse_targets) runs the single-target report, byte for byte.
+    default = run(command, REFUND, TOOLS, "--format", fmt)
+    assert run(command, REFUND, TOOLS, "--format", fmt, "--target", "openai") == default
+    assert "portability" not in default[1] and "target(s)" not in default[1]
+    if fmt == "json":
+        doc = json.loads(default[1])
+        assert doc["target"] == "openai" and "targets" not in doc and "target" not in doc["results"][0]
+
+
+def test_text_groups_by_tool_with_portability_and_a_closing_summary() -> None:
+    code, out, _ = run("compile", REFUND, TOOLS, "--target", "openai,anthropic")
+    lines = out.splitlines()
+    assert code == 0
+    i = lines.index(f"refund_order  {REFUND}")
+    assert lines[i + 1].startswith("  ✓ openai     strict  (openai@")
+    anthropic = next(x for x in lines[i:] if x.startswith("  ~ anthropic"))
+    assert "non-strict  (anthropic@" in anthropic
+    assert "  portability: strict on 1 of 2 targets (openai); non-strict on anthropic" in lines
+    assert "  portability: strict on 2 of 2 targets (openai, anthropic)" in lines  # create_file
+    assert lines[-3].startswith("openai: 5 tool(s): 3 strict, 2 non-strict, 0 refused")
+    assert lines[-2].startswith("anthropic: 5 tool(s): 1 strict, 4 non-strict, 0 refused")
+    assert lines[-1] == "5 tool(s) on 2 target(s): 1 strict on all 2, 2 strict on 1 of 2, 2 strict on none"
+
+
+def test_check_fails_when_one_target_fails() -> None:
+    assert run("check", REFUND)[0] == 0
+    assert run("check", REFUND, "--target", "openai,anthropic")[0] == 1
+    assert run("check", REFUND, "--target", "openai,gemini")[0] == 0
+
+
+def test_json_has_a_result_per_tool_and_target() -> None:
+    code, out, _ = run("compile", REFUND, TOOLS, "--target", "all", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0
+    assert [t["target"] for t in doc["targets"]] == list(EMITTERS)
+    assert {t["target"]: t["api"] for t in doc["targets"]}["gemini"] == "parameters"
+    assert len(doc["results"]) == 5 * len(EMITTERS)
+    first = doc["results"][: len(EMITTERS)]
+    assert {r["name"] for r in first} == {"refund_order"} and [r["target"] for r in first] == list(EMITTERS)
+    assert all(r["rules"].startswith(r["target"]) for r in doc["results"])
+    assert doc["summary"]["tools"] == 5 and doc["summary"]["targets"]["anthropic"]["non-strict"] == 4
+    refund = doc["portability"][0]
+    assert refund["name"] == "refund_order" and refund["of"] == len(EMITTERS)
+    assert refund["outcomes"]["openai"] == "strict" and refund["outcomes"]["anthropic"] == "non-strict"
+    assert refund["strict_on"] == sum(1 for s in refund["outcomes"].values() if s == "strict")
+
+
+def test_sarif_names_the_target_of_each_result() -> None:
+    code, out, _ = run("check", REFUND, "--target", "openai,anthropic", "--format", "sarif", "--fail-on", "never")
+    results = json.loads(out)["runs"][0]["results"]
+    assert code == 0
+    assert {r["properties"]["target"] for r in results} == {"openai", "anthropic"}
+    assert all(r["message"]["text"].startswith(f"[{r['properties']['target']}] ") for r in results)
+    prints = [r["partialFingerprints"]["toolcastFinding/v1"] for r in results]
+    assert len(set(prints)) == len(prints)
+
+
+def test_out_writes_a_folder_per_target(tmp_path: Path) -> None:
+    out = tmp_path / "gen"
+    code, text, _ = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 0
+    for target in ("openai", "anthropic"):
+        manifest = json.loads((out / target / "manifest.json").read_text())
+        assert manifest["target"] == target
+        tool = json.loads((out / target / "refund_order.json").read_text())
+        assert ("name" in tool) and ("input_schema" in tool) == (target == "anthropic")
+    assert f"wrote 1 file(s) and manifest.json to {out / 'openai'}" in text
+    # Unchanged on a second run: --fail-on-change passes.
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out), "--fail-on-change")[0] == 0
+
+
+def test_api_must_be_every_targets_and_an_input_error_is_said_once(tmp_path: Path) -> None:
+    code, _, err = run("compile", REFUND, "--target", "openai,anthropic", "--api", "chat")
+    assert code == 2 and "--api chat is not an API of anthropic" in err
+    assert run("compile", REFUND, "--target", "gemini,vertex", "--api", "json-schema")[0] == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([{"name": "x", "parameters": {"type": "object"}, "description": 5}]))  # (compile says why)
+    code, out, _ = run("check", str(bad), REFUND, "--target", "openai,anthropic")
+    assert code == 2 and out.count("error: ") == 1
