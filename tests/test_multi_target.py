@@ -116,3 +116,29 @@ def test_api_must_be_every_targets_and_an_input_error_is_said_once(tmp_path: Pat
     bad.write_text(json.dumps([{"name": "x", "parameters": {"type": "object"}, "description": 5}]))  # (compile says why)
     code, out, _ = run("check", str(bad), REFUND, "--target", "openai,anthropic")
     assert code == 2 and out.count("error: ") == 1
+
+
+def test_a_folder_that_cannot_be_built_leaves_every_target_folder_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    """Every target's folder is built before any is switched in: a full disk while building the
+    second leaves the first (already built) as it was too."""
+    import errno
+
+    from toolcast import outdir
+
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
+    before = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    build = outdir.Batch._build
+
+    def full_for_anthropic(self):
+        if self.dir.name == "anthropic":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return build(self)
+
+    monkeypatch.setattr(outdir.Batch, "_build", full_for_anthropic)
+    code, text, err = run("compile", REFUND, TOOLS, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 2
+    assert "No space left on device" in text + err and "left unchanged" in err
+    after = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]  # no staging folder left behind

@@ -29,8 +29,9 @@ TIME = f"{PY} -m mcp_server_time --local-timezone UTC"
 
 @asynccontextmanager
 async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
-                  env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
-    """The official SDK's stdio client and session, connected to `toolcast proxy OPTIONS`."""
+                  env: dict[str, str] | None = None, initialize: bool = True) -> AsyncIterator[ClientSession]:
+    """The official SDK's stdio client and session, connected to `toolcast proxy OPTIONS` (and
+    initialized, unless `initialize` is false)."""
     params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli", "proxy", *options], env=env)
 
     async def on_message(message: Any) -> None:
@@ -43,7 +44,8 @@ async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
             stdio_client(params, errlog=log) as (read, write),
             ClientSession(read, write, message_handler=on_message) as session,
         ):
-            await session.initialize()
+            if initialize:
+                await session.initialize()
             yield session
     finally:
         if errlog is None:

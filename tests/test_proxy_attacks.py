@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from test_proxy import proxied as _proxied
+from test_proxy import text_of
 
 from toolcast.cli import main
 
@@ -31,36 +31,15 @@ DROPPING = HERE / "servers" / "dropping_http_server.py"
 PROXY = [PY, "-m", "toolcast.cli", "proxy"]
 
 
-@asynccontextmanager
-async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
-                  initialize: bool = True) -> AsyncIterator[ClientSession]:
-    # The whole environment: the proxy runs the toolcast this test imports (PYTHONPATH included).
-    params = StdioServerParameters(command=PY, args=[*PROXY[1:], *options], env=dict(os.environ))
-
-    async def on_message(message: Any) -> None:
-        if seen is not None:
-            seen.append(message)
-
-    log = errlog if errlog is not None else open(os.devnull, "w")  # noqa: SIM115
-    try:
-        async with (
-            stdio_client(params, errlog=log) as (read, write),
-            ClientSession(read, write, message_handler=on_message) as session,
-        ):
-            if initialize:
-                await session.initialize()
-            yield session
-    finally:
-        if errlog is None:
-            log.close()
+def proxied(*options: str, seen: list | None = None, errlog: Any = None,
+            initialize: bool = True) -> Any:
+    """test_proxy's client, with the whole environment: the proxy runs the toolcast this test
+    imports (PYTHONPATH included)."""
+    return _proxied(*options, seen=seen, errlog=errlog, env=dict(os.environ), initialize=initialize)
 
 
 def run(coro: Any, seconds: float = 180) -> Any:
     return asyncio.run(asyncio.wait_for(coro, seconds))
-
-
-def text_of(result: Any) -> str:
-    return "\n".join(block.text for block in result.content)
 
 
 @asynccontextmanager

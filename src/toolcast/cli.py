@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast.cli_inputs import _auth_headers, _load_all, _load_mcp, _load_mcp_url, _place  # noqa: F401 (their names here too)
+from toolcast.cli_inputs import _auth_headers, _load_all, _load_mcp, _load_mcp_url  # noqa: F401 (their names here too)
 from toolcast.cli_outputs import (
     Unread,
     add_out,
@@ -30,10 +30,9 @@ from toolcast.cli_parser import (  # noqa: F401 (build_parser, seconds and the h
 )
 from toolcast.cli_run import _iter_compiled, _meta, _read_baseline, _rules
 from toolcast.cli_streams import _Closed, _json_safe, _replacing, _terminate_as_exit
+from toolcast.gate import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 (their names here too)
 from toolcast.model import ToolcastError, UnknownRulesError
 from toolcast.rules import get_rules
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
@@ -96,13 +95,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     finally:
         if batch is not None:
             batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
-    if errors:
-        return EXIT_USAGE
-    if args.command == "compile":
-        return EXIT_FINDINGS if changed or refused else EXIT_OK
-    if args.fail_on == "never" or baseline_written is not None:
-        return EXIT_OK
-    return EXIT_FINDINGS if hit else EXIT_OK
+    return gate.exit_code(args, errors, changed, refused, hit, baseline_written)
 
 
 def _left_unchanged(batch: Any, out_dir: str | None, err: IO[str]) -> None:

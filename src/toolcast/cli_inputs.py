@@ -11,19 +11,6 @@ from toolcast.cli_parser import UsageError
 from toolcast.loader import InputError, Item, load, text_only
 
 
-def _place(item: Item, field: str | None) -> tuple[int | None, int | None]:
-    """Line and column of a tool that is not one (of its `field`, when named), where known."""
-    where = item.where
-    if where is None:
-        return None, None
-    try:
-        if field is not None:
-            return where.locate(field, ())
-        return where.positions.line_col(where.positions.offset(where.tokens)[0])
-    except Exception:  # (a place is a help to the reader, never a reason to fail)
-        return None, None
-
-
 def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
     """Every PATH's and server's tools; a file's tools know their places (every report names them,
     and under --summary an input error still has its line and column)."""

@@ -20,7 +20,6 @@ from toolcast.loader import InputError
 from toolcast.model import CompileResult
 from toolcast.providers import EMITTERS
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 STATUSES = ("strict", "non-strict", "refused")
 
 
@@ -263,22 +262,25 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
         for b in batches.values():
             if b is not None and not getattr(b, "switched", False):
                 b.abort()
-    if errors:
-        return EXIT_USAGE
-    if args.command == "compile":
-        return EXIT_FINDINGS if changed or refused else EXIT_OK
-    if args.fail_on == "never" or baseline_written is not None:
-        return EXIT_OK
-    return EXIT_FINDINGS if hit else EXIT_OK
+    return gate.exit_code(args, errors, changed, refused, hit, baseline_written)
 
 
 def _finish_out(batches: dict[str, Any], dirs: dict[str, str], errors: list[InputError], err: IO[str],
                 say: bool) -> dict | None:
     """Switch each target's folder in (when the run had no error), in target order; {target: written}.
-    After an error every folder is left as it was, and that is said once (a folder already switched
-    in stays: each is a batch of its own)."""
+    Every folder is built beside it first, and only when all are built is any switched in: after an
+    error (the run's, or one building a folder, a full disk) every folder is left as it was, and
+    that is said once."""
     if not dirs:
         return None
+    if not errors and all(batches[t] is not None for t in dirs):
+        from toolcast import outdir
+
+        try:
+            for t in dirs:
+                batches[t].prepare()
+        except outdir.OutDirError as exc:
+            errors.append(InputError(exc.path, exc.reason))
     if errors or any(batches[t] is None for t in dirs):
         for t in dirs:
             if batches[t] is not None:

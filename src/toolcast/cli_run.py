@@ -10,7 +10,6 @@ from typing import Any
 
 from toolcast import __version__
 from toolcast.budgets import Tally
-from toolcast.cli_inputs import _place
 from toolcast.cli_parser import UsageError
 from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name, request_budget
 from toolcast.compile import resolve_target as compile_target
@@ -48,7 +47,7 @@ class TargetRun:
                                allow_lossy=args.allow_lossy, optional_null=args.optional_null,
                                **({"enforce": True, "describe": not args.no_describe} if getattr(args, "enforce", False) else {}))
         except InvalidToolError as exc:
-            return InputError(item.source, str(exc), *_place(item, exc.field))
+            return InputError(item.source, str(exc), *item.place(exc.field))
         except RecursionError:
             return InputError(item.source, "the tool is nested too deeply to compile")
         except Exception as exc:

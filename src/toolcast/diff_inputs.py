@@ -30,32 +30,19 @@ class Side:
         try:
             name, description, schema, _ = read_tool(item.tool)
         except InvalidToolError as exc:
-            errors.append(InputError(item.source, str(exc), *_place(item, exc.field)))
+            errors.append(InputError(item.source, str(exc), *item.place(exc.field)))
             return
         if not isinstance(name, str) or not name:
             errors.append(InputError(item.source, "a tool needs a `name` (a non-empty string) to be compared",
-                                     *_place(item, None)))
+                                     *item.place(None)))
             return
         if name in self.items:
             errors.append(InputError(item.source, f"tool `{name}` is defined twice in {self.label} (also at "
                                                   f"{self.items[name].source}); names must be unique to compare",
-                                     *_place(item, "name")))
+                                     *item.place("name")))
             return
         self.items[name] = item
         self.tools[name] = (description, schema)
-
-
-def _place(item: Item, field: str | None) -> tuple[int | None, int | None]:
-    """Line and column of a tool (of its `field`, when named), where known."""
-    where = item.where
-    if where is None:
-        return None, None
-    try:
-        if field is not None:
-            return where.locate(field, ())
-        return where.positions.line_col(where.positions.offset(where.tokens)[0])
-    except Exception:  # (a place helps the reader; it is never a reason to fail)
-        return None, None
 
 
 def read_paths(paths: list[str], label: str, errors: list[InputError]) -> Side:

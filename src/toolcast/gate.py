@@ -13,6 +13,20 @@ FAIL_ON = ("blocking", "error", "warning", "info", "never")
 DEFAULT_FAIL_ON = "blocking"
 BLOCKING = frozenset({"refuses", "lossy"})
 SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+# The exit codes of compile and check (DESIGN.md): 0 clean, 1 findings (check: at --fail-on;
+# compile: a tool refused or --out changed), 2 usage or input errors.
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+def exit_code(args: Any, errors: list, changed: bool, refused: bool, hit: bool, baseline_written: Any) -> int:
+    """The exit code of a compile or check run, from what it found."""
+    if errors:
+        return EXIT_USAGE
+    if args.command == "compile":
+        return EXIT_FINDINGS if changed or refused else EXIT_OK
+    if args.fail_on == "never" or baseline_written is not None:
+        return EXIT_OK
+    return EXIT_FINDINGS if hit else EXIT_OK
 
 
 def failing(r: CompileResult, fail_on: str, known: set | None = None) -> list[Any]:

@@ -96,6 +96,18 @@ class Item(_Frozen):
         if bare:
             object.__setattr__(self, "bare", bare)
 
+    def place(self, field: str | None = None) -> tuple[int | None, int | None]:
+        """Line and column of this tool (of its `field`, when named), where known."""
+        where = self.where
+        if where is None:
+            return None, None
+        try:
+            if field is not None:
+                return where.locate(field, ())
+            return where.positions.line_col(where.positions.offset(where.tokens)[0])
+        except Exception:  # (a place is a help to the reader, never a reason to fail)
+            return None, None
+
     def __getattr__(self, name: str) -> Any:  # an unset optional field reads as its default
         if name == "where":
             return None

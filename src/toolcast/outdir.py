@@ -135,6 +135,7 @@ class Batch:
         self._created: list[Path] = []  # directories this run made, deepest first: removed on abort
         self._done = False
         self._keep_old = False
+        self._built: tuple[list[str], set[str], set[str]] | None = None  # what prepare() built
         # One syncfs for the whole batch where there is one (Linux), else an fsync per file: the
         # files must be on disk before the switch, and 3,000 fsyncs can take many seconds.
         self._sync_each = libc_function("syncfs") is None
@@ -224,11 +225,29 @@ class Batch:
             raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         self._records.append((result.name, source, temp, (at, size)))
 
-    def commit(self) -> list[str]:
-        """Switch the new batch in; returns the tool files written, in manifest order."""
+    def prepare(self) -> None:
+        """Build the complete new DIR beside it: the part of a commit that writes, and so the part
+        that fails for want of room. Batches that go together (one folder per target) are each
+        prepared before any is switched in, so that such a failure leaves every folder as it was."""
         assert self._stage is not None and not self._done
+        if self._built is not None:
+            return
         try:
-            written, carried, listed = self._build()
+            self._built = self._build()
+        except OSError as exc:
+            self.abort()
+            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
+        except BaseException:
+            self.abort()
+            raise
+
+    def commit(self) -> list[str]:
+        """Switch the new batch in (prepared first, when it was not); returns the tool files
+        written, in manifest order."""
+        self.prepare()
+        assert self._built is not None
+        written, carried, listed = self._built
+        try:
             old = self._switch()
         except OSError as exc:
             self.abort()
