@@ -9,7 +9,7 @@ import os
 import secrets
 import shutil
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -188,6 +188,19 @@ class Batch:
     def __exit__(self, *exc: object) -> None:
         self.abort()
 
+    @contextlib.contextmanager
+    def _or_left_as_it_was(self) -> Iterator[None]:
+        """Any failure inside gives the batch up (DIR stays as it was); an OSError is said as an
+        OutDirError naming DIR."""
+        try:
+            yield
+        except OSError as exc:
+            self.abort()
+            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
+        except BaseException:
+            self.abort()
+            raise
+
     def add(self, source: str, result: CompileResult) -> None:
         """Write one result's tool file into the new batch (a refused tool is only listed)."""
         if result.tool is None:
@@ -195,11 +208,8 @@ class Batch:
             return
         assert self._stage is not None and not self._done
         temp = f"{TMP_PREFIX}{len(self._records)}{TMP_SUFFIX}"
-        try:
+        with self._or_left_as_it_was():
             digest = create(self._stage / temp, file_pieces(result.tool), sync=self._sync_each)
-        except OSError as exc:
-            self.abort()
-            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         rest = [  # the entry after "name" and "file", which are known only at commit
             ("sha256", digest),
             ("status", result.status),
@@ -212,7 +222,7 @@ class Batch:
             import tempfile
 
             self._spool = tempfile.TemporaryFile(dir=self._stage, prefix=TMP_PREFIX, suffix=TMP_SUFFIX)  # noqa: SIM115 - closed in _write_manifest or abort
-        try:
+        with self._or_left_as_it_was():
             at = self._spool.seek(0, os.SEEK_END)
             # As an item of "tools" the entry is two levels deep; its "{" is written at commit.
             pieces = object_chunks(rest, depth=2)
@@ -220,9 +230,6 @@ class Batch:
             for piece in batched(pieces):
                 self._spool.write(utf8(piece))
             size = self._spool.tell() - at
-        except OSError as exc:
-            self.abort()
-            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
         self._records.append((result.name, source, temp, (at, size)))
 
     def prepare(self) -> None:
@@ -232,14 +239,8 @@ class Batch:
         assert self._stage is not None and not self._done
         if self._built is not None:
             return
-        try:
+        with self._or_left_as_it_was():
             self._built = self._build()
-        except OSError as exc:
-            self.abort()
-            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
-        except BaseException:
-            self.abort()
-            raise
 
     def commit(self) -> list[str]:
         """Switch the new batch in (prepared first, when it was not); returns the tool files
@@ -247,14 +248,8 @@ class Batch:
         self.prepare()
         assert self._built is not None
         written, carried, listed = self._built
-        try:
+        with self._or_left_as_it_was():
             old = self._switch()
-        except OSError as exc:
-            self.abort()
-            raise OutDirError(self.given, f"cannot write output: {why(exc)}; left as it was") from None
-        except BaseException:
-            self.abort()
-            raise
         try:
             self._rescue(old, carried, listed)
         finally:
