@@ -161,6 +161,7 @@ class Proxy:
     def _build(self) -> _Listing:
         import mcp_types as types
 
+        from toolcast.enforce import argument_check
         from toolcast.toolset import ToolSet, thaw
 
         toolset, naming = ToolSet.build(
@@ -184,8 +185,9 @@ class Proxy:
                 continue
             if result.status == "strict":
                 null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
-                if result.enforced:
-                    checks[exposed.name] = __import__("toolcast.enforce").enforce.argument_check(result)
+                check = argument_check(result)
+                if check is not None:
+                    checks[exposed.name] = check
             else:
                 lines.append(f"{where} sent non-strict (status {result.status})")
             original = thaw(exposed.definition)
