@@ -386,7 +386,7 @@ def read_calls(
 
 
 def _check_for(name: str, exposed: Any, checks: Any, validate: bool) -> Any:
-    from toolcast.validation import check_for  # (jsonschema only once a call is checked)
+    from toolcast.validation import check_for  # (the validator only once a call is checked)
 
     return check_for(name, exposed, checks, validate)
 
