@@ -5,10 +5,10 @@ install .` (or `pip wheel .`) compiles the modules in COMPILED; without the vari
 editable install, toolcast is its Python source and nothing else. The Python sources stay the one
 definition of behaviour: Cython compiles them as they are (type annotations are not read as C
 types), so a compiled module does what its source does, only without the interpreter loop. Beside
-the modules of Walk's line of classes (walk/state.py to walk/walker.py) and a few of their
-helpers, a `.pxd` file declares each class an extension type and its methods C methods:
-Cython's "augmenting .pxd", which adds no code and changes no behaviour (Walk's attributes
-become C fields, calls between its methods direct C calls). Each extension is optional: where
+the walk's modules (the state of one walk, walk/state.py, and the functions over it) and a few of
+their helpers, a `.pxd` file declares the state an extension type and the functions C functions:
+Cython's "augmenting .pxd", which adds no code and changes no behaviour (the state's attributes
+become C fields, calls between the walk's functions direct C calls). Each extension is optional: where
 one fails to compile (no C compiler, no Python headers), that module installs as Python, and
 with one of those bound to each other's C layout, all of them (see LINKED). `toolcast --version` and `toolcast.build_info()` say which build runs.
 """
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # The modules TOOLCAST_COMPILE=1 compiles: the one list, as paths under src/ (a path that does not
 # exist fails the build). Each maps to the Cython directives it sets beyond DIRECTIVES.
@@ -30,10 +31,11 @@ COMPILED: dict[str, dict] = {
     "toolcast/model.py": {"binding": True, "embedsignature": False},
     "toolcast/compile.py": {},
     "toolcast/tool_input.py": {},
-    # The walk: the modules a compile spends its time in. Walk's line of classes (state.py to
-    # walker.py, see LINKED) is declared in their .pxd files as extension types.
+    # The walk: the modules a compile spends its time in. The state (state.py) is declared an
+    # extension type, and the functions over it C functions, in their .pxd files (see LINKED).
     "toolcast/walk/state.py": {},
     "toolcast/walk/walker.py": {},
+    "toolcast/walk/descent.py": {},
     "toolcast/walk/keywords.py": {},
     "toolcast/walk/containers.py": {},
     "toolcast/walk/plans.py": {},
@@ -55,15 +57,20 @@ COMPILED: dict[str, dict] = {
     "toolcast/nulls.py": {},
     "toolcast/_loop.py": {"binding": True, "embedsignature": False},
     "toolcast/_openai_runtime.py": {"binding": True, "embedsignature": False},
-    "toolcast/anthropic.py": {"binding": True, "embedsignature": False},
-    "toolcast/gemini.py": {"binding": True, "embedsignature": False},
+    "toolcast/providers/anthropic.py": {"binding": True, "embedsignature": False},
+    "toolcast/providers/gemini.py": {"binding": True, "embedsignature": False},
+    "toolcast/_lean_calls.py": {},
+    # A tool sent without strict: the copy of its original (one traversal) and the passes that make
+    # it acceptable to its provider.
+    "toolcast/sent_copy.py": {},
+    "toolcast/sendable.py": {},
 }
 # Modules whose .pxd cimports another's, or is cimported: compiled, each is bound to the others' C
 # layout, so they are compiled all together or not at all (where one fails, the others install as
 # Python too). tests/test_accel.py checks this list against the .pxd files.
 LINKED = frozenset(f"toolcast/walk/{m}.py" for m in (
-    "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "walker",
-    "dialect", "resources"))
+    "state", "plans", "document", "nullpaths", "leaves", "keywords", "refs", "combinators", "containers", "descent",
+    "walker", "dialect", "resources"))
 DIRECTIVES = {
     "language_level": 3,
     # Annotations document; they are not C types (a `list` annotation must not reject a tuple, as
@@ -138,13 +145,39 @@ class BuildExt(build_ext):
         linked = [ext for ext in self.extensions if getattr(ext, "linked", False)]
         failed = [ext.name for ext in linked if ext.name not in self._built]
         if failed:
-            # A module of Walk's line is an extension type only if the one it extends is: the
-            # others go too, so that the whole line installs as Python.
-            print(f"setup.py: {', '.join(failed)} did not compile: installing the modules of Walk's line as Python",
+            # A module of the walk runs compiled only beside the ones whose C declarations it
+            # cimports: the others go too, so that the whole walk installs as Python.
+            print(f"setup.py: {', '.join(failed)} did not compile: installing the walk's linked modules as Python",
                   file=sys.stderr)
             for ext in linked:
                 for path in (self.get_ext_fullpath(ext.name), Path(self.build_lib, self.get_ext_filename(ext.name))):
                     Path(path).unlink(missing_ok=True)
+
+
+# The rule spec a wheel carries (toolcast/_spec/builtin/): what a spec folder loaded at run time
+# (`--spec DIR`, TOOLCAST_SPEC_PATH) extends across providers, e.g. `extends: openai@VERSION`. The
+# repository's spec/ stays the one copy maintainers edit; a checkout reads it where it is.
+SPEC = Path(__file__).resolve().parent / "spec"
+SPEC_FILES = ("*.json", "*.yaml", "*/*.yaml", "observations/*")
+
+
+def spec_files(spec: Path = SPEC) -> list[Path]:
+    """The files of spec/ a wheel ships, relative to it (its README and the rest stay behind)."""
+    return sorted({p.relative_to(spec) for pattern in SPEC_FILES for p in spec.glob(pattern) if p.is_file()})
+
+
+class BuildPy(build_py):
+    """build_py that also copies the rule spec into the built package (not in an editable install,
+    which reads the checkout's spec/)."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode or not SPEC.is_dir():
+            return
+        target = Path(self.build_lib, "toolcast", "_spec", "builtin")
+        for rel in spec_files():
+            self.mkpath(str((target / rel).parent))
+            self.copy_file(str(SPEC / rel), str(target / rel))
 
 
 def _has_cython() -> bool:
@@ -157,4 +190,4 @@ def _has_cython() -> bool:
 
 if __name__ == "__main__":  # as setuptools runs it; tests import the functions above
     check_listed()
-    setup(ext_modules=_extensions() if compile_requested() else [], cmdclass={"build_ext": BuildExt})
+    setup(ext_modules=_extensions() if compile_requested() else [], cmdclass={"build_ext": BuildExt, "build_py": BuildPy})

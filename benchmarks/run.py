@@ -48,8 +48,8 @@ def log(msg: str) -> None:
 # -- compile speed ---------------------------------------------------------------------------
 def bench_speed(quick: bool, runs: int) -> dict:
     import toolcast
-    from toolcast.interpret import Walk, without_cycle_gc
     from toolcast.rules import get_rules
+    from toolcast.walk import Walk, walk_schema, without_cycle_gc
 
     out = {}
     for name in common.SETS:
@@ -63,7 +63,7 @@ def bench_speed(quick: bool, runs: int) -> dict:
             groups.setdefault(st, []).append(t)
             # The strict form the walk builds (kept only when the tool goes strict): merging
             # `$ref` siblings and `allOf` inlines definitions, so it can far outgrow the input.
-            walked += len(json.dumps(Walk(get_rules()).compile(t["inputSchema"]), separators=(",", ":")))
+            walked += len(json.dumps(walk_schema(Walk(get_rules()), t["inputSchema"]), separators=(",", ":")))
         # compile_tool pauses the cycle collector while it runs (without_cycle_gc); the baseline
         # is timed as Python runs it, and once more with the collector paused too, for comparison.
         res = common.interleaved({"baseline": common.baseline, "toolcast": toolcast.compile_tool,

@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/runtime.py --only corpus    # arguments of the corpus's own tools
     .venv/bin/python benchmarks/runtime.py --only proxy --calls 200
 
-Targets: tool_calls at most 1.5x json.loads of the same arguments (median of several runs,
+Targets: tool_calls at most 1.3x json.loads of the same arguments on the compiled build, 1.5x on the
+source (issue 41: every response shape, the Chat one included; median of several runs,
 one process), for one typical search tool's arguments and for arguments of every strict mcp and bfcl
 corpus tool (generated from the compiled schema, forced nulls included); the proxy at most 2 ms per call over a direct stdio call (median over 200
 calls to tests/servers/echo_server.py). Exits 1 when a target is missed.
@@ -23,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ECHO = ROOT / "tests" / "servers" / "echo_server.py"
-CALLS_RATIO_TARGET = 1.5
+CALLS_RATIO_TARGETS = {"compiled": 1.3, "source": 1.5}
 PROXY_MS_TARGET = 2.0
 
 SCHEMA = {
@@ -72,15 +73,29 @@ def _responses(n: int) -> dict[str, tuple[object, list[str]]]:
     gemini = {"candidates": [{"content": {"parts": [
         {"functionCall": {"id": f"g{i}", "name": name, "args": json.loads(t)}}
         for i, t in enumerate(texts)]}}]}
-    return {"openai": (openai, texts), "anthropic": (anthropic, texts), "gemini": (gemini, texts)}
+    return {"openai": (openai, texts), "openai chat": (_chat([name] * n, texts), texts),
+            "anthropic": (anthropic, texts), "gemini": (gemini, texts)}
+
+
+def _chat(names: list[str], texts: list[str]) -> dict:
+    """A Chat Completion whose message holds one call per (name, argument text)."""
+    calls = [{"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": t}}
+             for i, (name, t) in enumerate(zip(names, texts, strict=True))]
+    return {"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "tool_calls": calls}}]}
+
+
+# The reader of each response shape (the Chat shape is OpenAI's tool_calls too).
+_READER = {"openai": "openai", "openai chat": "openai", "anthropic": "anthropic", "gemini": "gemini"}
 
 
 def _median_time(fn, runs: int) -> float:
+    # The thread's CPU time: on a shared machine, the time another process holds the core is not ours.
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.thread_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.thread_time() - start)
     return statistics.median(times)
 
 
@@ -92,8 +107,7 @@ def bench_calls(n: int, runs: int) -> bool:
     toolset, _ = ToolSet.build({"docs": [{"name": "search", "inputSchema": SCHEMA}]})
     _, report = tc_openai.tools(toolset)
     null_paths = report.null_paths
-    readers = {"openai": tc_openai.tool_calls, "anthropic": anthropic.tool_calls,
-               "gemini": gemini.tool_calls}
+    readers = _readers(tc_openai.tool_calls, anthropic.tool_calls, gemini.tool_calls)
     responses = _responses(n)
     for target, (response, _) in responses.items():
         calls, rejected = readers[target](response, toolset, null_paths)
@@ -101,21 +115,31 @@ def bench_calls(n: int, runs: int) -> bool:
     return _compare(readers, responses, toolset, null_paths, n, runs, "one search tool")
 
 
+def _readers(openai: object, anthropic: object, gemini: object) -> dict:
+    by_target = {"openai": openai, "anthropic": anthropic, "gemini": gemini}
+    return {shape: by_target[target] for shape, target in _READER.items()}
+
+
 def _compare(readers: dict, responses: dict, toolset: object, null_paths: dict, n: int, runs: int, what: str) -> bool:
     """Print, per target, tool_calls' median time against json.loads of the same argument texts."""
+    import toolcast
+
     ok = True
-    print(f"tool_calls + null stripping ({what}), {n} calls per response, median of {runs} runs")
-    print(f"{'target':<10} {'µs/call':>8} {'json.loads µs/call':>19} {'ratio':>6}")
-    for target, (response, texts) in responses.items():
-        read = readers[target]
+    build = "compiled" if toolcast.build_info().compiled else "source"
+    limit = CALLS_RATIO_TARGETS[build]
+    print(f"tool_calls + null stripping ({what}), {n} calls per response, median of {runs} runs, {build} build "
+          f"(target {limit}x)")
+    print(f"{'shape':<12} {'µs/call':>8} {'json.loads µs/call':>19} {'ratio':>6}")
+    for shape, (response, texts) in responses.items():
+        read = readers[shape]
         calls, rejected = read(response, toolset, null_paths)
-        assert len(calls) == n and not rejected, (target, rejected[:1])
+        assert len(calls) == n and not rejected, (shape, rejected[:1])
         ours = _median_time(lambda read=read, response=response: read(response, toolset, null_paths), runs)
         base = _median_time(lambda texts=texts: [json.loads(t) for t in texts], runs)
         ratio = ours / base
-        ok &= ratio <= CALLS_RATIO_TARGET
-        print(f"{target:<10} {ours / n * 1e6:8.2f} {base / n * 1e6:19.2f} {ratio:6.2f}"
-              f"{'' if ratio <= CALLS_RATIO_TARGET else '  MISSED'}")
+        ok &= ratio <= limit
+        print(f"{shape:<12} {ours / n * 1e6:8.2f} {base / n * 1e6:19.2f} {ratio:6.2f}"
+              f"{'' if ratio <= limit else '  MISSED'}")
     return ok
 
 
@@ -157,8 +181,9 @@ def _corpus_responses(n: int, seed: int = 7) -> tuple[object, dict[str, tuple[ob
                                                     for i, (name, t) in enumerate(picks)]}}]}
     print(f"(corpus: {len(pool)} strict mcp and bfcl tools with generated arguments, {sum(map(len, texts)) / n:.0f} characters "
           f"a call on average, {sum(t.count('null') for t in texts) / n:.1f} nulls)")
-    return toolset, {"openai": (openai, texts), "anthropic": (anthropic, texts), "gemini": (gemini, texts)}, \
-        report.null_paths
+    chat = _chat([name for name, _ in picks], texts)
+    return toolset, {"openai": (openai, texts), "openai chat": (chat, texts), "anthropic": (anthropic, texts),
+                     "gemini": (gemini, texts)}, report.null_paths
 
 
 def bench_corpus_calls(n: int, runs: int) -> bool:
@@ -167,7 +192,7 @@ def bench_corpus_calls(n: int, runs: int) -> bool:
     from toolcast import openai as tc_openai
 
     toolset, responses, null_paths = _corpus_responses(n)
-    readers = {"openai": tc_openai.tool_calls, "anthropic": anthropic.tool_calls, "gemini": gemini.tool_calls}
+    readers = _readers(tc_openai.tool_calls, anthropic.tool_calls, gemini.tool_calls)
     return _compare(readers, responses, toolset, null_paths, n, runs, "corpus tools")
 
 

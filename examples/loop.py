@@ -15,7 +15,7 @@ from toolcast.mcp_runtime import execute_tool_calls, list_tools, stdio_session
 
 async def main() -> None:
     async with stdio_session(f"{sys.executable} -m mcp_server_time --local-timezone UTC") as session:
-        toolset, naming = toolcast.ToolSet.build({"time": await list_tools(session)})
+        toolset, _naming = toolcast.ToolSet.build({"time": await list_tools(session)})
         tools, report = tc_openai.tools(toolset, api="responses")
         print("tools sent:", [t["name"] for t in tools], "strict:", [t["strict"] for t in tools])
         print("null paths:", dict(report.null_paths))

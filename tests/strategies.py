@@ -70,10 +70,10 @@ def _rule_versions() -> tuple[str, ...]:
     return tuple(f"openai@{v}" for v in sorted(rules.available("openai"), reverse=True))
 
 
-# Every rule version toolcast ships, newest first. The oracle knows two readings of the
-# facts; versions before 2026-10-17 are checked against the stricter 2026-08-20 allowlist.
+# Every rule version toolcast ships, newest first. The oracle checks each against the documented
+# facts of its date (tests/oracles/facts.py: the newest reading on or before it).
 RULES = _rule_versions()
-PROFILE_OF = {r: ("2026-10-17" if r.split("@")[1] >= "2026-10-17" else "2026-08-20") for r in RULES}
+PROFILE_OF = {r: r.split("@")[1] for r in RULES}
 
 # -- schema generation --------------------------------------------------------------------
 

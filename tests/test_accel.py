@@ -160,9 +160,9 @@ def test_a_module_that_fails_to_compile_installs_as_python_and_one_that_compiles
 
 
 def test_a_module_of_walks_line_that_fails_to_compile_takes_the_line_with_it(tmp_path, monkeypatch):
-    """Compiled, each class of Walk's line extends the extension type before it (its .pxd cimports
-    that one): a line half compiled would not import. Where one of its modules fails, BuildExt
-    removes the others it built, and the modules outside the line stay compiled."""
+    """Compiled, the walk's modules call each other's C functions over the state's C layout (their
+    .pxd files cimport each other's): a walk half compiled would not import. Where one of them
+    fails, BuildExt removes the others it built, and the modules outside the walk stay compiled."""
     pytest.importorskip("Cython")
     if shutil.which(os.environ.get("CC", "cc")) is None:
         pytest.skip("no C compiler")

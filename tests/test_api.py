@@ -298,18 +298,16 @@ def test_compiling_pauses_the_cycle_collector_and_always_restores_it(monkeypatch
 
     from toolcast import compile as compile_mod
     from toolcast.compile import PAUSE_GC_PROPERTIES
-    from toolcast.interpret import Walk
-
     seen = []
+    walk_schema = compile_mod.walk_schema
 
-    class Spied(Walk):  # (compiled, Walk is an extension type: its methods cannot be patched)
-        def compile(self, schema):
-            seen.append(gc.isenabled())
-            if schema.get("boom"):
-                raise KeyError("boom")  # a bug inside the walk: the collector must come back on
-            return super().compile(schema)
+    def spied(walk, schema):
+        seen.append(gc.isenabled())
+        if schema.get("boom"):
+            raise KeyError("boom")  # a bug inside the walk: the collector must come back on
+        return walk_schema(walk, schema)
 
-    monkeypatch.setattr(compile_mod, "Walk", Spied)
+    monkeypatch.setattr(compile_mod, "walk_schema", spied)
     small = {"name": "s", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
     wide = {"name": "w", "inputSchema": {"type": "object", "properties": {
         f"p{i}": {"type": "string"} for i in range(PAUSE_GC_PROPERTIES + 1)}}}
@@ -348,35 +346,37 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
     import gc
 
     from toolcast import compile as compile_mod
-    from toolcast.interpret import PAUSE_GC_AFTER_PROPERTIES, Walk
+    from toolcast.interpret import PAUSE_GC_AFTER_PROPERTIES
     from toolcast.rules import get_rules
+    from toolcast.walk import Walk, descent, walk_schema
 
     seen = []
+    object_rules = descent._object_rules
 
-    class Spied(Walk):  # (compiled, Walk is an extension type: its methods cannot be patched)
-        def _object(self, s, *rest):
-            seen.append(gc.isenabled())
-            return super()._object(s, *rest)
+    def spied(walk, *rest):  # (read once per object, as a module global: patched in both builds)
+        seen.append(gc.isenabled())
+        return object_rules(walk, *rest)
 
     copies = []
-    copy_json = compile_mod.copy_json
+    looked_copy = compile_mod.looked_copy  # (the copy of the original a tool sent non-strict sends)
 
     def copy_spy(value):
         copies.append(gc.isenabled())
-        return copy_json(value)
+        return looked_copy(value)
 
-    monkeypatch.setattr(compile_mod, "Walk", Spied)
-    monkeypatch.setattr(compile_mod, "copy_json", copy_spy)
+    monkeypatch.setattr(descent, "_object_rules", spied)
+    monkeypatch.setattr(compile_mod, "looked_copy", copy_spy)
     big = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(PAUSE_GC_AFTER_PROPERTIES + 1)}}
     after = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     schema = {"type": "object", "properties": {"a": big, "z": after}, "required": ["a", "z"]}
     assert gc.isenabled()
-    # root, then `a` (which pauses it on entry), then `z`: the same from compile_tool and the walk
+    # root, then `a` (which pauses it on entry, before its rules are read), then `z`: the same from
+    # compile_tool and the walk
     assert compile_tool({"name": "t", "parameters": schema}).status == "strict"
-    assert seen == [True, True, False] and gc.isenabled()
+    assert seen == [True, False, False] and gc.isenabled()
     seen.clear()
-    Spied(get_rules()).compile(schema)
-    assert seen == [True, True, False] and gc.isenabled()
+    walk_schema(Walk(get_rules()), schema)
+    assert seen == [True, False, False] and gc.isenabled()
     # Sent non-strict (a free-form object refuses): still paused for the copy.
     seen.clear()
     loose = {**schema, "properties": {**schema["properties"], "z": {"type": "object"}}}

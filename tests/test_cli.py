@@ -389,7 +389,9 @@ def test_json_and_sarif_stay_json_on_a_console_of_any_encoding(tmp_path: Path, e
 @pytest.mark.parametrize("argv,needle", [
     (("--rules", "1999"), "unknown rule version '1999'"),
     (("--rules", "anthropic@latest"), "are not openai's"),
-    (("--target", "anthropic", "--api", "chat"), "--api chat: it applies to --target openai only"),
+    (("--target", "anthropic", "--api", "chat"), "--api chat: the proxy lists target anthropic's tools as JSON "
+                                                 "Schema, under --api messages"),
+    (("--target", "gemini", "--api", "parameters"), "under --api json-schema"),
     (("--target", "nowhere"), "nowhere"),
 ])
 def test_proxy_refuses_at_startup_what_compile_refuses(argv: tuple, needle: str) -> None:

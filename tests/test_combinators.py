@@ -7,7 +7,8 @@ import pytest
 
 import toolcast
 from toolcast.rules import get_rules
-from toolcast.walk.walker import Walk
+from toolcast.walk import Walk, walk_schema
+from toolcast.walk.combinators import _merge, _restated
 
 # (target, api) -> the code a definition reaching itself through its own inlining gets when it never
 # descends into a property or an item first, and when it does (where recursion is allowed, the
@@ -95,7 +96,7 @@ def test_annotated_refs_to_one_definition_are_merged_once_per_place():
     counts = []
     for n in (8, 16):
         walk = Walk(get_rules(None))
-        walk.compile(_legacy_chain(n))
+        walk_schema(walk, _legacy_chain(n))
         counts.append(sum(1 for t in walk.trans if t[0] == "rewrote-definitions-reference"))
         assert counts[-1] <= 2 * n, counts
     res = compile_params(_legacy_chain(16))
@@ -157,7 +158,7 @@ def test_a_merge_keeps_what_each_keyword_reads_beside_it_or_is_refused(case, mon
     parts, conflict = DEPENDENT_MERGES[case]
     monkeypatch.setattr(Rules, "dropped", lambda self, keyword: False)
     walk = Walk(get_rules(None))
-    merged = walk._merge(list(parts), ("allOf",))
+    merged = _merge(walk, list(parts), ("allOf",))
     conflicts = [dict(d[3])["keyword"] for d in walk.diags if d[0] == "openai/ref-sibling-conflict"]
     if conflict is not None:
         assert merged is None and conflicts == [conflict], (merged, walk.diags)
@@ -243,7 +244,7 @@ def test_an_inlining_that_doubles_per_definition_is_refused_at_the_cap(make, tar
     assert res.status != "strict"
     assert f"{target[0]}/inlined-schema-too-large" in {d.code for d in res.diagnostics}
     walk = Walk(get_rules(res.rules))
-    walk.compile(make(14))
+    walk_schema(walk, make(14))
     assert semantics.INLINE_GUARD < walk.n_inlined <= semantics.INLINE_GUARD + 5  # (the last target counted: 5 nodes)
     # Once past the cap nothing more is inlined: the records are those of about 20,000 nodes, not 2**14 levels'.
     assert len(walk.diags) + len(walk.trans) < semantics.INLINE_GUARD
@@ -254,7 +255,7 @@ def test_the_inline_cap_counts_exactly(monkeypatch):
     from toolcast.walk import combinators
 
     walk = Walk(get_rules(None))
-    walk.compile(_all_of_fan(6))
+    walk_schema(walk, _all_of_fan(6))
     used = walk.n_inlined
     assert compile_params(_all_of_fan(6)).status == "strict"
     monkeypatch.setattr(combinators, "INLINE_GUARD", used)
@@ -279,7 +280,7 @@ def test_merges_that_inline_each_definition_once_per_place_stay_linear():
                 "definitions": {"Color": {"title": "Color", "enum": ["red", "green"], "type": "string"}}}
     for schema, most in ((twice, 4 * n), (pydantic, 4 * 400)):
         walk = Walk(get_rules(None))
-        walk.compile(schema)
+        walk_schema(walk, schema)
         assert 0 < walk.n_inlined <= most
         assert compile_params(schema).status == "strict"
 
@@ -324,7 +325,7 @@ def test_a_ref_sibling_is_redundant_only_beside_what_it_reads_in_the_target(k, s
     """A sibling of `$ref` equal to the target's own is dropped as redundant only where what it reads
     beside it (walk.siblings) reads the same in both: `contains` beside the target's `minContains: 0`
     does not repeat a `contains` that asks for one match."""
-    assert Walk._restated(k, s[k], s, target) is restated
+    assert _restated(k, s[k], s, target) is restated
 
 
 # Keywords beside an anyOf that some branch contradicts (that branch admits nothing there, as a

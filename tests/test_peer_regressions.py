@@ -12,6 +12,7 @@ import json
 
 import pytest
 from golden_support import sent_original, sent_rewrites
+from oracles import facts
 from oracles.openai_strict import tool_violations, validate_instance, violations
 
 import toolcast
@@ -160,8 +161,17 @@ def _deep(n):
     return node
 
 
+def _premise_holds(cid: str) -> bool:
+    """Whether the documents' facts under the default rules still make the case's peer bug a bug:
+    `format: uri` is a 400 only while the default version's reading lists no `uri` (a docs change
+    that adds it makes the case's premise false, and the case says so instead of failing)."""
+    return cid != "format-uri" or "uri" not in facts.openai(toolcast.rules.default_version("openai")).formats
+
+
 @pytest.mark.parametrize("cid, bug, schema, status, must", CASES, ids=[c[0] for c in CASES])
 def test_peer_bug_pinned(cid, bug, schema, status, must):
+    if not _premise_holds(cid):
+        pytest.skip(f"premise no longer holds under the default rules: `uri` is a documented format ({bug})")
     tool = {"name": "t", "description": "d", "parameters": schema}
     if cid == "deep-11":
         tool["parameters"] = _deep(11)
@@ -185,6 +195,8 @@ def test_peer_bug_pinned(cid, bug, schema, status, must):
 
 @pytest.mark.parametrize("cid", [c[0] for c in CASES if c[3] == "non-strict"])
 def test_strict_true_refuses_instead_of_narrowing_or_widening(cid):
+    if not _premise_holds(cid):
+        pytest.skip("premise no longer holds under the default rules: `uri` is a documented format")
     case = next(c for c in CASES if c[0] == cid)
     schema = _deep(11) if cid == "deep-11" else case[2]
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": schema}, strict=True)

@@ -14,7 +14,7 @@ import random
 
 import pytest
 from corpus_paths import BFCL, MCP
-from golden_support import GOLDEN, TOPICS, case_tools, load_file
+from golden_support import TOPICS, case_tools, resolved
 from instances import Skip, generate
 from oracles.openai_strict import validate_instance
 
@@ -26,12 +26,12 @@ def _golden_tools():
     for topic in TOPICS:
         if topic == "limits":
             continue
-        for case in load_file(GOLDEN / "openai" / "2026-10-17" / f"{topic}.json")["cases"]:
-            opts = case.get("options", {})
+        for case in resolved("openai", "2026-10-17", topic).values():  # every case, as that version has it
+            opts = case.data.get("options", {})
             if opts.get("strict") is False:
                 continue
-            for tool in case_tools(case):
-                yield pytest.param(tool, opts, id=f"{topic}:{case['description'][:50]}")
+            for tool in case_tools(case.data):
+                yield pytest.param(tool, opts, id=f"{topic}:{case.description[:50]}")
 
 
 def openapi_nullable(schema):

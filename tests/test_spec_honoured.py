@@ -124,8 +124,10 @@ def test_a_copy_under_another_provider_whose_catalogue_lacks_patterns_is_refused
     err = refusal(spec)
     assert err.file == str(acme / "2024-08-06.yaml") and err.path == "diagnostics"
     assert err.line == speclib.load_yaml(acme / "2024-08-06.yaml").lines[("diagnostics",)]
-    assert re.search(r"the catalogue has no code for pattern '[a-z-]+', which the interpreter's '[a-z]+' action "
-                     r"reports", err.message)
+    # (the patterns most codes report come from spec/catalogue.yaml, which the copy keeps: what is
+    # left to strip are those of the codes only OpenAI's base writes, such as infinite-recursion)
+    assert re.search(r"the catalogue has no code for pattern '[a-z-]+', which the (interpreter's '[a-z]+' action|"
+                     r"walk) reports", err.message)
 
 
 def test_a_second_provider_is_yaml_only(spec, tmp_path):

@@ -29,10 +29,10 @@ from oracles.openai_strict import tool_violations  # noqa: E402
 
 import toolcast  # noqa: E402
 
-# Every shipped rule version, newest first; the oracle's stricter 2026-08-20 reading checks
-# the versions before 2026-10-17.
+# Every shipped rule version, newest first; the oracle checks each against the documented facts of
+# its date (tests/oracles/facts.py: the newest reading on or before it).
 RULES = tuple(f"openai@{v}" for v in sorted(__import__("toolcast.rules").rules.available("openai"), reverse=True))
-PROFILE = {r: ("2026-10-17" if r.split("@")[1] >= "2026-10-17" else "2026-08-20") for r in RULES}
+PROFILE = {r: r.split("@")[1] for r in RULES}
 DEFAULT_CORPUS = ROOT / "tests" / "corpus"  # vendored: see tests/corpus/SOURCES.md
 DEFAULT_OUT = ROOT / "docs" / "corpus-report.md"
 TOP = 10

@@ -4,6 +4,9 @@ Usage:
     python tools/new_rules_version.py openai 2026-12-01             spec/openai/2026-12-01.yaml
     python tools/new_rules_version.py openai 2026-12-01 --default   ... and make it the default
     python tools/new_rules_version.py openai 2026-12-01 --spec DIR  work on a copy of spec/
+    python tools/new_rules_version.py acme 2026-12-01 --extends openai@2026-10-17
+                                                                    a new provider that starts
+                                                                    from another's rules
 
 Then edit the file (every change with a citation), run `python tools/gen_tables.py` and
 `toolcast rules diff openai@PREVIOUS openai@NEW --impact tests/corpus/*.jsonl` (see spec/README.md).
@@ -58,6 +61,64 @@ summary: >-
 #   openai/unknown-keyword: {{message: "...", cite: [NEW-ID]}}
 """
 
+NEW_PROVIDER = """\
+# {provider}: a provider whose rules are {parent}'s with the differences below (spec/README.md, "A
+# provider that extends another"). Its codes are {provider}/...; the messages name it by
+# terms.provider_name; a code it does not restate links to terms.docs and cites catalogue_cite.
+# State each difference its documents give, with a citation; where they are silent, say in a
+# comment that {parent}'s rule is assumed.
+provider: {provider}
+version: "{version}"
+reviewed: "{reviewed}"
+extends: {parent}
+default: true
+summary: >-
+  REPLACE: what this provider's tool-schema rules are, and how they differ from {parent}.
+
+terms:
+  provider_name: "REPLACE (the provider's name as its documents write it)"
+  docs: "https://REPLACE.invalid/the-provider-tool-calling-docs"
+catalogue_cite: [{source}]
+
+sources:
+  {source}:
+    title: "REPLACE: the provider's tool-calling documentation"
+    url: "https://REPLACE.invalid/the-provider-tool-calling-docs"
+    date: "{version}"
+    evidence: D
+
+# limits:                     # a limit that differs: value and cite (the code is inherited, renamed)
+#   max_properties: {{value: 64, cite: [{source}]}}
+# keywords:                   # a keyword the provider does not take
+#   pattern: {{class: tier1, value: string, cite: [{source}]}}
+"""
+
+
+def scaffold_provider(spec_dir: Path, provider: str, version: str, parent: str, reviewed: str | None) -> Path:
+    """Write spec_dir/provider/version.yaml for a new provider extending another's `parent`
+    (`openai@2026-10-17`); validate it."""
+    other, _, other_version = parent.partition("@")
+    found = speclib.discover(spec_dir)
+    if provider in found:
+        raise SystemExit(f"new_rules_version: {provider!r} exists; extend one of its versions, or name a new provider")
+    if other_version not in found.get(other, {}):
+        raise SystemExit(f"new_rules_version: cannot extend unknown {parent}")
+    target = spec_dir / provider / f"{version}.yaml"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source = re.sub(r"[^A-Z0-9]+", "-", provider.upper()).strip("-") + "-TOOLS"
+    target.write_text(NEW_PROVIDER.format(provider=provider, version=version, reviewed=reviewed or version,
+                                          parent=parent, source=source), encoding="utf-8")
+    try:
+        again = speclib.discover(spec_dir)
+        for v in again[provider]:
+            speclib.resolve(again[provider], v)
+    except BaseException:
+        target.unlink(missing_ok=True)
+        if not any(target.parent.iterdir()):
+            target.parent.rmdir()
+        raise
+    return target
+
 
 def scaffold(spec_dir: Path, provider: str, version: str, *, reviewed: str | None = None,
              parent: str | None = None, make_default: bool = False) -> tuple[Path, str]:
@@ -68,6 +129,8 @@ def scaffold(spec_dir: Path, provider: str, version: str, *, reviewed: str | Non
         datetime.date.fromisoformat(version)
     except ValueError:
         raise SystemExit(f"new_rules_version: {version!r} is not a real date") from None
+    if parent is not None and "@" in parent:  # a new provider, starting from another's rules
+        return scaffold_provider(spec_dir, provider, version, parent, reviewed), parent
     found = speclib.discover(spec_dir)
     if provider not in found:
         raise SystemExit(f"new_rules_version: no provider {provider!r} under {spec_dir}; known: {', '.join(sorted(found))}")
@@ -114,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("provider")
     ap.add_argument("version", help="the new version's date, YYYY-MM-DD")
     ap.add_argument("--spec", type=Path, default=speclib.SPEC_DIR, help="the spec folder (default: spec/)")
-    ap.add_argument("--extends", dest="parent", default=None, help="the version to extend (default: the latest)")
+    ap.add_argument("--extends", dest="parent", default=None, help="the version to extend (default: the latest); "
+                    "PROVIDER@VERSION starts a new provider from another's rules")
     ap.add_argument("--reviewed", default=None, help="review date (default: the version date)")
     ap.add_argument("--default", action="store_true", help="make the new version the default")
     args = ap.parse_args(argv)
@@ -125,8 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"new_rules_version: the spec does not validate: {exc}", file=sys.stderr)
         return 2
     print(f"wrote {path}")
+    old = parent if "@" in parent else f"{args.provider}@{parent}"
     print("next: edit it (cite every change), then `python tools/gen_tables.py` and "
-          f"`toolcast rules diff {args.provider}@{parent} {args.provider}@{args.version} --impact PATH...`")
+          f"`toolcast rules diff {old} {args.provider}@{args.version} --impact PATH...`")
     return 0
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolcast._lean_calls import openai_raws
 from toolcast._loop import (
     MAX_ARGUMENTS_BYTES,
     MAX_JSON_DEPTH,
@@ -198,19 +199,9 @@ def _extract(response: Any) -> list[tuple[Any, ...]]:
             )
         return [raw]
     items, path = found
-    raws: list[tuple[Any, ...]] = []
-    for i, item in enumerate(items):
-        # A plain dict with well-typed fields is read directly; the rest (SDK objects, other
-        # items, shapes to report) the careful way, which names the place of a bad field.
-        if type(item) is dict and item.get("type") == "function_call":
-            call_id, name = item.get("call_id"), item.get("name")
-            if type(call_id) is str and type(name) is str:
-                raws.append((call_id, name, item.get("arguments"), "responses"))
-                continue
-        raw = _raw_from_item(item, f"{path}[{i}]")
-        if raw is not None:
-            raws.append(raw)
-    return raws
+    # A plain dict with well-typed fields is read directly (either API's shape); the rest (SDK
+    # objects, other items, shapes to report) the careful way, which names the place of a bad field.
+    return openai_raws(items, path, _raw_from_item)
 
 
 def _reject(raw: RawCall, message: str, error_prefix: str) -> dict[str, Any]:

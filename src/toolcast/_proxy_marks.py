@@ -1,5 +1,6 @@
 """What the proxy tells a client about a tool it could not compile strict: a `_meta` note for every
-target and, for OpenAI, a mark in the schema that keeps a client's own strict conversion off it."""
+target and, where the target's wire says so (`proxy.mark_non_strict`: OpenAI's), a mark in the schema
+that keeps a client's own strict conversion off it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ def _codes(result: Any) -> list[str]:
     return sorted({str(d.code) for d in result.diagnostics if d.outcome in ("refuses", "lossy")})
 
 
+def _marks(target: str) -> bool:
+    from toolcast.providers import EMITTERS
+
+    emitter = EMITTERS.get(target)
+    return emitter is not None and emitter.marks_non_strict
+
+
 def mark_non_strict(entry: dict[str, Any], result: Any, target: str) -> None:
     """Mark the listed tool ``entry`` (an MCP tool dict) as sent non-strict, in place."""
     codes = _codes(result)
@@ -31,7 +39,7 @@ def mark_non_strict(entry: dict[str, Any], result: Any, target: str) -> None:
     meta[META_WHY] = codes or [f"status {result.status}"]
     entry["_meta"] = meta
     schema = entry.get("inputSchema")
-    if target != "openai" or not isinstance(schema, Mapping):
+    if not isinstance(schema, Mapping) or not _marks(target):
         return
     defs = schema.get("$defs")
     if defs is not None and not isinstance(defs, Mapping):

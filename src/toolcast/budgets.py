@@ -108,7 +108,7 @@ def alone(tool: Any, res: CompileResult, rules: Any, emitter: Any, mode: Any,
     it joins. Under strict true it is refused, under auto sent non-strict (`recompile(tool)` gives its
     non-strict form), with the budget's code, as Budget.take does past a request's total; in a request
     it then counts as the non-strict (or refused) tool it is."""
-    if res.status != "strict" or not any(b.applies == "strict" for b in rules.budgets.values()):
+    if res.status != "strict" or not strict_budgets(rules):
         return res
     over = _over(rules.budgets, _ZERO, _counts(res, emitter.schema_of), "strict")
     if over is None:
@@ -116,6 +116,20 @@ def alone(tool: Any, res: CompileResult, rules: Any, emitter: Any, mode: Any,
     if mode is True:
         return _refused(res, rules, *over)
     return _non_strict(res, recompile(tool), rules, *over, alone=True)
+
+
+# Per rule version (by its budgets' identity, the object held so the id stays its own): whether
+# any budget counts strict tools alone (`applies: strict`). Most have none: `alone` ends there.
+_STRICT_BUDGETS: dict[int, tuple[dict, bool]] = {}
+
+
+def strict_budgets(rules: Any) -> bool:
+    """Whether `rules` has a budget that applies to strict tools (one `alone` may apply)."""
+    budgets = rules.budgets
+    known = _STRICT_BUDGETS.get(id(budgets))
+    if known is None or known[0] is not budgets:
+        known = _STRICT_BUDGETS[id(budgets)] = (budgets, any(b.applies == "strict" for b in budgets.values()))
+    return known[1]
 
 
 class Tally:

@@ -32,7 +32,7 @@ from toolcast.cli_run import _iter_compiled, _meta, _read_baseline, _rules
 from toolcast.cli_streams import _Closed, _json_safe, _replacing, _terminate_as_exit
 from toolcast.gate import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 (their names here too)
 from toolcast.model import ToolcastError, UnknownRulesError
-from toolcast.rules import get_rules
+from toolcast.rules import get_rules, take_spec_options
 
 
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
@@ -140,9 +140,14 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
     err = stderr or _replacing(sys.stderr) or _Closed("error", discard=True)
     if stdin is None:  # (read only for a PATH of -)
         stdin = _Closed("input") if sys.stdin is None else getattr(sys.stdin, "buffer", sys.stdin)
+    try:  # `--spec DIR` before the command: a spec folder's providers, loaded before the parser lists targets
+        argv = take_spec_options(list(argv) if argv is not None else sys.argv[1:])
+    except UnknownRulesError as exc:
+        err.write(f"toolcast: {exc}\n")
+        return EXIT_USAGE
     parser = build_parser()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args = parser.parse_args(argv)
         if args.command in ("compile", "check", "diff"):  # [tool.toolcast] fills in what no flag gave
             from toolcast.config import apply_config
 

@@ -97,6 +97,9 @@ def seconds(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="toolcast", description=DESCRIPTION)
     p.add_argument("--version", action=_VersionAction, help="print the version and which build runs (the compiled modules, or pure Python), and exit")
+    p.add_argument("--spec", action="append", metavar="DIR", help="load the rule spec folder DIR (<provider>/<version>.yaml, "
+                   "as spec/ holds them) before the command: its providers become rule versions and targets like the "
+                   "built-in ones (repeatable; TOOLCAST_SPEC_PATH does the same)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, help="run `toolcast COMMAND --help` for its options")
     # One line per subcommand, in the order `toolcast --help` lists them.
     add_compile_and_check(sub)
@@ -183,8 +186,9 @@ def add_proxy(sub: Any) -> None:
     x = sub.add_parser("proxy", help="serve MCP on stdio in front of MCP servers, their tools compiled for a target")
     x.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND|NAME=URL", help="a stdio MCP server command, or a Streamable HTTP URL, whose tools are exposed as NAME__TOOL (repeatable)")
     x.add_argument("--target", default="openai", metavar="TARGET", help=f"the provider dialect to compile the tools' input schemas to: {', '.join(EMITTERS)}")
-    x.add_argument("--api", default=None, choices=["responses", "chat"],
-                   help="with --target openai only: the API to compile for (responses when not given)")
+    x.add_argument("--api", default=None, choices=sorted({a for e in EMITTERS.values() for a in e.APIS}),
+                   help="the target's API to compile for, one whose tools are JSON Schema (default: the target's "
+                        "proxy API, as its spec's wire: states it; openai responses)")
     x.add_argument("--rules", default=None, metavar="VERSION", help="rule version (default: the reviewed default)")
     x.add_argument("--strict", default="auto", choices=["auto", "true"], help="auto: a tool that cannot be strict is listed with its original schema (rewritten only where the provider would reject it); true: it is left out")
     x.add_argument("--allow-lossy", action="store_true", help="send strict even when that accepts values the original rejects")

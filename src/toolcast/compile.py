@@ -9,7 +9,7 @@ from gc import isenabled as gc_isenabled
 from operator import itemgetter
 from typing import Any
 
-from toolcast.budgets import Budget, Request, alone, refused
+from toolcast.budgets import Budget, Request, alone, refused, strict_budgets
 from toolcast.model import (
     CompileResult,
     Deferred,
@@ -21,6 +21,7 @@ from toolcast.model import (
 from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
 from toolcast.sendable import numeric_bounds, object_root, property_names, sendable
+from toolcast.sent_copy import looked_copy
 from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: the CLI, openai, positions)
     _TARGETS,
     MAX_COPY_DEPTH,
@@ -38,7 +39,7 @@ from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: 
     resolve_target,
     strict_mode,
 )
-from toolcast.walk import Walk, without_cycle_gc
+from toolcast.walk import Walk, walk_schema, without_cycle_gc
 from toolcast.walk.values import non_json
 from toolcast.walk.walker import root_not_object
 
@@ -152,13 +153,19 @@ def compile_tool(
             schema_diags, schema_trans = walk.diags, walk.trans
         if not name_ok:
             status = "refused"
-        # A tool past a budget of strict tools on its own is never sent strict, in any request.
-        return alone(tool, _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags,
-                                   schema_trans, r, emitter, api, enforcement), r, emitter, mode,
-                     _non_strict_compiler(target, api, r))
+        return _alone(tool, _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags,
+                                    schema_trans, r, emitter, api, enforcement), r, emitter, mode, target, api)
     finally:
         if paused or held_gc or (walk is not None and walk.gc_paused):
             gc_enable()
+
+
+def _alone(tool: Any, res: CompileResult, r: Rules, emitter: Any, mode: Any, target: str, api: str) -> CompileResult:
+    """`res`, but that a tool past a budget of strict tools on its own is never sent strict, in any
+    request (budgets.alone; most rules have no such budget)."""
+    if res._status != "strict" or not strict_budgets(r):
+        return res
+    return alone(tool, res, r, emitter, mode, _non_strict_compiler(target, api, r))
 
 
 def _walk_enforcing(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_null: OptionalNull, diags: list,
@@ -238,7 +245,7 @@ def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
     # may have, a non-schema where a schema belongs) only a walk finds: walked for its findings only.
     walk = Walk(r)
     try:
-        walk.compile(schema)
+        walk_schema(walk, schema)
     except RecursionError:
         return "non-strict"
     invalid = r.patterns["invalid-keyword-value"]  # (but a draft-04 boolean bound: sent as its number)
@@ -282,8 +289,10 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
         unsent = (0, 0)
     elif status != "strict" and r.sends_original:  # (else the converted schema went out, every change in it)
         unsent = (len(diags), len(trans))
+    diags += schema_diags  # (the compile's own lists: the result keeps them)
+    trans += schema_trans
     res = CompileResult._from_records(name if isinstance(name, str) else "", status, tool_out, null_paths,
-                                      diags + schema_diags, trans + schema_trans, r, api, unsent)
+                                      diags, trans, r, api, unsent)
     if enforcement is not None and status == "strict":  # (enforce: what the run time checks)
         res._enforcement = enforcement
     return res
@@ -292,7 +301,7 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
 def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
     """(the strict form of `schema`, the tool's status as the walk leaves it)."""
     try:
-        compiled = walk.compile(schema)
+        compiled = walk_schema(walk, schema)
     except RecursionError:
         # Merging recursive definitions can unfold deeper than any guard foresaw.
         compiled = {}
@@ -308,15 +317,19 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
     acceptable form exists, it is too deep to serialise safely (reported, unless the walk reported
     the depth already), or it names a property as the rules refuse in every mode (the walk judged
     only the places it walked)."""
+    seen = None
     try:
-        sent = copy_json(schema) if schema is not None else {"type": "object", "properties": {}}
+        if schema is None:
+            sent = {"type": "object", "properties": {}}
+        else:  # (one traversal: the copy, and what sendable's passes look for)
+            sent, seen = looked_copy(schema)
     except _TooDeep:
         too_deep = r.patterns["schema-too-deep"]
         if not any(d[0] == too_deep for d in schema_diags):
             diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
         return None
     if type(sent) is dict:
-        sent = sendable(sent, r, diags, trans)
+        sent = sendable(sent, r, diags, trans, seen)
         if sent is None:
             return None
         not_object = root_not_object(sent)
@@ -326,7 +339,8 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
             diags.append((r.patterns["root-schema-not-object"], "#", not_object[0], (("value", not_object[1]),)))
             return None
     code = r.patterns.get("property-key-invalid")
-    if r.property_key_re is not None and code in r.always_refused:
+    if (r.property_key_re is not None and code in r.always_refused
+            and (seen is None or not seen.names_match(r.property_key_re))):
         bad = [(code, "#", place, (("name", name), ("pattern", r.property_key_pattern)))
                for place, name in property_names(sent) if not (type(name) is str and r.property_key_re.fullmatch(name))]
         if bad:

@@ -29,6 +29,7 @@ CHECKABLE = {
     "dropped-non-string-enum": "keyword",
     "merged-root-combinator": "schema",
     "dropped-root-keyword": "schema",
+    "dropped-sent-keyword": "keyword",
     "made-recursive-property-optional": "schema",
     "cut-recursive-reference": "schema",
 }

@@ -9,7 +9,7 @@ from toolcast.compile import chosen_walk, optional_null_mode
 from toolcast.model import NullPath, StrictSchemaError, ToolcastError, expanded, pointer
 from toolcast.providers.openai import APIS, emit
 from toolcast.rules import Rules, get_rules
-from toolcast.walk import without_cycle_gc
+from toolcast.walk import walk_schema, without_cycle_gc
 
 __all__ = ["APIS", "StrictSchemaError", "WholeToolError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
@@ -32,7 +32,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None,
     _refuse_whole_tool(schema)
     r = get_rules(rules)
     walk = chosen_walk(r, optional_null_mode(optional_null))
-    out = without_cycle_gc(walk.compile, schema)
+    out = without_cycle_gc(walk_schema, walk, schema)
     diags = expanded(walk.diags, r.optional_codes)
     chosen = {r.patterns["explicit-null-stripped"]} if walk.optional_null == "omit" else set()
     blocking = [d for d in diags if r.diagnostics[d[0]][1] in ("refuses", "lossy") and d[0] not in chosen]

@@ -188,7 +188,7 @@ def run(plans: Sequence[Planned], settings: Settings, *, environ: Any = None,
         elif not settings.dry_run and not wire.has_key(p.target, environ):
             names = " or ".join(wire.KEY_ENV[p.target])
             verdicts[i] = skipped(p, "no-key", f"no credentials: set {names}" + (
-                " (with Application Default Credentials)" if p.target == "vertex" else ""))
+                " (with Application Default Credentials)" if wire.SDK[p.target] == "google-genai-vertex" else ""))
         else:
             todo.append((i, p))
     workers = max(1, min(settings.jobs, len(todo)))

@@ -70,11 +70,27 @@ def _compiled(args: argparse.Namespace, items: list, target: str, errors: list[I
     return out, api, rules.id
 
 
+def _probed(targets: list[str]) -> list[str]:
+    """The targets to probe: those whose spec states how (`wire.probe`); `all` keeps only those, a
+    target named that states none is a usage error."""
+    from toolcast.probe_wire import KEY_ENV
+    from toolcast.providers import EMITTERS
+
+    can = set(KEY_ENV)
+    if targets == list(EMITTERS):  # (`--target all`)
+        return [t for t in targets if t in can]
+    cannot = [t for t in targets if t not in can]
+    if cannot:
+        raise UsageError(f"toolcast probe: target {', '.join(cannot)} states no wire.probe in its spec (which SDK, "
+                         f"model and key reach it): it cannot be probed; these can: {', '.join(KEY_ENV)}")
+    return targets
+
+
 def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str]) -> int:
     from toolcast import probe
     from toolcast.cli_inputs import _load_all
 
-    targets = targets_of(args)
+    targets = _probed(targets_of(args))
     models = models_of(args, targets)
     if args.record and args.dry_run:
         raise UsageError("toolcast probe: --record keeps what providers answered; a --dry-run asks nothing")

@@ -6,18 +6,46 @@ import email.utils
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+
+def _probes() -> dict[str, Mapping[str, Any]]:
+    """Target -> its spec's `wire.probe` (sdk, model, key_env, base_url), for each target that states one."""
+    from toolcast.providers import EMITTERS
+
+    return {name: t.probe for name, t in EMITTERS.items() if t.probe is not None}
+
+
+class _ByTarget(Mapping):
+    """A read-only mapping, target -> a value of its `wire.probe`, read from the registry when used."""
+
+    def __init__(self, value: Callable[[str, Mapping[str, Any]], Any]) -> None:
+        self._value = value
+
+    def __getitem__(self, target: str) -> Any:
+        probes = _probes()
+        if target not in probes:
+            raise KeyError(f"target {target!r} states no wire.probe: it cannot be probed")
+        return self._value(target, probes[target])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_probes())
+
+    def __len__(self) -> int:
+        return len(_probes())
+
+
 # The model each target probes when neither --model nor its environment variable names one: a
-# small, cheap model of each provider's current family (docs/probe.md lists them).
-DEFAULT_MODELS = {"openai": "gpt-5-mini", "anthropic": "claude-haiku-4-5", "gemini": "gemini-2.5-flash",
-                  "vertex": "gemini-2.5-flash"}
-MODEL_ENV = {t: f"TOOLCAST_PROBE_{t.upper()}_MODEL" for t in DEFAULT_MODELS}
+# small, cheap model of each provider's current family (wire.probe.model; docs/probe.md lists them).
+DEFAULT_MODELS: Mapping[str, str] = _ByTarget(lambda t, p: p["model"])
+MODEL_ENV: Mapping[str, str] = _ByTarget(lambda t, p: f"TOOLCAST_PROBE_{t.upper().replace('-', '_')}_MODEL")
 # The environment variables each SDK reads its key from; one of them must be set for a request.
-KEY_ENV = {"openai": ("OPENAI_API_KEY",), "anthropic": ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"),
-           "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "vertex": ("GOOGLE_API_KEY", "GOOGLE_CLOUD_PROJECT")}
+KEY_ENV: Mapping[str, tuple[str, ...]] = _ByTarget(lambda t, p: tuple(p["key_env"]))
+# The SDK a target's probe goes through (wire.probe.sdk): openai, anthropic, google-genai(-vertex).
+SDK: Mapping[str, str] = _ByTarget(lambda t, p: p["sdk"])
+_VERTEX = "google-genai-vertex"
 
 PROMPT = ("This is a test of the function {name}. Call it exactly once now, with realistic example arguments "
           "that satisfy its parameter schema. Do not ask questions and do not answer in text.")
@@ -46,7 +74,7 @@ def has_key(target: str, environ: Any = os.environ) -> bool:
     """Whether the SDK would find credentials for `target` in the environment (never reads them out).
     Vertex AI: an express-mode API key, or a project with Application Default Credentials from
     GOOGLE_APPLICATION_CREDENTIALS or gcloud's file (the metadata server is not asked: no network here)."""
-    if target != "vertex":
+    if SDK[target] != _VERTEX:
         return any(environ.get(v, "").strip() for v in KEY_ENV[target])
     if environ.get("GOOGLE_API_KEY", "").strip():
         return True
@@ -74,13 +102,14 @@ def model_for(target: str, given: dict[str, str], environ: Any = os.environ) -> 
 def body(target: str, api: str, tool: dict, name: str, model: str, strict: bool, cap: int) -> dict:
     """The request's parameters as the SDK call takes them (for OpenAI and Anthropic, the JSON body)."""
     prompt = PROMPT.format(name=name)
-    if target == "openai" and api == "chat":
+    sdk = SDK[target]
+    if sdk == "openai" and api != "responses":
         return {"model": model, "messages": [{"role": "user", "content": prompt}], "tools": [tool],
                 "tool_choice": {"type": "function", "function": {"name": name}}, "max_completion_tokens": cap}
-    if target == "openai":  # (store: false, so a probe leaves no stored response behind)
+    if sdk == "openai":  # (store: false, so a probe leaves no stored response behind)
         return {"model": model, "input": prompt, "tools": [tool], "tool_choice": {"type": "function", "name": name},
                 "max_output_tokens": cap, "store": False}
-    if target == "anthropic":
+    if sdk == "anthropic":
         return {"model": model, "max_tokens": cap, "messages": [{"role": "user", "content": prompt}], "tools": [tool],
                 "tool_choice": {"type": "tool", "name": name}}
     # Gemini, Vertex: "strict" is function calling mode VALIDATED (spec/gemini/*.yaml), else ANY;
@@ -97,12 +126,13 @@ def client(target: str, timeout: float, on_request: Callable[[Any], None], *, dr
     it always does, with the SDK's own retries off (the probe retries rate limits itself) and every
     request handed to `on_request` before it is sent. `dry`: a client whose transport sends nothing."""
     hooks = {"request": [on_request]}
-    if target == "openai":
+    sdk = SDK[target]
+    if sdk == "openai":
         import openai
 
         http = openai.DefaultHttpxClient(event_hooks=hooks, **_dry_transport(openai, dry))
-        return openai.OpenAI(max_retries=0, timeout=timeout, http_client=http, **({"api_key": "dry-run"} if dry else {}))
-    if target == "anthropic":
+        return openai.OpenAI(max_retries=0, timeout=timeout, http_client=http, **_openai_host(target, dry))
+    if sdk == "anthropic":
         import anthropic
 
         http = anthropic.DefaultHttpxClient(event_hooks=hooks, **_dry_transport(anthropic, dry))
@@ -114,7 +144,7 @@ def client(target: str, timeout: float, on_request: Callable[[Any], None], *, dr
     http = httpx.Client(event_hooks=hooks, timeout=timeout, **_dry_transport(None, dry))
     options = types.HttpOptions(timeout=int(timeout * 1000), retry_options=types.HttpRetryOptions(attempts=1),
                                 httpx_client=http)
-    if target == "gemini":
+    if sdk != _VERTEX:
         return genai.Client(vertexai=False, http_options=options, **({"api_key": "dry-run"} if dry else {}))
     if dry:  # a token that is never refreshed: no credential lookup, no network
         from google.oauth2.credentials import Credentials
@@ -129,6 +159,16 @@ def client(target: str, timeout: float, on_request: Callable[[Any], None], *, dr
         return genai.Client(vertexai=True, http_options=options)
     location = os.environ.get("GOOGLE_CLOUD_LOCATION", "").strip() or "global"
     return genai.Client(vertexai=True, project=project, location=location, http_options=options)
+
+
+def _openai_host(target: str, dry: bool) -> dict[str, Any]:
+    """An OpenAI-compatible host's base URL and key (wire.probe.base_url, key_env); for OpenAI
+    itself, nothing: the SDK reads its own environment."""
+    base_url = _probes()[target].get("base_url")
+    if base_url is None:
+        return {"api_key": "dry-run"} if dry else {}
+    key = next((v for v in (os.environ.get(n, "").strip() for n in KEY_ENV[target]) if v), "")
+    return {"base_url": base_url, "api_key": "dry-run" if dry else key}
 
 
 class DryRun(Exception):
@@ -152,11 +192,12 @@ def _dry_transport(sdk: Any, dry: bool) -> dict:
 
 
 def send(target: str, api: str, sdk: Any, params: dict) -> Any:
-    if target == "openai" and api == "chat":
+    kind = SDK[target]
+    if kind == "openai" and api != "responses":
         return sdk.chat.completions.create(**params)
-    if target == "openai":
+    if kind == "openai":
         return sdk.responses.create(**params)
-    if target == "anthropic":
+    if kind == "anthropic":
         return sdk.messages.create(**params)
     return sdk.models.generate_content(**params)
 
@@ -166,18 +207,19 @@ def read_call(target: str, api: str, name: str, response: Any) -> Call:
     JSON text; Anthropic, Gemini: an object), and why there is none when there is none."""
     notes: list[str] = []
     model = getattr(response, "model", None) or getattr(response, "model_version", None)
-    if target == "openai" and api == "chat":
+    sdk = SDK[target]
+    if sdk == "openai" and api != "responses":
         choice = (response.choices or [None])[0]
         calls = (choice.message.tool_calls or []) if choice is not None else []
         found = [c.function.arguments for c in calls if getattr(c, "function", None) and c.function.name == name]
         if choice is not None and choice.finish_reason not in ("tool_calls", "stop"):
             notes.append(f"finish_reason: {choice.finish_reason}")
-    elif target == "openai":
+    elif sdk == "openai":
         found = [o.arguments for o in response.output or [] if o.type == "function_call" and o.name == name]
         if response.status != "completed":
             why = getattr(response.incomplete_details, "reason", None) if response.incomplete_details else None
             notes.append(f"response status: {response.status}" + (f" ({why})" if why else ""))
-    elif target == "anthropic":
+    elif sdk == "anthropic":
         found = [b.input for b in response.content or [] if b.type == "tool_use" and b.name == name]
         if response.stop_reason not in ("tool_use", "end_turn"):
             notes.append(f"stop_reason: {response.stop_reason}")

@@ -111,7 +111,7 @@ class Proxy:
         servers: Sequence[ServerSpec],
         *,
         target: str = "openai",
-        api: str = "responses",
+        api: str | None = None,
         strict: str | bool = "auto",
         rules: str | None = None,
         allow_lossy: bool = False,
@@ -124,7 +124,8 @@ class Proxy:
         for name in names:
             check_server_name(name)
         self.specs = list(servers)
-        self.target, self.api, self.strict = target, api, strict
+        # (the API the listing compiles under: given, else the target's wire.proxy.api)
+        self.target, self.api, self.strict = target, proxy_api(target, api), strict
         self.rules, self.allow_lossy = rules, allow_lossy
         self.enforce = enforce  # (checkable losses enforced on each call before it is forwarded)
         self.err = err
@@ -147,14 +148,13 @@ class Proxy:
     def _compile(self, tool: dict[str, Any]) -> Any:
         from toolcast import compile_tool
 
-        options: dict[str, Any] = {"api": self.api} if self.target == "openai" else _json_schema_api(self.target)
         return compile_tool(
             tool,
             target=self.target,
+            api=self.api,
             rules=self.rules,
             strict=self.strict,
             allow_lossy=self.allow_lossy,
-            **options,
             **({"enforce": True} if self.enforce else {}),
         )
 
@@ -454,25 +454,34 @@ def serve_stdio(proxy: Proxy) -> None:
 
 def check_target(target: str, api: str | None, rules: str | None = None) -> None:
     """Raise ValueError naming the problem when the compile API does not know ``target``, ``api``
-    (given for another target than OpenAI's) or ``rules`` (not a version of the target's provider),
-    as `toolcast compile` refuses them."""
+    (not one of the target's APIs the proxy can list) or ``rules`` (not a version of the target's
+    provider), as `toolcast compile` refuses them."""
     from toolcast import compile_tool
 
-    if target != "openai" and api is not None:
-        raise ValueError(f"--api {api}: it applies to --target openai only (the proxy compiles the other "
-                         "targets' tools as JSON Schema)")
-    options: dict[str, Any] = {"api": api or "responses"} if target == "openai" else _json_schema_api(target)
-    compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, rules=rules, **options)
+    compile_tool({"name": "probe", "inputSchema": {"type": "object"}}, target=target, rules=rules,
+                 api=proxy_api(target, api))
 
 
-def _json_schema_api(target: str) -> dict[str, Any]:
-    """The compile option that keeps a listed tool's inputSchema a JSON Schema, as MCP clients read
-    it: a target whose default API is another dialect (Gemini's OpenAPI `parameters`) is compiled
-    under its json-schema API."""
-    from toolcast.providers import EMITTERS
+def proxy_api(target: str, api: str | None) -> str | None:
+    """The API the proxy compiles ``target``'s tools under: ``api`` when given, else the target's
+    `wire.proxy.api` (its default API unless stated). Either way its tools' schema must be a JSON
+    Schema, as MCP clients read it: an API whose rule family writes another form (Gemini's OpenAPI
+    `parameters`, policy schema_form) is refused, naming those it can list. None: an unknown target
+    (compile names it)."""
+    from toolcast.providers import EMITTERS, PROVIDER_OF
+    from toolcast.rules import family, get_rules
 
     emitter = EMITTERS.get(target)
-    return {"api": "json-schema"} if emitter is not None and "json-schema" in emitter.APIS else {}
+    if emitter is None:
+        return api
+    if api is None:
+        return emitter.proxy_api
+    listable = [a for a in emitter.APIS
+                if get_rules(None, family(target, a) or PROVIDER_OF[target]).policy.get("schema_form") is None]
+    if api not in listable:
+        raise ValueError(f"--api {api}: the proxy lists target {target}'s tools as JSON Schema, under "
+                         f"--api {' or '.join(listable)}")
+    return api
 
 
 def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
@@ -534,7 +543,7 @@ def main_cli(args: Any, err: IO[str]) -> int:
         specs = _specs(args)
         check_target(args.target, args.api, args.rules)
         set_answer_budget(getattr(args, "memory_budget", 512.0))
-        proxy = Proxy(specs, target=args.target, api=args.api or "responses", strict=args.strict,
+        proxy = Proxy(specs, target=args.target, api=args.api, strict=args.strict,
                       rules=args.rules, allow_lossy=args.allow_lossy, err=err,
                       enforce=getattr(args, "enforce", False))
     except (ValueError, McpServerError) as exc:

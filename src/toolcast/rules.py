@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import sys
 from functools import cache
@@ -13,6 +14,13 @@ from toolcast.model import UnknownRulesError
 from toolcast.records import BudgetEntry, LimitEntry
 
 PROVIDERS = tuple(sorted(_tables.VERSIONS))
+# The rule versions known: the generated tables', and those of spec folders loaded at run time
+# (load_spec_dir; TOOLCAST_SPEC_PATH, read on the first look-up).
+VERSIONS: dict[str, tuple[str, ...]] = dict(_tables.VERSIONS)
+DEFAULTS: dict[str, str] = dict(_tables.DEFAULTS)
+FAMILIES: dict[tuple[str, str], str] = dict(_tables.FAMILIES)
+_LOADED: dict[tuple[str, str], ModuleType] = {}  # (provider, version) -> a loaded folder's table module
+_FROM_ENV: list[bool] = []  # whether TOOLCAST_SPEC_PATH was read
 # What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
 _UNBOUNDED = LimitEntry(sys.maxsize, "", (), "")
 
@@ -30,6 +38,8 @@ class Rules:
         # parameters); otherwise the provider is the target and the API is the caller's.
         self.target: str = getattr(m, "TARGET", m.PROVIDER)
         self.api: str | None = getattr(m, "API", None)
+        # The wire shapes (spec `wire`: the tool envelope, where calls and results sit), when stated.
+        self.wire: dict | None = getattr(m, "WIRE", None)
         self.reviewed: str = m.REVIEWED
         self.extends: str | None = m.EXTENDS
         self.summary: str = m.SUMMARY
@@ -68,6 +78,9 @@ class Rules:
         self.sends_original = m.POLICY.get("non_strict", "original") == "original"
         # The keywords the root of a form sent without strict is rid of (toolcast.sendable).
         self.sent_root_keywords: tuple[str, ...] = getattr(m, "SENT_ROOT_KEYWORDS", ())
+        # The keywords dropped anywhere in it, and those whose empty list refuses the tool (toolcast.sent_rules).
+        self.sent_drop: tuple[str, ...] = getattr(m, "SENT_DROP", ())
+        self.sent_empty: tuple[str, ...] = getattr(m, "SENT_EMPTY", ())
         # The JSON types enum and const values may have (None: any scalar).
         enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
         self.enum_types = frozenset(enum_types) if enum_types is not None else None
@@ -106,36 +119,112 @@ class Rules:
         return f"<Rules {self.id}>"
 
 
+class SpecFolderError(UnknownRulesError):
+    """A spec folder loaded at run time that the generator refuses; the message names file:line."""
+
+
+def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
+    """Load the rule versions of a spec folder outside the package (`<provider>/<version>.yaml`,
+    as spec/ holds them) and make them available like the built-in ones: `get_rules("acme")`,
+    `compile_tool(..., target="acme")` where the runtime follows. The YAML is expanded in process by
+    the generator's own code (toolcast._spec): the catalogue and the versions it extends, of any
+    provider (`extends: openai@2026-10-17`), are resolved and checked as tools/gen_tables.py does.
+    Loading the same folder again replaces its versions; a provider of the built-in tables cannot be
+    replaced. Returns the providers (rule families) the folder holds."""
+    from toolcast._spec.load import SpecError
+    from toolcast._spec.runtime import load
+
+    _from_env()
+    try:
+        from pathlib import Path  # (not on `import toolcast`: it imports urllib.parse)
+
+        index, modules = load(Path(path))
+    except SpecError as exc:
+        raise SpecFolderError(str(exc)) from None
+    clash = sorted(p for p in index.VERSIONS if p in _tables.VERSIONS)
+    if clash:
+        raise SpecFolderError(f"{path}: provider {clash[0]!r} is built in; a spec folder adds providers "
+                              "(extend it instead: `extends: " + clash[0] + "@VERSION`)")
+    global PROVIDERS
+    for provider in index.VERSIONS:  # (a folder loaded again: its old versions go)
+        for key in [k for k in _LOADED if k[0] == provider]:
+            del _LOADED[key]
+    VERSIONS.update(index.VERSIONS)
+    DEFAULTS.update(index.DEFAULTS)
+    FAMILIES.update(index.FAMILIES)
+    _LOADED.update(modules)
+    PROVIDERS = tuple(sorted(VERSIONS))
+    _load.cache_clear()
+    _RESOLVED.clear()
+    return tuple(sorted(index.VERSIONS))
+
+
+def take_spec_options(argv: list[str]) -> list[str]:
+    """The command line without its leading `--spec DIR` options (before the command: `toolcast
+    --spec DIR compile ...`), each folder loaded (load_spec_dir) on the way."""
+    rest = list(argv)
+    while rest and (rest[0] == "--spec" or rest[0].startswith("--spec=")):
+        if rest[0] == "--spec":
+            if len(rest) < 2:
+                raise SpecFolderError("--spec needs a folder (DIR holding <provider>/<version>.yaml files)")
+            folder, rest = rest[1], rest[2:]
+        else:
+            folder, rest = rest[0].partition("=")[2], rest[1:]
+        load_spec_dir(folder)
+    return rest
+
+
+def _from_env() -> None:
+    """Load the folders TOOLCAST_SPEC_PATH names (os.pathsep-separated), once."""
+    if _FROM_ENV:
+        return
+    _FROM_ENV.append(True)
+    for entry in os.environ.get("TOOLCAST_SPEC_PATH", "").split(os.pathsep):
+        if entry.strip():
+            load_spec_dir(entry.strip())
+
+
 def family(target: str, api: str | None) -> str | None:
     """The rule family compiled for `api` of `target` when one names them (gemini-parameters)."""
-    return _tables.FAMILIES.get((target, api))
+    _from_env()
+    return FAMILIES.get((target, api))
 
 
 def target_of(family_name: str) -> tuple[str, str] | None:
     """(target, api) a rule family names (gemini-parameters: gemini, parameters), or None."""
-    return next((key for key, fam in _tables.FAMILIES.items() if fam == family_name), None)
+    _from_env()
+    return next((key for key, fam in FAMILIES.items() if fam == family_name), None)
 
 
 def available(provider: str = "openai") -> tuple[str, ...]:
-    return _tables.VERSIONS.get(provider, ())
+    _from_env()
+    return VERSIONS.get(provider, ())
 
 
 def default_version(provider: str = "openai") -> str:
-    return _tables.DEFAULTS[provider]
+    _from_env()
+    return DEFAULTS[provider]
+
+
+def providers() -> tuple[str, ...]:
+    """Every provider (rule family) known, built in or loaded."""
+    _from_env()
+    return PROVIDERS
 
 
 def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
     """(provider, version) for `None`, `latest`, `VERSION` or `provider@VERSION`."""
+    _from_env()
     if spec is None or spec == "":
         return provider, default_version(provider)
     text = spec.strip()
     if "@" in text:
         provider, _, text = text.partition("@")
-    elif text in _tables.VERSIONS:  # a provider's name alone: its default version
+    elif text in VERSIONS:  # a provider's name alone: its default version
         provider, text = text, "default"
-    if provider not in _tables.VERSIONS:
+    if provider not in VERSIONS:
         raise UnknownRulesError(f"unknown provider {provider!r}; available: {', '.join(PROVIDERS)}")
-    versions = _tables.VERSIONS[provider]
+    versions = VERSIONS[provider]
     if text == "latest":
         return provider, versions[-1]
     if text == "default":
@@ -148,7 +237,10 @@ def parse_spec(spec: str | None, provider: str = "openai") -> tuple[str, str]:
 
 @cache
 def _load(provider: str, version: str) -> Rules:
-    return Rules(importlib.import_module(f"toolcast._tables.{_tables.module_name(provider, version)}"))
+    module = _LOADED.get((provider, version))
+    if module is None:
+        module = importlib.import_module(f"toolcast._tables.{_tables.module_name(provider, version)}")
+    return Rules(module)
 
 
 _RESOLVED: dict[tuple, Rules] = {}

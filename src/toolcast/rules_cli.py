@@ -129,22 +129,7 @@ def render_diff(d: dict, w) -> None:
         for x in d["classes"]:
             w(f"  {x['kind']} class {x['class']}: {x['from']} -> {x['to']}\n")
     if d["diagnostics"] or d["transformations"]:
-        w("\ncodes\n")
-        for x in d["diagnostics"]:
-            if x["change"] == "changed":
-                what = "; ".join(f"{f} {old!r} -> {new!r}" if f == "message" else f"{f} {old} -> {new}"
-                                 for f, (old, new) in x["fields"].items())
-                w(f"  ~ {x['code']}: {what} {_cites(x['cite'])}\n")
-            else:
-                sign = "+" if x["change"] == "added" else "-"
-                w(f"  {sign} {x['code']} ({x['severity']}, {x['outcome']}) {_cites(x['cite'])}\n")
-        for x in d["transformations"]:
-            if x["change"] == "changed":
-                what = "; ".join(f"{f} {old!r} -> {new!r}" for f, (old, new) in x["fields"].items())
-                w(f"  ~ {x['code']}: {what}\n")
-            else:
-                sign = "+" if x["change"] == "added" else "-"
-                w(f"  {sign} {x['code']}{' (lossy)' if x['lossy'] else ''}\n")
+        _render_codes(d, w)
     if d["sources"]["added"] or d["sources"]["removed"]:
         w("\nsources\n")
         if d["sources"]["added"]:
@@ -160,6 +145,41 @@ def render_diff(d: dict, w) -> None:
                                     "diagnostics", "transformations"))
     if empty and not any(d["formats"].values()):
         w("\n(no rule differences)\n")
+
+
+def _render_codes(d: dict, w) -> None:
+    """The codes part of a rules diff. A changed docs link is listed once per new link (with the
+    number of codes), not on each code's line: across providers nearly every code changes it."""
+    links: dict[str, list[str]] = {}
+    lines = []
+    for x in d["diagnostics"]:
+        if x["change"] == "changed":
+            fields = dict(x["fields"])
+            if "docs" in fields:
+                _old, new_link = fields.pop("docs")
+                links.setdefault(new_link, []).append(x["code"])
+            if fields:
+                what = "; ".join(f"{f} {old!r} -> {new!r}" if f == "message" else f"{f} {old} -> {new}"
+                                 for f, (old, new) in fields.items())
+                lines.append(f"  ~ {x['code']}: {what} {_cites(x['cite'])}\n")
+        else:
+            sign = "+" if x["change"] == "added" else "-"
+            lines.append(f"  {sign} {x['code']} ({x['severity']}, {x['outcome']}) {_cites(x['cite'])}\n")
+    for x in d["transformations"]:
+        if x["change"] == "changed":
+            what = "; ".join(f"{f} {old!r} -> {new!r}" for f, (old, new) in x["fields"].items())
+            lines.append(f"  ~ {x['code']}: {what}\n")
+        else:
+            sign = "+" if x["change"] == "added" else "-"
+            lines.append(f"  {sign} {x['code']}{' (lossy)' if x['lossy'] else ''}\n")
+    if lines:
+        w("\ncodes\n")
+        for line in lines:
+            w(line)
+    if links:
+        w("\ndocs links\n")
+        for url, codes in sorted(links.items()):
+            w(f"  {len(codes)} code(s) now link to {url}: {', '.join(c.split('/', 1)[-1] for c in codes)}\n")
 
 
 def render_impact(m: dict, w, max_details: int | None) -> None:

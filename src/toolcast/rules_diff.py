@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from toolcast import _tables
+from toolcast import rules as _registry
 from toolcast.model import ToolcastError
 from toolcast.rules import Rules, get_rules
 
@@ -94,12 +94,12 @@ def _module_cite(r: Rules, name: str) -> tuple:
 def version_info(r: Rules) -> dict:
     """One version's summary: id, provider, version, whether it is the default and the latest,
     the review date, the version it extends (or None), its number of sources and its summary."""
-    versions = _tables.VERSIONS[r.provider]
+    versions = _registry.available(r.provider)
     return {
         "id": r.id,
         "provider": r.provider,
         "version": r.version,
-        "default": r.version == _tables.DEFAULTS[r.provider],
+        "default": r.version == _registry.default_version(r.provider),
         "latest": r.version == versions[-1],
         "reviewed": r.reviewed,
         "extends": r.extends,
@@ -111,8 +111,10 @@ def version_info(r: Rules) -> dict:
 def versions() -> dict:
     """Every provider and rule version: `providers`, `defaults` (provider -> version) and
     `versions` (a `version_info` each, oldest first per provider)."""
-    infos = [version_info(get_rules(f"{p}@{v}")) for p, vs in sorted(_tables.VERSIONS.items()) for v in vs]
-    return {"providers": sorted(_tables.VERSIONS), "defaults": dict(_tables.DEFAULTS), "versions": infos}
+    providers = _registry.providers()
+    infos = [version_info(get_rules(f"{p}@{v}")) for p in providers for v in _registry.available(p)]
+    return {"providers": list(providers), "defaults": {p: _registry.default_version(p) for p in providers},
+            "versions": infos}
 
 
 def resolved(r: Rules) -> dict:
@@ -184,6 +186,7 @@ def diff_rules(a: Rules, b: Rules) -> dict:
         cited.update(("a:" if r is a else "b:") + i for i in ids)
         return list(ids)
 
+    renamed = _renamer(a, b)
     keywords = []
     for kw in sorted(set(a.keywords) | set(b.keywords)):
         sa, sb = _kw_state(a, kw), _kw_state(b, kw)
@@ -200,7 +203,7 @@ def diff_rules(a: Rules, b: Rules) -> dict:
     for name in sorted(set(a.limits) | set(b.limits)):
         la, lb = (_limit(r.limits[name]) if name in r.limits else None for r in (a, b))
         va, vb = la and la["value"], lb and lb["value"]
-        if va != vb or (la and lb and la["code"] != lb["code"]):
+        if va != vb or (la and lb and renamed(la["code"]) != lb["code"]):
             side = lb or la
             limits.append({"limit": name, "from": va, "to": vb, "code": side["code"],
                            "cite": cite(b if lb else a, side["cite"])})
@@ -215,7 +218,7 @@ def diff_rules(a: Rules, b: Rules) -> dict:
     for field, va, vb in (("pattern", a.name_pattern, b.name_pattern), ("max_length", a.name_max_length, b.name_max_length)):
         if va != vb:
             name.append({"field": field, "from": va, "to": vb, "cite": cite(b, _module_cite(b, "NAME_CITE"))})
-    catalogues = _diff_catalogues(a, b, cite)
+    catalogues = _diff_catalogues(a, b, cite, renamed)
     citations: dict[str, dict] = {}
     for key in sorted(cited):  # "a:" sorts first: a source both cite is shown as `a` has it
         citations.setdefault(key[2:], _source(a if key.startswith("a:") else b, key[2:]))
@@ -236,8 +239,19 @@ def diff_rules(a: Rules, b: Rules) -> dict:
     }
 
 
-def _diff_catalogues(a: Rules, b: Rules, cite: Any) -> dict:
-    """The part of `diff_rules` about regex features, classes and the two code catalogues."""
+def _renamer(a: Rules, b: Rules) -> Any:
+    """A code of `a` as `b` names the same pattern: across providers (or targets) the codes differ
+    by their prefix only (`openai/x`, `anthropic/x`: spec/catalogue.yaml's key), so the diff compares
+    them under `b`'s prefix and shows what else differs."""
+    if a.target == b.target:
+        return lambda code: code
+    old, new = a.target + "/", b.target + "/"
+    return lambda code: new + code[len(old):] if isinstance(code, str) and code.startswith(old) else code
+
+
+def _diff_catalogues(a: Rules, b: Rules, cite: Any, renamed: Any) -> dict:
+    """The part of `diff_rules` about regex features, classes and the two code catalogues (the codes
+    of `a` under `b`'s prefix, see _renamer)."""
     ra, rb = _regex_features(a), _regex_features(b)
     regex = []
     for f in sorted(set(ra) | set(rb)):
@@ -250,16 +264,19 @@ def _diff_catalogues(a: Rules, b: Rules, cite: Any) -> dict:
                          ("regex", _regex_classes(a), _regex_classes(b))):
         for c in sorted(set(ta) | set(tb)):
             ea, eb = _class_entry(ta.get(c)), _class_entry(tb.get(c))
+            ea = ea and tuple(renamed(x) for x in ea)
             if ea != eb:
                 classes.append({"kind": kind, "class": c, "from": ea, "to": eb})
     diagnostics = []
-    for code in sorted(set(a.diagnostics) | set(b.diagnostics)):
-        da, db = (_diagnostic(r.diagnostics[code]) if code in r.diagnostics else None for r in (a, b))
+    a_diagnostics = {renamed(code): d for code, d in a.diagnostics.items()}
+    a_code = {renamed(code): code for code in a.diagnostics}  # (a code only `a` has is shown as `a` names it)
+    for code in sorted(set(a_diagnostics) | set(b.diagnostics)):
+        da, db = (_diagnostic(ds[code]) if code in ds else None for ds in (a_diagnostics, b.diagnostics))
         if da == db:
             continue
         if da is None or db is None:
             d = db or da
-            diagnostics.append({"code": code, "change": "added" if da is None else "removed",
+            diagnostics.append({"code": code if da is None else a_code[code], "change": "added" if da is None else "removed",
                                 "severity": d["severity"], "outcome": d["outcome"], "cite": cite(b if db else a, d["cite"])})
             continue
         changed = {f: v for f, v in _changes(da, db).items() if f != "cite"}

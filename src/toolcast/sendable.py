@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast import sent_rules
 from toolcast.tool_input import copy_json
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
@@ -78,17 +79,20 @@ def object_root(schema: Any, r: Any, trans: list) -> Any:
     return out
 
 
-def sendable(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
+def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> dict | None:
     """`sent` (the compile's own copy of the original, changed in place) made acceptable to the
     provider without strict, each rewrite recorded in `trans` (a lossy one where it widens); None
-    when no acceptable form exists (the reason in `diags`)."""
+    when no acceptable form exists (the reason in `diags`). `seen` (sent_copy.Seen, from the copy):
+    the passes whose keys occur nowhere in `sent` are skipped (None: every pass runs)."""
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
-    if "$schema" not in sent or declared == "draft-04":  # (what draft-04's flags mean; another dialect's are invalid)
+    # (what draft-04's flags mean; another dialect's are invalid)
+    if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
         numeric_bounds(sent, r, trans)
-    _tuple_items(sent, r, trans)
+    if seen is None or seen.tuples:
+        _tuple_items(sent, r, trans)
     if policy.get("sent_references") == "local":
-        sent = _local_references(sent, r, diags, trans, declared)
+        sent = _local_references(sent, r, diags, trans, declared, seen)
         if sent is None:
             return None
     if r.sent_root_keywords:
@@ -101,12 +105,32 @@ def sendable(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
         _recursion(sent, r, trans)
     if policy.get("sent_any_of") == "alone":
         _any_of_alone(sent, r, trans)
+    if sent_rules.applies(r):  # (keywords rejected anywhere, boolean property schemas, empty lists)
+        return sent_rules.sent_rules(sent, r, diags, trans)
     return sent
 
 
 def _nodes(schema: Any):
-    """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS)."""
-    return ((place, node) for place, node, _ in _nodes_and_steps(schema))
+    """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS):
+    _nodes_and_steps's, without the steps."""
+    stack: list = [((), schema)]
+    while stack:
+        place, node = stack.pop()
+        if type(node) is not dict:
+            continue
+        yield place, node
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind is None:
+                continue
+            if kind == "map" and type(v) is dict:
+                subs.extend((place + (key, n), x) for n, x in v.items())
+            elif (kind == "list" or kind == "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), x) for i, x in enumerate(v))
+            else:
+                subs.append((place + (key,), v))
+        stack.extend(reversed(subs))
 
 
 def property_names(schema: Any):
@@ -148,11 +172,13 @@ def _tuple_items(sent: dict, r: Any, trans: list) -> None:
                       "(the tuple form of `items`: `prefixItems`, and `additionalItems` as `items`)"))
 
 
-def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str | None) -> dict | None:
+def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str | None,
+                      seen: Any = None) -> dict | None:
     """`sent` with every `$ref` naming `#` or a root definition, resolved as JSON Schema does
     (`$id` bases, anchors; walk.resources.bundle); None when one names a resource outside the
     document (nothing is ever fetched) or nothing at all."""
-    if not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent)):
+    if ((seen is not None and not seen.may_bundle(sent))
+            or not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent))):
         _defs_renamed(sent, r, trans)
         return sent
     before = {place: node["$ref"] for place, node in _nodes(sent) if type(node.get("$ref")) is str}

@@ -113,6 +113,8 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
+from . import facts as _facts
+
 __all__ = [
     "LIMITS",
     "PROFILES",
@@ -134,51 +136,13 @@ __all__ = [
 # PF §1.5: supported types (+ null via type arrays / {"type":"null"} branches).
 TYPE_NAMES = frozenset({"string", "number", "boolean", "integer", "object", "array", "null"})
 
-# PF §1.6 string `format`: exactly these nine; "'uri' is not a valid format" (peers §4).
-SUPPORTED_FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
+# The documented facts that change between readings (allowlist, formats, limits) live in ONE mapping,
+# tests/oracles/facts.py, keyed by rule version date; a profile names a reading by its date.
+SUPPORTED_FORMATS = _facts.NINE_FORMATS  # PF §1.6, since the widening
 
-_BASE_ALLOWLIST = frozenset(
-    {
-        # structure (PF §1.4, §1.6 object/array)
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        # PF §1.5 enum, const (unlisted-accepted); PF §1.7 anyOf / $ref / $defs
-        "enum",
-        "const",
-        "anyOf",
-        "$ref",
-        "$defs",
-        # annotations (PF §1.6 description/title)
-        "description",
-        "title",
-        # string (PF §1.6; minLength/maxLength per C-1)
-        "pattern",
-        "format",
-        "minLength",
-        "maxLength",
-        # number (PF §1.6)
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        # array (PF §1.6)
-        "minItems",
-        "maxItems",
-    }
-)
-
-# Keyword allowlists per profile (the date is the reading of the facts).
-PROFILES: dict[str, frozenset[str]] = {
-    "2026-10-17": _BASE_ALLOWLIST,
-    # Older reading: no minLength/maxLength (C-1 side (a)), no const, no title.
-    "2026-08-20": _BASE_ALLOWLIST - {"minLength", "maxLength", "const", "title"},
-}
+# Keyword allowlists per reading (a profile is any rule version date on or after the first reading).
+PROFILES: dict[str, frozenset[str]] = {d: r.allowlist for d, r in _facts.OPENAI.items()}
+_BASE_ALLOWLIST = frozenset().union(*PROFILES.values())
 
 # Keywords the facts name as unsupported/rejected (PF §1.6, §1.7, §1.10 openai-node
 # set; upstream §5 P1 "'oneOf' is not permitted"). Everything else outside the
@@ -217,15 +181,8 @@ UNSUPPORTED_KEYWORDS = frozenset(
     }
 )
 
-# PF §1.8, "Current docs" column (C-2: use the docs values).
-LIMITS = {
-    "properties": 5_000,
-    "depth": 10,
-    "string_chars": 120_000,
-    "enum_values": 1_000,
-    "big_enum_threshold": 250,  # "more than 250 values"
-    "big_enum_chars": 15_000,
-}
+# PF §1.8, "Current docs" column (C-2: use the docs values): the reading's limits, facts.py.
+LIMITS = _facts.openai("2025-11-30").limits
 
 # Hostile-input guards (not provider facts).
 MAX_NODES = 50_000  # schema nodes visited before giving up
@@ -303,9 +260,12 @@ def _parse_ref(ref: Any) -> tuple[str, str | None]:
 
 
 class _Walk:
-    def __init__(self, schema: Any, allow: frozenset[str], count_scalars: bool = False):
+    def __init__(self, schema: Any, allow: frozenset[str], count_scalars: bool = False,
+                 reading: _facts.Reading | None = None):
         self.schema = schema
         self.allow = allow
+        self.formats = reading.formats if reading is not None else SUPPORTED_FORMATS
+        self.limits = reading.limits if reading is not None else LIMITS
         self.count_scalars = count_scalars
         self.out: list[Violation] = []
         self.properties = 0
@@ -472,7 +432,7 @@ class _Walk:
         is_array = "array" in types
         if is_object or is_array or self.count_scalars:
             self.max_level = max(self.max_level, level)
-            if level > LIMITS["depth"] and self.too_deep_path is None:
+            if level > self.limits["depth"] and self.too_deep_path is None:
                 self.too_deep_path = path
 
         # --- object (PF §1.4)
@@ -591,11 +551,11 @@ class _Walk:
                     elif isinstance(v, str):
                         chars += len(v)
                 self.string_chars += chars
-                if len(values) > LIMITS["big_enum_threshold"] and chars > LIMITS["big_enum_chars"]:
+                if len(values) > self.limits["big_enum_threshold"] and chars > self.limits["big_enum_chars"]:
                     self.add(
                         _join(path, "enum"),
                         "enum-string-too-long",
-                        f"enum with {len(values)} values (> {LIMITS['big_enum_threshold']}) has {chars} chars of strings (> {LIMITS['big_enum_chars']})",
+                        f"enum with {len(values)} values (> {self.limits['big_enum_threshold']}) has {chars} chars of strings (> {self.limits['big_enum_chars']})",
                     )
 
         # --- const (PF §1.5: counted in the 120,000-char limit)
@@ -615,7 +575,7 @@ class _Walk:
             f = node["format"]
             if not isinstance(f, str):
                 self.add(_join(path, "format"), "invalid-keyword-value", "format must be a string")
-            elif f not in SUPPORTED_FORMATS:
+            elif f not in self.formats:
                 self.add(
                     _join(path, "format"), "format-unsupported", f"{f!r} is not a valid format"
                 )
@@ -658,29 +618,29 @@ class _Walk:
         """Limit checks (PF §1.8) and reference-graph checks after the walk."""
         if not isinstance(self.schema, dict):
             return
-        if self.properties > LIMITS["properties"]:
+        if self.properties > self.limits["properties"]:
             self.add(
                 "#",
                 "too-many-properties",
-                f"{self.properties} properties in total (max {LIMITS['properties']})",
+                f"{self.properties} properties in total (max {self.limits['properties']})",
             )
-        if self.max_level > LIMITS["depth"]:
+        if self.max_level > self.limits["depth"]:
             self.add(
                 self.too_deep_path or "#",
                 "too-deep",
-                f"{self.max_level} levels of nesting (max {LIMITS['depth']})",
+                f"{self.max_level} levels of nesting (max {self.limits['depth']})",
             )
-        if self.string_chars > LIMITS["string_chars"]:
+        if self.string_chars > self.limits["string_chars"]:
             self.add(
                 "#",
                 "too-many-string-chars",
-                f"{self.string_chars} chars of names/enum/const strings (max {LIMITS['string_chars']})",
+                f"{self.string_chars} chars of names/enum/const strings (max {self.limits['string_chars']})",
             )
-        if self.enum_values > LIMITS["enum_values"]:
+        if self.enum_values > self.limits["enum_values"]:
             self.add(
                 "#",
                 "too-many-enum-values",
-                f"{self.enum_values} enum values in total (max {LIMITS['enum_values']})",
+                f"{self.enum_values} enum values in total (max {self.limits['enum_values']})",
             )
         if not self.complete:
             return
@@ -808,16 +768,23 @@ class _Walk:
 # --------------------------------------------------------------------------
 
 
-def _allowlist(profile: str) -> frozenset[str]:
+def _reading(profile: str) -> _facts.Reading:
+    """The documented facts of a profile: a rule version date (facts.py, the newest reading on or before it)."""
     try:
-        return PROFILES[profile]
-    except KeyError:
-        raise ValueError(f"unknown profile {profile!r}; known: {sorted(PROFILES)}") from None
+        return _facts.openai(profile)
+    except (ValueError, TypeError):
+        raise ValueError(f"unknown profile {profile!r}; readings: {sorted(PROFILES)}") from None
+
+
+def _allowlist(profile: str) -> frozenset[str]:
+    return _reading(profile).allowlist
 
 
 def violations(schema: Any, *, profile: str = "2026-10-17") -> list[Violation]:
-    """All OpenAI strict-mode violations of a compiled ``parameters`` schema."""
-    w = _Walk(schema, _allowlist(profile))
+    """All OpenAI strict-mode violations of a compiled ``parameters`` schema, under the documented
+    facts of `profile` (a rule version date; tests/oracles/facts.py)."""
+    reading = _reading(profile)
+    w = _Walk(schema, reading.allowlist, reading=reading)
     w.run()
     w.finish()
     return w.out

@@ -5,6 +5,7 @@ from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordE
                               RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'anthropic'
+WIRE = {'default_api': 'messages', 'native_inputs': ('anthropic',), 'probe': {'sdk': 'anthropic', 'model': 'claude-haiku-4-5', 'key_env': ('ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN')}, 'apis': {'messages': {'tool': {'name': '$name', 'description': '$description?', 'input_schema': '$schema', 'strict': '$strict?'}, 'calls': {'in': ('content',), 'match': {'type': 'tool_use'}, 'id': ('id',), 'name': ('name',), 'arguments': ('input',)}, 'result': {'type': 'tool_result', 'tool_use_id': '$id', 'content': '$text?', 'is_error': '$error?'}, 'cite': ('A-STRICT', 'A-PY')}}}
 VERSION = '2026-01-29'
 REVIEWED = '2026-12-01'
 EXTENDS = '2025-11-14'
@@ -271,6 +272,7 @@ TRANSFORMATIONS = {
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
     'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'reserved', 'dropped-ref-sibling-annotation'),
     'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
+    'dropped-sent-keyword': TransformationEntry(True, 'Dropped a keyword Anthropic rejects wherever it stands, in every form a tool is sent in.', 'reserved', 'dropped-sent-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unlisted-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword Anthropic does not list.', 'active', 'dropped-unlisted-constraint-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -300,6 +302,7 @@ TRANSFORMATIONS = {
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
     'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'reserved', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'active', 'wrapped-ref-with-siblings'),
+    'wrote-boolean-property-schema': TransformationEntry(False, 'Wrote a `true` or `false` property schema as the object that means the same (`{}`, `{"not": {}}`), where Anthropic takes only objects.', 'reserved', 'wrote-boolean-property-schema'),
 }
 
 # pattern the walk reports: this provider's diagnostic code
@@ -407,6 +410,7 @@ CHANGES = {
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
     'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
     'dropped-root-keyword': 'dropped-root-keyword',
+    'dropped-sent-keyword': 'dropped-sent-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unlisted-constraint-keyword': 'dropped-unlisted-constraint-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -436,6 +440,7 @@ CHANGES = {
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
     'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
+    'wrote-boolean-property-schema': 'wrote-boolean-property-schema',
 }
 
 # regex feature class: RegexClassEntry(action on the pattern, diagnostic, transformation)

@@ -5,6 +5,7 @@ from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordE
                               RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'openai'
+WIRE = {'default_api': 'responses', 'native_inputs': ('openai', 'chat'), 'proxy': {'api': 'responses', 'mark_non_strict': True}, 'probe': {'sdk': 'openai', 'model': 'gpt-5-mini', 'key_env': ('OPENAI_API_KEY',)}, 'apis': {'responses': {'tool': {'type': 'function', 'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}, 'calls': {'in': ('output',), 'match': {'type': 'function_call'}, 'id': ('call_id',), 'name': ('name',), 'arguments': ('arguments',)}, 'result': {'type': 'function_call_output', 'call_id': '$id', 'output': '$text'}, 'cite': ('O-FC', 'O-PY')}, 'chat': {'tool': {'type': 'function', 'function': {'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}}, 'calls': {'in': ('choices', 0, 'message', 'tool_calls'), 'match': {'type': 'function'}, 'id': ('id',), 'name': ('function', 'name'), 'arguments': ('function', 'arguments')}, 'result': {'role': 'tool', 'tool_call_id': '$id', 'content': '$text'}, 'cite': ('O-FC', 'O-PY')}}}
 VERSION = '2026-08-20'
 REVIEWED = '2026-08-20'
 EXTENDS = '2025-11-30'
@@ -277,6 +278,7 @@ TRANSFORMATIONS = {
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
     'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'reserved', 'dropped-ref-sibling-annotation'),
     'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
+    'dropped-sent-keyword': TransformationEntry(True, 'Dropped a keyword OpenAI rejects wherever it stands, in every form a tool is sent in.', 'reserved', 'dropped-sent-keyword'),
     'dropped-undocumented-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword OpenAI does not list.', 'active', 'dropped-undocumented-constraint-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -308,6 +310,7 @@ TRANSFORMATIONS = {
     'widened-invalid-subschema': TransformationEntry(True, 'Rewrote a non-schema value as `{}`.', 'reserved', 'widened-invalid-subschema'),
     'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'reserved', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'active', 'wrapped-ref-with-siblings'),
+    'wrote-boolean-property-schema': TransformationEntry(False, 'Wrote a `true` or `false` property schema as the object that means the same (`{}`, `{"not": {}}`), where OpenAI takes only objects.', 'reserved', 'wrote-boolean-property-schema'),
 }
 
 # pattern the walk reports: this provider's diagnostic code
@@ -416,6 +419,7 @@ CHANGES = {
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
     'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
     'dropped-root-keyword': 'dropped-root-keyword',
+    'dropped-sent-keyword': 'dropped-sent-keyword',
     'dropped-undocumented-constraint-keyword': 'dropped-undocumented-constraint-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -447,6 +451,7 @@ CHANGES = {
     'widened-invalid-subschema': 'widened-invalid-subschema',
     'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
+    'wrote-boolean-property-schema': 'wrote-boolean-property-schema',
 }
 
 # regex feature class: RegexClassEntry(action on the pattern, diagnostic, transformation)

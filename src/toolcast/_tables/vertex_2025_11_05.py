@@ -7,6 +7,7 @@ from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEn
 PROVIDER = 'vertex'
 TARGET = 'vertex'
 API = 'json-schema'
+WIRE = {'default_api': 'parameters', 'tools': ({'functionDeclarations': '$tools'},), 'proxy': {'api': 'json-schema'}, 'probe': {'sdk': 'google-genai-vertex', 'model': 'gemini-2.5-flash', 'key_env': ('GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT')}, 'apis': {'json-schema': {'tool': {'name': '$name', 'description': '$description', 'parametersJsonSchema': '$schema'}, 'calls': {'in': ('candidates', 0, 'content', 'parts'), 'id': (('functionCall', 'function_call'), 'id'), 'name': (('functionCall', 'function_call'), 'name'), 'arguments': (('functionCall', 'function_call'), 'args')}, 'result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'output': '$text'}}}, 'error_result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'error': '$text'}}}, 'cite': ('G-VTX', 'G-PY')}}}
 VERSION = '2025-11-05'
 REVIEWED = '2026-12-01'
 EXTENDS = None
@@ -259,6 +260,7 @@ TRANSFORMATIONS = {
     'dropped-redundant-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that its target already states; the `$ref` was kept, not inlined.', 'active', 'dropped-redundant-ref-sibling'),
     'dropped-ref-sibling-annotation': TransformationEntry(False, 'Dropped an annotation beside `$ref`, where the provider takes only `$` keywords beside it.', 'active', 'dropped-ref-sibling-annotation'),
     'dropped-root-keyword': TransformationEntry(True, "Dropped a keyword the provider refuses at the root of a tool's parameters.", 'active', 'dropped-root-keyword'),
+    'dropped-sent-keyword': TransformationEntry(True, 'Dropped a keyword Vertex AI rejects wherever it stands, in every form a tool is sent in.', 'reserved', 'dropped-sent-keyword'),
     'dropped-unknown-keyword': TransformationEntry(False, 'Dropped a keyword that is not JSON Schema (it constrained nothing).', 'active', 'dropped-unknown-keyword'),
     'dropped-unlisted-constraint-keyword': TransformationEntry(True, 'Dropped a constraint keyword Gemini does not list.', 'active', 'dropped-unlisted-constraint-keyword'),
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
@@ -288,6 +290,7 @@ TRANSFORMATIONS = {
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
     'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'active', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'reserved', 'wrapped-ref-with-siblings'),
+    'wrote-boolean-property-schema': TransformationEntry(False, 'Wrote a `true` or `false` property schema as the object that means the same (`{}`, `{"not": {}}`), where Vertex AI takes only objects.', 'reserved', 'wrote-boolean-property-schema'),
 }
 
 # pattern the walk reports: this provider's diagnostic code
@@ -396,6 +399,7 @@ CHANGES = {
     'dropped-redundant-ref-sibling': 'dropped-redundant-ref-sibling',
     'dropped-ref-sibling-annotation': 'dropped-ref-sibling-annotation',
     'dropped-root-keyword': 'dropped-root-keyword',
+    'dropped-sent-keyword': 'dropped-sent-keyword',
     'dropped-unknown-keyword': 'dropped-unknown-keyword',
     'dropped-unlisted-constraint-keyword': 'dropped-unlisted-constraint-keyword',
     'dropped-unsupported-format': 'dropped-unsupported-format',
@@ -425,6 +429,7 @@ CHANGES = {
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
     'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
+    'wrote-boolean-property-schema': 'wrote-boolean-property-schema',
 }
 
 # regex feature class: RegexClassEntry(action on the pattern, diagnostic, transformation)

@@ -49,7 +49,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
                "unsatisfiable-schema"),
     # the form sent without strict, made acceptable to the provider (policy sent_*, toolcast.sendable)
     "sent": ("root-schema-not-object", "external-ref", "unresolvable-ref", "unsupported-ref-target",
-             "unsupported-dialect", "nested-definitions", "annotation-keyword-dropped"),
+             "unsupported-dialect", "nested-definitions", "annotation-keyword-dropped",
+             "unsatisfiable-schema"),  # (policy sent_empty: toolcast.sent_rules)
     # the tool's name and description, and the strict-mode policy (compile)
     "tool": ("tool-name-missing", "tool-name-too-long", "tool-name-invalid-characters", "missing-tool-description",
              "description-invisible-characters", "description-over-char-limit", "description-too-long",
@@ -86,7 +87,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "merged-root-all-of", "dropped-root-keyword", "dropped-ref-sibling-annotation",
              "wrapped-ref-siblings-in-all-of", "made-recursive-property-optional", "cut-recursive-reference",
              "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
-             "repointed-reference"),
+             "repointed-reference",
+             "dropped-sent-keyword", "wrote-boolean-property-schema"),  # (policy sent_keywords, sent_property_schemas)
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "described-enforced-constraint",  # (enforce=True: toolcast.enforce)
@@ -135,7 +137,7 @@ CONSTRAINING = frozenset({
 LOSSY_CHANGES = ("dropped-unsupported-keyword", "dropped-unsupported-format", "converted-one-of-to-any-of",
                  "dropped-additional-properties-schema", "dropped-additional-properties-false",
                  "stripped-explicit-null", "dropped-non-string-enum", "merged-root-combinator", "dropped-root-keyword",
-                 "made-recursive-property-optional", "cut-recursive-reference")
+                 "made-recursive-property-optional", "cut-recursive-reference", "dropped-sent-keyword")
 # Diagnostic patterns the walk reports only beside one of those changes: their outcome must say
 # so (lossy, or refuses), not fixes or reports.
 LOSSY_REPORTS = ("unsupported-keyword", "unsupported-string-format", "one-of-converted-to-any-of",
@@ -203,7 +205,18 @@ OPTIONAL_POLICY = {
     # any: references sent as written; local: every `$ref` names `#` or a root definition (`$id`
     # and anchors resolved, exact); one to a resource outside the document refuses the tool
     "sent_references": ("any", "local"),
+    # any: a property's schema may be `true`/`false`; objects: every value of `properties` is a schema
+    # object (`true` written `{}`, `false` written `{"not": {}}`, exact; toolcast.sent_rules)
+    "sent_property_schemas": ("any", "objects"),
 }
+# policy sent_keywords `drop` (keywords the provider rejects anywhere in the form sent without strict,
+# dropped, lossy) may not list these: the walk and sendable read them (a dropped `$ref`, `$defs`,
+# `$schema` or `properties` would leave a document that no longer says what it said, or nothing).
+SENT_UNDROPPABLE = ("type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs",
+                    "definitions", "$schema", "$id", "id", "$anchor", "$dynamicAnchor")
+# policy sent_empty `refuse`: keywords whose empty list no value satisfies (an empty `allOf` or
+# `required` says nothing, so a tool is never refused for one): a schema with one refuses the tool.
+SENT_EMPTY_UNSATISFIABLE = ("enum", "anyOf", "oneOf")
 # The root keywords toolcast.sendable can rid a sent form of (policy sent_root_keywords lists those
 # a provider refuses at the root whatever the strict flag): anyOf/oneOf lifted into one object
 # (lossy), allOf merged, the rest dropped (lossy).
@@ -345,6 +358,6 @@ REPORTED_WHERE_SELECTED = frozenset({
     "narrowed-root-to-object", "inlined-reference", "merged-root-combinator", "merged-root-all-of",
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
-    "converted-dialect-keyword", "repointed-reference",
+    "converted-dialect-keyword", "repointed-reference", "dropped-sent-keyword", "wrote-boolean-property-schema",
     "described-enforced-constraint",  # compile_tool(enforce=True)
 })

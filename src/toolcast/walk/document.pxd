@@ -1,11 +1,10 @@
-# The compiled build's declaration of walk/document.py's class (see setup.py and state.pxd): an
-# extension type extending the one before it in Walk's line, its methods callable as C methods
-# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
-# methods).
+# The compiled build's declaration of walk/document.py (the document read before the walk): its
+# functions over the walk's state as C functions, called from the other modules of the walk as C
+# functions too where their .pxd cimports them (those holding a generator, a lambda or a nested
+# function, which a C function cannot, stay Python functions).
 
-from toolcast.walk.plans cimport Plans
+from toolcast.walk.state cimport Walk
 
 
-cdef class Document(Plans):
-    cpdef _document(self, schema)
-    cpdef _dialect(self, dict schema, Py_ssize_t flags)
+cpdef _document(Walk w, schema)
+cpdef _dialect(Walk w, dict schema, Py_ssize_t flags)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.walk.dialect import Rewrite, dialect_of
-from toolcast.walk.plans import Plans
 from toolcast.walk.resources import bundle
+from toolcast.walk.state import Walk
 from toolcast.walk.values import (
     ANNOTATIONS_BESIDE_REF,
     HAS_ANNOTATED_REFS,
@@ -26,75 +26,74 @@ from toolcast.walk.values import (
 )
 
 
-class Document(Plans):
-    """The steps a whole document takes before node() sees it (a class of Walk's line)."""
-
-    def _document(self, schema: Any) -> Any:
-        """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING
-        after a refusal."""
-        flags = _plain_flags(schema)  # scan's common case, inline
-        if flags < 0:
-            problem, flags = _exact_scan(schema)
-            if problem is not None:
-                place, what = problem
-                return self._refused("non-json-value", place, value=what)
-        if flags & HAS_FOREIGN_CONTAINERS:
-            schema = plain_containers(schema)
-        if type(schema) is not dict:
-            return schema
-        dialect = "2020-12"
-        if "$schema" in schema:
-            dialect = dialect_of(schema["$schema"])
-            schema = self._dialect(schema, flags)
-            if schema is MISSING:
-                return MISSING
-        if flags & (HAS_IDS | HAS_OTHER_REFS):
-            schema = bundle(schema, self, dialect)
-            if schema is None:
-                return MISSING
+def _document(w: Walk, schema: Any) -> Any:
+    """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING
+    after a refusal."""
+    flags = _plain_flags(schema)  # scan's common case, inline
+    if flags < 0:
+        problem, flags = _exact_scan(schema)
+        if problem is not None:
+            place, what = problem
+            return _refused(w, "non-json-value", place, value=what)
+    if flags & HAS_FOREIGN_CONTAINERS:
+        schema = plain_containers(schema)
+    if type(schema) is not dict:
         return schema
+    dialect = "2020-12"
+    if "$schema" in schema:
+        dialect = dialect_of(schema["$schema"])
+        schema = _dialect(w, schema, flags)
+        if schema is MISSING:
+            return MISSING
+    if flags & (HAS_IDS | HAS_OTHER_REFS):
+        schema = bundle(schema, w, dialect)
+        if schema is None:
+            return MISSING
+    return schema
 
-    def _refused(self, pattern: str, place: tuple, **params: Any) -> Any:
-        self.report(pattern, place, **params)
-        return MISSING
 
-    def _dialect(self, schema: dict, flags: int) -> Any:
-        """`schema` with its declared dialect's meaning in 2020-12 terms; MISSING after a refusal
-        (a dialect toolcast does not know: MCP asks for a clear error, not a guess). `flags` are
-        scan's for the document."""
-        declared = schema["$schema"]
-        dialect = dialect_of(declared)
-        if dialect is None:
-            return self._refused("unsupported-dialect", ("$schema",), value=describe(declared))
-        later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
-            dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
-        # OpenAPI's `nullable` is a keyword of no declared dialect: unknown there, not a null type.
-        foreign = OPENAPI_KEYWORDS if flags & HAS_OPENAPI_KEYWORDS else frozenset()
-        if not foreign and (dialect == "2020-12" or (dialect == "2019-09" and not later) or (
-                dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
-                and (not flags & HAS_ANNOTATED_REFS or self.annotations >= ANNOTATIONS_BESIDE_REF))):
-            return schema  # (the rewrite would give back the same document and record nothing)
-        rw = Rewrite(dialect, frozenset(self.annotations), later, foreign)
-        out = rw.rewrite(schema, ())
-        if rw.unread:
-            # Dropped as the rules drop a keyword they do not list (keyword_classes.unknown; its
-            # action is always drop, see actions.UNKNOWN_ACTIONS).
-            dcode, tcode = self.r.unknown_keyword[1:]
-            for sp, k in rw.unread:
-                self.diag(dcode, sp + (k,), keyword=k)
-                note = f"(OpenAPI `{k}`: not a keyword of {dialect}, the declared dialect)"
-                self.trans.append((tcode, "#", sp + (k,), note))
-        for sp, k in rw.ignored:
-            self.record("ref-sibling-ignored", sp + (k,), (("keyword", k), ("value", dialect)))
-            self.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")
-        for sp, k, became in rw.bounds:
-            self.change("converted-dialect-keyword", sp + (k,), f"({dialect} `{k}`: {became})")
-        for sp, frag in rw.anchors:
-            self.change("converted-dialect-keyword", sp + ("$id",), f"({dialect} `$id` {frag!r}: an $anchor)")
-        for sp, k in rw.dropped:
-            self.record("keyword-not-in-dialect", sp + (k,), (("keyword", k), ("value", dialect)))
-            self.change("dropped-keyword-not-in-dialect", sp + (k,), f"({dialect})")
-        for sp, k, v in rw.invalid:
-            self.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v),
-                        expected=f"a boolean ({dialect})")
-        return out
+def _refused(w: Walk, pattern: str, place: tuple, **params: Any) -> Any:
+    w.report(pattern, place, **params)
+    return MISSING
+
+
+def _dialect(w: Walk, schema: dict, flags: int) -> Any:
+    """`schema` with its declared dialect's meaning in 2020-12 terms; MISSING after a refusal
+    (a dialect toolcast does not know: MCP asks for a clear error, not a guess). `flags` are
+    scan's for the document."""
+    declared = schema["$schema"]
+    dialect = dialect_of(declared)
+    if dialect is None:
+        return _refused(w, "unsupported-dialect", ("$schema",), value=describe(declared))
+    later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
+        dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
+    # OpenAPI's `nullable` is a keyword of no declared dialect: unknown there, not a null type.
+    foreign = OPENAPI_KEYWORDS if flags & HAS_OPENAPI_KEYWORDS else frozenset()
+    if not foreign and (dialect == "2020-12" or (dialect == "2019-09" and not later) or (
+            dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
+            and (not flags & HAS_ANNOTATED_REFS or w.annotations >= ANNOTATIONS_BESIDE_REF))):
+        return schema  # (the rewrite would give back the same document and record nothing)
+    rw = Rewrite(dialect, frozenset(w.annotations), later, foreign)
+    out = rw.rewrite(schema, ())
+    if rw.unread:
+        # Dropped as the rules drop a keyword they do not list (keyword_classes.unknown; its
+        # action is always drop, see actions.UNKNOWN_ACTIONS).
+        dcode, tcode = w.r.unknown_keyword[1:]
+        for sp, k in rw.unread:
+            w.diag(dcode, sp + (k,), keyword=k)
+            note = f"(OpenAPI `{k}`: not a keyword of {dialect}, the declared dialect)"
+            w.trans.append((tcode, "#", sp + (k,), note))
+    for sp, k in rw.ignored:
+        w.record("ref-sibling-ignored", sp + (k,), (("keyword", k), ("value", dialect)))
+        w.change("dropped-ignored-ref-sibling", sp + (k,), f"({dialect})")
+    for sp, k, became in rw.bounds:
+        w.change("converted-dialect-keyword", sp + (k,), f"({dialect} `{k}`: {became})")
+    for sp, frag in rw.anchors:
+        w.change("converted-dialect-keyword", sp + ("$id",), f"({dialect} `$id` {frag!r}: an $anchor)")
+    for sp, k in rw.dropped:
+        w.record("keyword-not-in-dialect", sp + (k,), (("keyword", k), ("value", dialect)))
+        w.change("dropped-keyword-not-in-dialect", sp + (k,), f"({dialect})")
+    for sp, k, v in rw.invalid:
+        w.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v),
+                    expected=f"a boolean ({dialect})")
+    return out

@@ -1,10 +1,6 @@
-# The compiled build's declaration of walk/plans.py's class (see setup.py and state.pxd): an
-# extension type extending the one before it in Walk's line, its methods callable as C methods
-# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
-# methods).
-
-from toolcast.walk.state cimport State
-
+# The compiled build's declaration of walk/plans.py (see setup.py): the plan of a key shape as an
+# extension type whose attributes are C fields, and the functions the descent calls per node as C
+# functions (descent.pxd cimports them).
 
 cdef dict _DEF_REFS
 cpdef _def_ref(name)
@@ -19,5 +15,4 @@ cdef class NodePlan:
     cdef public bint own_null
 
 
-cdef class Plans(State):
-    cpdef _node_plan(self, keys)
+cpdef _node_plan(w, keys)

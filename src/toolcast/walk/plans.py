@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from toolcast.rules import Rules
 from toolcast.walk.regex import _pattern_kept
-from toolcast.walk.state import State
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
     _ONLY_STR,
@@ -47,7 +47,7 @@ _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
 (OP_PLAIN, OP_SLOT, OP_STRUCTURAL, OP_DROP, OP_REWRITE, OP_DEFS, OP_FORMAT, OP_PATTERN, OP_ENUM,
  OP_CONST, OP_AT_MOST_ONE) = range(11)
 STRUCTURAL = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref"})
-# The keywords a leaf plan copies or records (see Plans._leaf_shape), by the walk's op for them.
+# The keywords a leaf plan copies or records (see _leaf_shape), by the walk's op for them.
 _PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN, _DROP = range(6)
 _LEAF_MODES = {OP_PLAIN: _PLAIN, OP_ENUM: _ENUM, OP_CONST: _CONST, OP_FORMAT: _FORMAT, OP_PATTERN: _PATTERN}
 # A leaf with one of these has no leaf plan; `const` only beside `enum` (see _leaf_shape).
@@ -148,11 +148,11 @@ class _Rank(dict):
 
 def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple = ("",)) -> tuple:
     """One copy(s, out) per entry of `containers`: `out` with the planned `values` of `s` copied in
-    (see Plans._shape), or None when a value needs node()'s full treatment; records nothing.
+    (see _shape), or None when a value needs node()'s full treatment; records nothing.
 
     A value that fails its keyword's check, an enum that is empty or holds a non-scalar and a const
     that is not a scalar hand back; an unsupported format and a pattern the rules drop are left out
-    (their findings are recorded by Leaves._record_steps). For an "object" or "array" entry, the
+    (their findings are recorded by leaves._record_steps). For an "object" or "array" entry, the
     structural keywords' values in `keys` are checked first, as node() checks them for that type (a
     value it would report hands back). One loop over the plan, closed over once per key shape (no
     source is written out and executed)."""
@@ -219,80 +219,80 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
     return copy
 
 
-class Plans(State):
-    """The walk's plans of key shapes (a class of Walk's line)."""
+# -- one plan per key shape: what node() does with the keywords, decided once per rule version
+def _shape(w: Any, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
+    """(values, steps) for the keywords in `keys` that are not `own` (read by the plan's runner),
+    or None when one of them needs node()'s reading of every keyword.
 
-    # -- one plan per key shape: what node() does with the keywords, decided once per rule version
-    def _shape(self, keys: tuple, own: frozenset, modes: dict) -> tuple | None:
-        """(values, steps) for the keywords in `keys` that are not `own` (read by the plan's runner),
-        or None when one of them needs node()'s reading of every keyword.
-
-        `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
-        `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
-        are (mode or _DROP, keyword, diagnostic, transformation, refuses) in key order: what is
-        recorded (see _record_steps). Derived from the keyword plan, never from the values."""
-        values, steps = [], []
-        plan, refusing = self.plan, self.refusing
-        for k in keys:
-            if k in own:
-                continue
-            p = plan.get(k)
-            if p is None:
-                action, dcode, tcode = self.r.unknown_keyword
-                if action == "drop":
-                    steps.append((_DROP, k, dcode, tcode, dcode in refusing))
-                continue  # an unknown keyword that is not dropped is left out, as node() does
-            op, exact, check, _vkind, _handler, dcode, tcode, slot = p
-            mode = modes.get(op) if slot is None else None
-            if mode is not None:
-                values.append((k, exact, check, mode))
-                if mode != _PLAIN:
-                    steps.append((mode, k, None, None, False))
-            elif op == OP_DROP and check is None:
+    `values` are (keyword, exact type, check, mode) in output order: what is checked and copied,
+    `mode` from `modes` by the keyword's op (_PLAIN, _ENUM, _CONST, _FORMAT, _PATTERN); `steps`
+    are (mode or _DROP, keyword, diagnostic, transformation, refuses) in key order: what is
+    recorded (see _record_steps). Derived from the keyword plan, never from the values."""
+    values, steps = [], []
+    plan, refusing = w.plan, w.refusing
+    for k in keys:
+        if k in own:
+            continue
+        p = plan.get(k)
+        if p is None:
+            action, dcode, tcode = w.r.unknown_keyword
+            if action == "drop":
                 steps.append((_DROP, k, dcode, tcode, dcode in refusing))
-            else:
-                return None
-        rank = self.rank
-        values.sort(key=lambda o: rank[o[0]])
-        return tuple(values), tuple(steps)
+            continue  # an unknown keyword that is not dropped is left out, as node() does
+        op, exact, check, _vkind, _handler, dcode, tcode, slot = p
+        mode = modes.get(op) if slot is None else None
+        if mode is not None:
+            values.append((k, exact, check, mode))
+            if mode != _PLAIN:
+                steps.append((mode, k, None, None, False))
+        elif op == OP_DROP and check is None:
+            steps.append((_DROP, k, dcode, tcode, dcode in refusing))
+        else:
+            return None
+    rank = w.rank
+    values.sort(key=lambda o: rank[o[0]])
+    return tuple(values), tuple(steps)
 
-    def _node_plan(self, keys: tuple) -> NodePlan:
-        """The plan of a schema with exactly these keys, in this order (see NodePlan), or NO_PLAN
-        when node() must read each keyword itself. Cached per rule version; derived from the
-        keyword plan, never from the values."""
-        if not _plannable(keys):
-            return NO_PLAN  # not cached: node() takes it (the cache never holds large keys alive)
-        plans = self.node_plans
-        if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
-            plans.clear()
-        found = NO_PLAN
-        if "type" in keys:
-            leaf, container = self._leaf_shape(keys), self._container_shape(keys)
-            if leaf is not None or container is not None:
-                found = NodePlan(leaf, container, self.r, keys)
-        plans[keys] = found
-        return found
 
-    def _leaf_shape(self, keys: tuple) -> tuple | None:
-        """_shape of a scalar leaf with these keys, when its plan can compile it."""
-        # (Under policy enum_values an enum or const leaf goes through node(), which checks its types.)
-        if _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys) and (
-                self.enum_types is None or ("enum" not in keys and "const" not in keys)):
-            shape = self._shape(keys, _TYPE_KEY, _LEAF_MODES)
-            if shape is not None and all(self.rank["type"] <= self.rank[o[0]] for o in shape[0]):
-                return shape
-        return None
+def _node_plan(w: Any, keys: tuple) -> NodePlan:
+    """The plan of a schema with exactly these keys, in this order (see NodePlan), or NO_PLAN
+    when node() must read each keyword itself. Cached per rule version; derived from the
+    keyword plan, never from the values."""
+    if not _plannable(keys):
+        return NO_PLAN  # not cached: node() takes it (the cache never holds large keys alive)
+    plans = w.node_plans
+    if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
+        plans.clear()
+    found = NO_PLAN
+    if "type" in keys:
+        leaf, container = _leaf_shape(w, keys), _container_shape(w, keys)
+        if leaf is not None or container is not None:
+            found = NodePlan(leaf, container, w.r, keys)
+    plans[keys] = found
+    return found
 
-    def _container_shape(self, keys: tuple) -> tuple | None:
-        """_shape of an object or array with these keys (plain values only), when its plan can
-        compile it."""
-        plan, rank = self.plan, self.rank
-        if _RESHAPING.isdisjoint(keys) and all(plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS):
-            shape = self._shape(keys, _CONTAINER_KEYS, _PLAIN_MODE)
-            first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
-            if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
-                return shape
-        return None
+
+def _leaf_shape(w: Any, keys: tuple) -> tuple | None:
+    """_shape of a scalar leaf with these keys, when its plan can compile it."""
+    # (Under policy enum_values an enum or const leaf goes through node(), which checks its types.)
+    if _LEAF_RESHAPING.isdisjoint(keys) and not ("const" in keys and "enum" in keys) and (
+            w.enum_types is None or ("enum" not in keys and "const" not in keys)):
+        shape = _shape(w, keys, _TYPE_KEY, _LEAF_MODES)
+        if shape is not None and all(w.rank["type"] <= w.rank[o[0]] for o in shape[0]):
+            return shape
+    return None
+
+
+def _container_shape(w: Any, keys: tuple) -> tuple | None:
+    """_shape of an object or array with these keys (plain values only), when its plan can
+    compile it."""
+    plan, rank = w.plan, w.rank
+    if _RESHAPING.isdisjoint(keys) and all(plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS):
+        shape = _shape(w, keys, _CONTAINER_KEYS, _PLAIN_MODE)
+        first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
+        if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
+            return shape
+    return None
 
 
 class NodePlan:

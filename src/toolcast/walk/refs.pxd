@@ -1,17 +1,15 @@
-# The compiled build's declaration of walk/refs.py's class (see setup.py and state.pxd): an
-# extension type extending the one before it in Walk's line, its methods callable as C methods
-# (those holding a generator, a lambda or a nested function, which a C method cannot, stay Python
-# methods).
+# The compiled build's declaration of walk/refs.py (definitions and references): its functions
+# over the walk's state as C functions, called from the other modules of the walk as C functions
+# too where their .pxd cimports them (those holding a generator, a lambda or a nested function,
+# which a C function cannot, stay Python functions).
 
-from toolcast.walk.keywords cimport Keywords
+from toolcast.walk.leaves cimport _ordered
+from toolcast.walk.state cimport Walk
 
 
-cdef class References(Keywords):
-    cpdef _collect_defs(self, dict root)
-    cpdef _target(self, ref, sp)
-    cpdef _ref_name(self, ref, name, note)
-    cpdef _resolve_raw(self, ref, sp)
-    cpdef _root_target(self)
-    cpdef _inline_root_ref(self, dict root)
-    cpdef _compile_defs(self)
-    cpdef _ref(self, ref, dict out, sp, ip)
+cpdef _collect_defs(Walk w, dict root)
+cpdef _target(Walk w, ref, sp)
+cpdef _ref_name(Walk w, ref, name, note)
+cpdef _resolve_raw(Walk w, ref, sp)
+cpdef _root_target(Walk w)
+cpdef _ref(Walk w, ref, dict out, sp, ip)

@@ -41,7 +41,7 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
 
 
 def _pattern_kept(r: Rules, pattern: str) -> bool:
-    """Whether Walk._pattern keeps this pattern (it records why when it does not). Remembered per
+    """Whether leaves._pattern keeps this pattern (it records why when it does not). Remembered per
     rule version beside its verdict: a planned copy asks for every pattern it copies."""
     kept_cache = r.__dict__.get("_patterns_kept")
     if kept_cache is None:

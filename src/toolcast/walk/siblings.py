@@ -54,7 +54,7 @@ def moved_keyword(part: dict, out: dict, dropped: Callable[[str], bool]) -> str 
         if v is MISSING or dropped(k) or (k != "contains" and (v is True or v == {})):
             continue  # (a schema that accepts everything constrains nothing, but as `contains`)
         if k == "additionalProperties" and v is False:
-            continue  # (the merge's closing settles it: Combinators._closed_merge)
+            continue  # (the merge's closing settles it: combinators._closed_merge)
         for c in controllers:
             if not dropped(c) and not same_reading(c, part.get(c, MISSING), out.get(c, MISSING)):
                 return k

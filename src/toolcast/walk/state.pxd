@@ -1,7 +1,7 @@
-# The compiled build's declaration of walk/state.py's State (see setup.py): an extension type whose
+# The compiled build's declaration of walk/state.py's Walk (see setup.py): an extension type whose
 # attributes are C fields, typed where the walk only ever sets one type (public: the source and
-# its callers read and set them as before), and the methods every class of Walk's line calls as C
-# methods. The methods that take **params stay Python methods.
+# its callers read and set them as before), and the recording methods every function of the walk
+# calls as C methods. The methods that take **params stay Python methods.
 
 cdef class _Bucket:
     cdef public list legit
@@ -9,7 +9,7 @@ cdef class _Bucket:
     cdef public list refs
 
 
-cdef class State:
+cdef class Walk:
     cdef public object r
     cdef public dict plan
     cdef public frozenset refusing
@@ -66,8 +66,3 @@ cdef class State:
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)
     cpdef _blocked(self)
-    cpdef node(self, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*, bint normalized=*)
-    cpdef _container(self, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)
-    cpdef _ordered(self, dict out)
-    cpdef _descend_slot(self, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
-    cpdef _merge(self, list parts, sp, Py_ssize_t depth=*)

@@ -1,4 +1,4 @@
-"""What one walk holds and records: the first class of the line of classes that makes up Walk."""
+"""What one walk holds and records: the Walk every phase and keyword action of the walk is given."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from types import MappingProxyType
 from typing import Any
 
 from toolcast.model import NullPath
+from toolcast.rules import Rules
+from toolcast.walk.plans import _walk_tables
 
 
 class _Bucket:
@@ -23,18 +25,16 @@ class _Bucket:
 _EMPTY: Any = MappingProxyType({})
 
 
-class State:
-    """The state of one walk of one schema, the findings it records, and the descent every action
-    family calls.
+class Walk:
+    """The state of one walk of one schema and the findings it records. The walk itself is plain
+    functions that are given it: the phases in walk.walker (the document, the root, the descent,
+    definitions, limits, null paths), the descent in walk.descent, and the keyword actions by
+    family (walk.leaves, walk.keywords, walk.refs, walk.combinators, walk.containers,
+    walk.nullpaths). Compiled (setup.py), it is an extension type whose attributes are the fields
+    of one C struct (state.pxd) and those functions are C functions over it."""
 
-    Walk is one line of classes, each adding one family of actions to the one before: State,
-    Plans, Document, NullPaths, Leaves, Keywords, References, Combinators, Containers, then
-    Walk. Compiled (setup.py), each is an extension type whose `.pxd` declares its methods:
-    the attributes below are fields of one C struct, and a call from one action to another is a
-    direct C call. The descent methods that later classes define are declared here so that an
-    earlier class calls them the same way."""
-
-    def __init__(self, t: dict) -> None:
+    def __init__(self, rules: Rules) -> None:
+        t = _walk_tables(rules)
         # The rule version's tables (`t`, see plans._walk_tables), read on every node.
         self.r = t["r"]
         self.plan = t["plan"]
@@ -98,7 +98,7 @@ class State:
         self.ref_names: Any = _EMPTY  # $ref -> (definition, note) once resolved (see _target)
         self.merged_refs: Any = _EMPTY  # ($ref, place) -> its target merged there (see _merged_ref)
         # The schema objects holding a `$ref` whose target the node being normalized inlined, and
-        # those whose inlined content is being walked: id -> (object, depth) (see Walk._inlined).
+        # those whose inlined content is being walked: id -> (object, depth) (see descent._inlined).
         self.inlined: Any = ()
         self.inlining: Any = _EMPTY
         # The schema nodes inlined so far (see INLINE_GUARD), and each target's count: id -> nodes.
@@ -146,26 +146,3 @@ class State:
         """Whether this schema cannot go strict whatever comes next: it refused something, or
         changed something lossily for a caller that blocks lossy changes."""
         return bool(self.refusals) or (self.lossy_blocks and self.lossy())
-
-    # -- descent, defined further along the line ------------------------------------------
-    def node(self, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool = False, plan: Any = None,
-             normalized: bool = False) -> dict:
-        """The compiled form of schema `s` at `sp` (walker.Walk)."""
-        raise NotImplementedError
-
-    def _container(self, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
-                   is_object: bool, is_array: bool) -> None:
-        """The object and/or array rules of `s` into `out` (walker.Walk)."""
-        raise NotImplementedError
-
-    def _ordered(self, out: dict) -> dict:
-        """`out` in the output order (walker.Walk)."""
-        raise NotImplementedError
-
-    def _descend_slot(self, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
-        """A schema-valued keyword's value, compiled (containers.Containers)."""
-        raise NotImplementedError
-
-    def _merge(self, parts: list, sp: tuple, depth: int = 0) -> dict | None:
-        """allOf parts merged into one schema (combinators.Combinators)."""
-        raise NotImplementedError

@@ -11,7 +11,7 @@ _first = itemgetter(0)
 
 
 def unlisted_object_rules(walk: Any, s: dict, props: dict, sp: tuple, root: bool) -> Any:
-    """Containers._object_rules under policy objects `unlisted` or `open`: an object is sent without
+    """containers._object_rules under policy objects `unlisted` or `open`: an object is sent without
     `additionalProperties` (under `open`, `false` is kept), which (as OpenAPI 3.0 reads it) accepts
     other keys. So an open object loses nothing, a closed one under `unlisted` or a typed map
     accepts arguments the tool rejects (lossy), and a free-form object keeps its meaning. The names

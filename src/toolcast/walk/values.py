@@ -118,7 +118,7 @@ EXACT = {"string": str, "schema-map": dict, "schema": dict, "schema-or-list": di
 
 _LEAF_TYPES = JSON_TYPES - {"object", "array"}
 _NON_NULL_LEAF_TYPES = _LEAF_TYPES - {"null"}
-# The keywords an object or array node reads itself (see Plans._container_shape).
+# The keywords an object or array node reads itself (see plans._container_shape).
 _CONTAINER_KEYS = frozenset({"type", "properties", "required", "additionalProperties", "items"})
 
 _TYPE_SETS = {t: frozenset([t]) for t in JSON_TYPES}

@@ -1,0 +1,64 @@
+"""What a provider rejects anywhere in the form sent without strict (policy sent_keywords,
+sent_property_schemas, sent_empty): the last of toolcast.sendable's passes, each rewrite recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.walk.dialect import SCHEMA_SLOTS
+
+# A boolean property schema as the schema object that means the same.
+_AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
+
+
+def applies(r: Any) -> bool:
+    """Whether the rules state any of the policies this pass applies (else it is never called)."""
+    return bool(r.sent_drop or r.sent_empty) or r.policy.get("sent_property_schemas") == "objects"
+
+
+def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
+    """`sent` (changed in place) with every keyword of policy sent_keywords `drop` dropped wherever it
+    stands (lossy: it constrained values), and, under sent_property_schemas `objects`, every `true`
+    or `false` property schema written as `{}` or `{"not": {}}` (exact); None when a schema holds an
+    empty list of policy sent_empty `refuse` (`enum: []`, `anyOf: []`: no value satisfies it, and the
+    provider rejects it), the reason in `diags`."""
+    objects = r.policy.get("sent_property_schemas") == "objects"
+    drop, empty = r.sent_drop, r.sent_empty
+    for place, node in _schemas(sent):  # (lazily: a node's subschemas are read after its changes)
+        for kw in empty:
+            if node.get(kw) == []:
+                diags.append((r.patterns["unsatisfiable-schema"], "#", place + (kw,), (("value", f"an empty `{kw}`"),)))
+                return None
+        for kw in [k for k in node if k in drop] if drop else ():  # (in the node's own order)
+            del node[kw]
+            trans.append((r.changes["dropped-sent-keyword"], "#", place + (kw,), f"(`{kw}`, rejected in any form)"))
+        props = node.get("properties") if objects else None
+        if type(props) is dict:
+            for name, s in list(props.items()):
+                if s is True or s is False:
+                    written, make = _AS_OBJECT[s]
+                    props[name] = make()
+                    trans.append((r.changes["wrote-boolean-property-schema"], "#", place + ("properties", name),
+                                  f"(`{str(s).lower()}` as `{written}`)"))
+    return sent
+
+
+def _schemas(schema: Any):
+    """(place, node) of every schema object of `schema` in document order (its slots: SCHEMA_SLOTS),
+    each node's subschemas read when the caller comes back from it."""
+    stack: list = [((), schema)]
+    while stack:
+        place, node = stack.pop()
+        if type(node) is not dict:
+            continue
+        yield place, node
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind == "map" and type(v) is dict:
+                subs.extend((place + (key, n), x) for n, x in v.items())
+            elif kind in ("list", "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), x) for i, x in enumerate(v))
+            elif kind is not None:
+                subs.append((place + (key,), v))
+        stack.extend(reversed(subs))

@@ -1,0 +1,46 @@
+"""Independent oracle: would Mistral accept this emitted Chat Completions tool?
+
+Written only from docs/provider-facts-more.md §5 ("PFM §5": mistral-common's request validator and the
+client SDK's Function model). It imports nothing from toolcast. What `strict` enforces is not documented,
+so a tool sent with `strict: true` is itself a violation here (the spec must never claim it).
+
+``tool_violations(tool)`` -> list of (rule, path); empty == accepted:
+  tool-shape / tool-unknown-key     not {"type": "function", "function": {name, description?, parameters, strict?}}
+  name-invalid          `name` outside ^[a-zA-Z0-9_-]{1,64}$ ("Function name was ... but must be ...")
+  description-invalid   `description` present and not a string
+  parameters-missing    no `parameters` object (the SDK model requires it)
+  not-draft-07          `parameters` fails Draft7Validator.check_schema ("Invalid tool schema")
+  root-not-object       the root `type` is not "object" (conservative: the docs' every example; silent)
+  strict-unknown        `strict: true`
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from oracles.more_schema import metaschema_violations
+
+NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
+
+
+def tool_violations(tool: Any) -> list[tuple[str, str]]:
+    if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(tool.get("function"), dict):
+        return [("tool-shape", "")]
+    fn = tool["function"]
+    out = [("tool-unknown-key", k) for k in tool if k not in ("type", "function")]
+    out += [("tool-unknown-key", f"function/{k}") for k in fn if k not in FUNCTION_KEYS]
+    if not isinstance(fn.get("name"), str) or not NAME.fullmatch(fn["name"]):
+        out.append(("name-invalid", "function/name"))
+    if "description" in fn and not isinstance(fn["description"], str):
+        out.append(("description-invalid", "function/description"))
+    if fn.get("strict") is True:
+        out.append(("strict-unknown", "function/strict"))
+    schema = fn.get("parameters")
+    if not isinstance(schema, dict):
+        return out + [("parameters-missing", "function/parameters")]
+    out += metaschema_violations(schema, "draft-07")
+    if schema.get("type") != "object":
+        out.append(("root-not-object", "function/parameters"))
+    return out
