@@ -53,13 +53,13 @@ COMPILED: dict[str, dict] = {
     # The run-time loop: tool_calls reads every call of a response through these (compiled,
     # 0.85-1.2x json.loads of the arguments; as Python, 1.3-1.5x). The public classes and
     # functions keep full function objects, as model.py's do.
-    "toolcast/_json_limits.py": {},
+    "toolcast/_runtime/json_limits.py": {},
     "toolcast/nulls.py": {},
-    "toolcast/_loop.py": {"binding": True, "embedsignature": False},
-    "toolcast/_openai_runtime.py": {"binding": True, "embedsignature": False},
+    "toolcast/_runtime/loop.py": {"binding": True, "embedsignature": False},
+    "toolcast/providers/openai.py": {"binding": True, "embedsignature": False},
     "toolcast/providers/anthropic.py": {"binding": True, "embedsignature": False},
     "toolcast/providers/gemini.py": {"binding": True, "embedsignature": False},
-    "toolcast/_lean_calls.py": {},
+    "toolcast/_runtime/lean_calls.py": {},
     # A tool sent without strict: the copy of its original (one traversal) and the passes that make
     # it acceptable to its provider.
     "toolcast/sent_copy.py": {},

@@ -9,7 +9,7 @@ with the bound the test had, so a regression shows as a number on a quiet machin
     python benchmarks/bounds.py              # every case
     python benchmarks/bounds.py --only 50mb  # one (50mb, enum, nesting, alias-bomb, impact)
 
-Each CLI case runs `python -m toolcast.cli` in a subprocess under a 1.5 GiB address-space limit, as
+Each CLI case runs `python -m toolcast.cli.main` in a subprocess under a 1.5 GiB address-space limit, as
 tests/test_hostile.py runs it; the wall time and the child's peak RSS are printed.
 """
 
@@ -40,7 +40,7 @@ def tool_json(schema: dict) -> str:
 def cli(*args: str, timeout: float = 600) -> tuple[float, int, int]:
     """(wall seconds, exit status, peak RSS of the child in MiB)."""
     start = time.monotonic()
-    p = subprocess.run([PY, "-m", "toolcast.cli", *args], capture_output=True, timeout=timeout, preexec_fn=_limits)
+    p = subprocess.run([PY, "-m", "toolcast.cli.main", *args], capture_output=True, timeout=timeout, preexec_fn=_limits)
     wall = time.monotonic() - start
     if b"Traceback" in p.stderr:
         raise SystemExit(p.stderr.decode(errors="replace")[-2000:])

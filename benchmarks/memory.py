@@ -86,8 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="toolcast-memory-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
-        py = [sys.executable, "-m", "toolcast.cli"]
-        _, constant = peak_rss([sys.executable, "-c", "import toolcast.cli, toolcast.render, toolcast.outdir"])
+        py = [sys.executable, "-m", "toolcast.cli.main"]
+        _, constant = peak_rss([sys.executable, "-c", "import toolcast.cli.main, toolcast.render, toolcast.outdir"])
         report: dict = {"constant_bytes": constant, "target": f"peak <= {TARGET_RATIO} x file + constant", "shapes": {}}
         failed = False
         for shape in args.shapes.split(","):

@@ -45,7 +45,7 @@ def cpu(fn, repeat: int) -> float:
 
 def measure(n: int, repeat: int, formats: tuple[str, ...]) -> dict:
     from toolcast import compile_tool
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     tool = wide_tool(n)
     with tempfile.TemporaryDirectory() as tmp:

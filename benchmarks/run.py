@@ -148,7 +148,7 @@ def _importtime(stmt: str, module: str) -> tuple[float, set[str]]:
 def bench_startup(quick: bool) -> dict:
     n = 8 if quick else 20
     exe = Path(sys.executable).parent / "toolcast"
-    cli = [str(exe)] if exe.exists() else [sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())"]
+    cli = [str(exe)] if exe.exists() else [sys.executable, "-c", "import sys; from toolcast.cli.main import main; sys.exit(main())"]
     with tempfile.TemporaryDirectory() as tmp:
         tool = common.load_set("mcp")[0]
         path = Path(tmp) / "tool.json"
@@ -166,7 +166,7 @@ def bench_startup(quick: bool) -> dict:
                 times[k].append(_wall_ms(cmd))
     med = {k: statistics.median(v) for k, v in times.items()}
     imports = {}
-    for stmt, module in (("import toolcast", "toolcast"), ("import toolcast.cli", "toolcast.cli")):
+    for stmt, module in (("import toolcast", "toolcast"), ("import toolcast.cli.main", "toolcast.cli.main")):
         samples = [_importtime(stmt, module) for _ in range(3 if quick else 7)]
         imported = set().union(*(s[1] for s in samples))
         imports[stmt] = {

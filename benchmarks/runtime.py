@@ -215,7 +215,7 @@ def bench_proxy(n: int) -> bool:
     py = sys.executable
     direct = asyncio.run(_latencies([py, str(ECHO)], "echo", n))
     proxied = asyncio.run(_latencies(
-        [py, "-m", "toolcast.cli", "proxy", "--server", f"echo={py} {ECHO}"], "echo__echo", n))
+        [py, "-m", "toolcast.cli.main", "proxy", "--server", f"echo={py} {ECHO}"], "echo__echo", n))
     d, p = statistics.median(direct) * 1e3, statistics.median(proxied) * 1e3
     over = p - d
     print(f"proxy overhead, median over {n} calls to the echo server")

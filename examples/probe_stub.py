@@ -64,7 +64,7 @@ def session() -> int:
     import threading
     from pathlib import Path
 
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     server = serve()
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -24,7 +24,7 @@ TIME = f"{sys.executable} -m mcp_server_time --local-timezone UTC"
 async def main() -> None:
     proxy = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "toolcast.cli", "proxy", "--target", "openai", "--server", f"time={TIME}"],
+        args=["-m", "toolcast.cli.main", "proxy", "--target", "openai", "--server", f"time={TIME}"],
     )
     # The proxy's stderr (its compile summary) goes to ours.
     async with stdio_client(proxy) as (read, write), ClientSession(read, write) as session:

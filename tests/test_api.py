@@ -243,7 +243,7 @@ def test_the_cli_starts_without_dataclasses() -> None:
     """`toolcast compile` starts in a fresh process each time: dataclasses would bring inspect, ast
     and dis with it, about 10 ms of every start-up (measured against `python -c pass`)."""
     example = str(Path(__file__).resolve().parent.parent / "examples" / "refund_order.json")
-    run = f"import io, toolcast.cli; assert toolcast.cli.main(['compile', {example!r}], stdout=io.StringIO()) == 0"
+    run = f"import io, toolcast.cli.main; assert toolcast.cli.main.main(['compile', {example!r}], stdout=io.StringIO()) == 0"
     assert _modules_after(run, ("dataclasses", "inspect", "ast", *_HEAVY)) == set()
 
 
@@ -346,9 +346,8 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
     import gc
 
     from toolcast import compile as compile_mod
-    from toolcast.interpret import PAUSE_GC_AFTER_PROPERTIES
     from toolcast.rules import get_rules
-    from toolcast.walk import Walk, descent, walk_schema
+    from toolcast.walk import PAUSE_GC_AFTER_PROPERTIES, Walk, descent, walk_schema
 
     seen = []
     object_rules = descent._object_rules

@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 TOOL = str(Path(__file__).resolve().parents[1] / "examples" / "refund_order.json")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from spec_versions import DEFAULT
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -204,7 +204,7 @@ def test_mcp_server_that_cannot_start_is_a_clear_input_error() -> None:
 
 def test_console_script_runs_in_a_fresh_process(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     res = subprocess.run(cmd + ["compile", GOOD[0], "--format", "json"], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "NO_COLOR": "1"})
     assert res.returncode == 0, res.stderr
@@ -231,7 +231,7 @@ def _parsers(parser: argparse.ArgumentParser, prog: str = "toolcast"):
 
 
 def test_every_option_of_every_command_has_help_and_shows_its_default() -> None:
-    from toolcast.cli import build_parser
+    from toolcast.cli.main import build_parser
 
     missing, no_default, seen = [], [], set()
     for prog, parser in _parsers(build_parser()):
@@ -311,7 +311,7 @@ def test_an_mcp_url_that_is_not_one_is_one_clean_line(url: str, line: str) -> No
     # Each printed "RuntimeWarning: coroutine 'list_tools_http' was never awaited" and a tracemalloc
     # hint; the source read `mcp:://notaurl`, and an invalid URL's user info and query were shown.
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     res = subprocess.run(cmd + ["compile", "--mcp-url", url], capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and res.stderr == "" and res.stdout.splitlines()[0] == line
 
@@ -352,7 +352,7 @@ def test_a_console_that_cannot_encode_the_report_still_gets_it(tmp_path: Path) -
     tool = write(tmp_path, "café.json", json.dumps({"name": "café", "inputSchema": {"type": "object", "properties": {}}}))
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     res = subprocess.run(cmd + ["compile", GOOD[0], tool], capture_output=True, timeout=60, env=env)
     assert res.returncode == 1, res.stderr  # the tool named café is refused; the other compiles
     out = res.stdout.decode("ascii")  # nothing but ASCII was written
@@ -372,7 +372,7 @@ def test_json_and_sarif_stay_json_on_a_console_of_any_encoding(tmp_path: Path, e
     tool = write(tmp_path, "emo.json", json.dumps({"name": "ok", "description": "smile \U0001f600 caf\u00e9", "inputSchema": {
         "type": "object", "properties": {"caf\u00e9 \U0001f600": {"type": "string"}}}}, ensure_ascii=False))
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     res = subprocess.run(cmd + ["compile", tool, "--format", fmt], capture_output=True, timeout=60,
                          env={**os.environ, "PYTHONIOENCODING": encoding})
     assert res.returncode == 0, res.stderr
@@ -405,7 +405,7 @@ def test_proxy_refuses_at_startup_what_compile_refuses(argv: tuple, needle: str)
                                   ("compile", "--help")])  # (argparse dropped a failed --help: exit 0)
 def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> None:
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     with open("/dev/full", "w") as full:
         res = subprocess.run(cmd + list(argv), stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert res.returncode == 2 and "cannot write the output: No space left on device" in res.stderr
@@ -425,7 +425,7 @@ def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> Non
 def test_a_closed_standard_stream_is_a_plain_error(argv: tuple, redirect: str, needle: str) -> None:
     # Each was "internal error: AttributeError: 'NoneType' object has no attribute 'buffer'" (or 'write').
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     argv = tuple(a.replace("{good}", GOOD[0]) for a in argv)
     res = subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", *cmd, *argv], capture_output=True, text=True,
                          timeout=60, stdin=subprocess.DEVNULL)
@@ -442,7 +442,7 @@ def test_a_reader_that_stops_reading_loses_the_report_and_nothing_else(tmp_path:
              for i in range(400)]  # (a report far bigger than a pipe's buffer)
     path = write(tmp_path, "many.json", json.dumps(tools))
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
 
     def argv(out: str) -> list[str]:
         return cmd + ["compile", path, "--format", fmt, "--out", str(tmp_path / out), "--strict", "true"]
@@ -460,7 +460,7 @@ def test_a_reader_that_stops_reading_loses_the_report_and_nothing_else(tmp_path:
 def test_a_full_stdout_is_not_blamed_on_tmpdir() -> None:
     # The hint to set TMPDIR was given for any error writing the JSON report, a full stdout too.
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     with open("/dev/full", "w") as full:
         res = subprocess.run(cmd + ["compile", GOOD[0], "--format", "json"], stdout=full, stderr=subprocess.PIPE,
                              text=True, timeout=60)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from toolcast.cli import main
-from toolcast.cli_parser import build_parser
+from toolcast.cli.main import main
+from toolcast.cli.parser import build_parser
 from toolcast.config import apply_config, load_config
 
 TOOL = {"name": "pick", "inputSchema": {"type": "object", "properties": {"when": {"type": "string", "format": "date"},

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcast import rules_cli
+from toolcast.cli import rules as rules_cli
 from toolcast.compile import compile_tool
 from toolcast.rules import Rules, get_rules
 

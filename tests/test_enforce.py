@@ -286,7 +286,7 @@ def test_a_format_the_validator_does_not_know_stays_lossy():
 def _cli(tmp_path, *argv):
     import io
 
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     path = tmp_path / "fetch.json"
     path.write_text(json.dumps(TOOL), encoding="utf-8")

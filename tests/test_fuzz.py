@@ -17,7 +17,7 @@ from oracles.openai_strict import tool_violations
 from strategies import PROFILE_OF, RULES, SETTINGS, examples
 
 import toolcast
-from toolcast import cli
+from toolcast.cli import main as cli
 from toolcast.openai import strict_schema
 
 KEYWORDS = ["type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",

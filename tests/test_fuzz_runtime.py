@@ -21,7 +21,7 @@ from strategies import examples
 
 import toolcast
 from toolcast import loader
-from toolcast._openai_runtime import ToolCall, tool_calls, tool_output
+from toolcast.providers.openai import ToolCall, tool_calls, tool_output
 from toolcast.toolset import ToolSet
 
 sys.path.insert(0, str(Path(__file__).parent))

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from toolcast import github
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.loader import load
 
 SARIF_SCHEMA = Path(__file__).resolve().parent / "schemas" / "sarif-schema-2.1.0.json"
@@ -217,7 +217,7 @@ def test_a_file_name_that_is_not_utf8_is_named_in_every_format(tmp_path: Path, m
     non_utf8_dir(tmp_path)
     monkeypatch.chdir(tmp_path)
     exe = Path(sys.executable).with_name("toolcast")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
     res = subprocess.run(cmd + ["check", "tools", "--format", fmt], capture_output=True, timeout=60,
                          env={**os.environ, "NO_COLOR": "1"})
     assert res.returncode == 2 and b"internal error" not in res.stderr, res.stderr  # (the file that is not JSON)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from toolcast.cli import main
-from toolcast.cli_parser import build_parser
+from toolcast.cli.main import main
+from toolcast.cli.parser import build_parser
 from toolcast.providers import EMITTERS
 
 # Compiles strict with nothing lost: an optional property (made required and nullable: a fix).

@@ -15,7 +15,7 @@ from sdk_checks import sdk_round_trip
 from strategies import SETTINGS, schemas
 
 import toolcast
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.compile import compile_request
 from toolcast.rules import get_rules
 from toolcast.walk.subset import to_subset

@@ -1,7 +1,7 @@
 """Hostile input: each gets a clear error or a correct result, in bounded time and memory, with no
 traceback, no network access and no file written outside ``--out``.
 
-CLI cases run `python -m toolcast.cli` in a subprocess with a wall-clock timeout and an
+CLI cases run `python -m toolcast.cli.main` in a subprocess with a wall-clock timeout and an
 address-space limit (``resource.RLIMIT_AS``); big fixtures are generated into tmp_path.
 """
 
@@ -32,7 +32,7 @@ def _limits():
 
 def cli(*args, cwd, stdin=None, timeout=60):
     env = {k: v for k, v in os.environ.items() if k != "TOOLCAST_DEBUG"}
-    return subprocess.run([PY, "-m", "toolcast.cli", *map(str, args)], cwd=cwd, input=stdin, capture_output=True,
+    return subprocess.run([PY, "-m", "toolcast.cli.main", *map(str, args)], cwd=cwd, input=stdin, capture_output=True,
                           timeout=timeout, preexec_fn=_limits, env=env)
 
 
@@ -230,7 +230,7 @@ def test_http_ref_via_cli_makes_no_connection(tmp_path):
     f = tmp_path / "ref.json"
     f.write_text(tool_json({"type": "object", "properties": {"x": {"$ref": "http://127.0.0.1:9/x.json"}}, "required": ["x"]}))
     env = dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.run([PY, "-m", "toolcast.cli", "compile", str(f), "--format", "json"], capture_output=True, timeout=60, env=env)
+    p = subprocess.run([PY, "-m", "toolcast.cli.main", "compile", str(f), "--format", "json"], capture_output=True, timeout=60, env=env)
     assert b"NETWORK" not in p.stderr + p.stdout
     assert json.loads(p.stdout)["results"][0]["status"] == "refused"
 
@@ -460,7 +460,7 @@ def test_killed_cli_leaves_only_whole_files(tmp_path):
         for i in range(3000):
             fh.write(tool_json({"type": "object", "properties": {"q": {"type": "string"}}}, name=f"t{i}") + "\n")
     out = tmp_path / "out"
-    proc = subprocess.Popen([PY, "-m", "toolcast.cli", "compile", str(f), "--out", str(out)], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen([PY, "-m", "toolcast.cli.main", "compile", str(f), "--out", str(out)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, preexec_fn=_limits)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (out.is_dir() and len(list(out.iterdir())) > 50):

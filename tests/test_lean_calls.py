@@ -1,4 +1,4 @@
-"""OpenAI's lean reading of a response's calls (toolcast._lean_calls) gives what the careful reading
+"""OpenAI's lean reading of a response's calls (toolcast._runtime.lean_calls) gives what the careful reading
 gives, for Chat `tool_calls` and Responses `output` items alike, errors and their places included."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolcast._lean_calls import openai_raws
-from toolcast._loop import ResponseShapeError
-from toolcast._openai_runtime import _raw_from_item, tool_calls
+from toolcast._runtime.lean_calls import openai_raws
+from toolcast._runtime.loop import ResponseShapeError
+from toolcast.providers.openai import _raw_from_item, tool_calls
 from toolcast.toolset import ToolSet
 
 FIELD = st.none() | st.sampled_from(["c1", "", "git__status", '{"n": 1}', "function", "function_call", "message"]) \

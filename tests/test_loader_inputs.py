@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.loader import load
 
 
@@ -207,7 +207,7 @@ def test_a_fifo_in_a_scanned_directory_is_reported_not_opened(tmp_path: Path) ->
     tools = tmp_path / "tools"
     write(tools / "good.json", json.dumps(TOOL))
     os.mkfifo(tools / "pipe.json")
-    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())",
+    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli.main import main; sys.exit(main())",
                            "compile", str(tools), "--summary"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"{tools / 'pipe.json'}: not a regular file; not read" in proc.stdout
@@ -386,7 +386,7 @@ def test_a_fifo_named_manifest_json_in_a_scanned_directory_is_reported_not_opene
     write(tools / "a.json", json.dumps(TOOL))
     (tools / where).mkdir(exist_ok=True)
     os.mkfifo(tools / where / "manifest.json")
-    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())",
+    proc = subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli.main import main; sys.exit(main())",
                            "check", str(tools), "--summary"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"{tools / where / 'manifest.json'}: not a regular file; not read" in proc.stdout

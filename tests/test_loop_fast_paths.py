@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolcast import _loop
 from toolcast import anthropic as tc_anthropic
 from toolcast import gemini as tc_gemini
 from toolcast import openai as tc_openai
-from toolcast._json_limits import (
+from toolcast._runtime import loop as _loop
+from toolcast._runtime.json_limits import (
     JsonLimitError,
     _few_openers,
     _plain_json,

@@ -17,8 +17,8 @@ from pydantic import TypeAdapter
 from toolcast import anthropic as tc_anthropic
 from toolcast import gemini as tc_gemini
 from toolcast import openai as tc_openai
-from toolcast._json_limits import JsonLimitError, plain_json
-from toolcast._loop import MAX_ARGUMENTS_BYTES, MAX_JSON_DEPTH, ResponseShapeError
+from toolcast._runtime.json_limits import JsonLimitError, plain_json
+from toolcast._runtime.loop import MAX_ARGUMENTS_BYTES, MAX_JSON_DEPTH, ResponseShapeError
 from toolcast.mcp_runtime import execute_tool_calls
 from toolcast.toolset import ToolSet
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from toolcast._openai_runtime import tool_calls
 from toolcast.mcp_runtime import (
     McpServerError,
     execute_tool_calls,
@@ -21,6 +20,7 @@ from toolcast.mcp_runtime import (
     list_tools_stdio_sync,
     stdio_session,
 )
+from toolcast.providers.openai import tool_calls
 from toolcast.toolset import ToolSet
 
 HERE = Path(__file__).parent
@@ -221,7 +221,7 @@ def test_null_for_omitted_optional_is_stripped_before_the_git_server_sees_it(rep
 
 def _tools_or_skip():
     core("compile_tool")
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     return tools
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from toolcast._openai_runtime import tool_calls
 from toolcast.mcp_runtime import (
     McpServerError,
     execute_tool_calls,
@@ -22,6 +21,7 @@ from toolcast.mcp_runtime import (
     list_tools_stdio_sync,
     stdio_session,
 )
+from toolcast.providers.openai import tool_calls
 from toolcast.toolset import ToolSet
 
 HERE = Path(__file__).parent
@@ -74,7 +74,7 @@ def test_non_json_stdout_lines_are_reported_one_line_each_and_listing_goes_on():
 
 
 def test_an_overlong_stdout_line_is_skipped_and_reported(monkeypatch):
-    from toolcast import _mcp_stdio
+    from toolcast._runtime import mcp_stdio as _mcp_stdio
 
     # 64 KiB here instead of 64 MiB: the same code path, without a 64 MiB pipe in a test.
     monkeypatch.setattr(_mcp_stdio, "MAX_LINE_BYTES", 64 * 1024)
@@ -94,7 +94,7 @@ def test_cli_mcp_with_a_noisy_server_warns_one_line_per_problem_without_tracebac
         [
             PY,
             "-m",
-            "toolcast.cli",
+            "toolcast.cli.main",
             "compile",
             "--mcp",
             cmd("--noise", "3", "--bad-notice"),
@@ -118,7 +118,7 @@ def test_cli_mcp_with_a_noisy_server_warns_one_line_per_problem_without_tracebac
 
 
 def test_stderr_flood_keeps_only_a_bounded_tail():
-    from toolcast._mcp_stdio import STDERR_TAIL_BYTES, ServerOutput, open_stdio
+    from toolcast._runtime.mcp_stdio import STDERR_TAIL_BYTES, ServerOutput, open_stdio
 
     async def scenario() -> ServerOutput:
         output = ServerOutput("hostile", None)
@@ -246,7 +246,7 @@ def test_a_request_that_cannot_be_written_fails_alone_and_the_session_goes_on():
 
 
 def _call(call_id: str, arguments: dict):
-    from toolcast._openai_runtime import ToolCall
+    from toolcast.providers.openai import ToolCall
 
     return ToolCall(call_id=call_id, name="h__echo", server="h", tool="echo", arguments=arguments)
 
@@ -279,7 +279,7 @@ def test_a_nan_in_a_listed_schema_reaches_the_compile_which_refuses_it():
 
 
 def _raw_call(call_id: str, lines: str):
-    from toolcast._openai_runtime import ToolCall
+    from toolcast.providers.openai import ToolCall
 
     return ToolCall(call_id=call_id, name="h__raw", server="h", tool="raw", arguments={"lines": lines})
 
@@ -320,7 +320,7 @@ def test_an_answer_that_cannot_be_read_fails_its_call_at_once(line: str, why: st
 
 
 def test_an_overlong_answer_fails_its_call_at_once(monkeypatch):
-    from toolcast import _mcp_stdio
+    from toolcast._runtime import mcp_stdio as _mcp_stdio
 
     monkeypatch.setattr(_mcp_stdio, "MAX_LINE_BYTES", 64 * 1024)
     text = "y\\\\\\\"" * 30000  # escaped backslashes and quotes, cut anywhere by the pipe

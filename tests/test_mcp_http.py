@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.mcp_runtime import (
     McpServerError,
     http_session,
@@ -179,7 +179,7 @@ def _dropping() -> tuple[subprocess.Popen, str]:
 
 
 def _calls(*tools: str) -> list:
-    from toolcast._openai_runtime import ToolCall
+    from toolcast.providers.openai import ToolCall
 
     return [ToolCall(call_id=t, name=f"h__{t}", server="h", tool=t, arguments={}) for t in tools]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from toolcast.cli import main
-from toolcast.cli_parser import parse_targets
+from toolcast.cli.main import main
+from toolcast.cli.parser import parse_targets
 from toolcast.providers import EMITTERS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -11,7 +11,7 @@ import pytest
 
 import toolcast
 from toolcast import strip_nulls
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.openai import strict_schema
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcast._openai_runtime import tool_calls
+from toolcast.providers.openai import tool_calls
 from toolcast.toolset import ToolSet
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -88,7 +88,7 @@ def compiled():
         from toolcast import compile_tool  # noqa: F401
     except ImportError as exc:
         pytest.skip(f"compiler core not available yet: {exc}")
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     ts, _ = ToolSet.build(SERVERS)
     return ts, tools

@@ -22,8 +22,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolcast import _jsonout, outdir, render
-from toolcast.cli import main
+from toolcast import outdir, render
+from toolcast._output import jsonout as _jsonout
+from toolcast.cli.main import main
 from toolcast.loader import InputError
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file semantics (flock, modes, SIGKILL)")
@@ -37,7 +38,7 @@ BOUND = 60  # seconds any child may take
 HARNESS = r"""
 import os, sys, time
 from toolcast import outdir
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 step, flag, go = os.environ["PAUSE_STEP"], os.environ["PAUSE_FLAG"], os.environ.get("PAUSE_GO", "")
 
@@ -149,7 +150,7 @@ def start_paused(tmp_path: Path, step: str, *argv: str, go: bool = False) -> tup
 
 def cli(*argv: str, preexec=None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "TOOLCAST_DEBUG"}
-    return subprocess.run([PY, "-m", "toolcast.cli", *argv], capture_output=True, text=True, timeout=BOUND,
+    return subprocess.run([PY, "-m", "toolcast.cli.main", *argv], capture_output=True, text=True, timeout=BOUND,
                           env=env, preexec_fn=preexec)
 
 
@@ -499,7 +500,7 @@ def test_concurrent_runs_each_win_or_are_refused_and_never_mix(tmp_path: Path) -
     files = [tools_file(tmp_path, 40, name=f"{i}.json", prefix=f"r{i}_") for i in range(4)]
     env = {k: v for k, v in os.environ.items() if k != "TOOLCAST_DEBUG"}
     for _ in range(3):
-        procs = [subprocess.Popen([PY, "-m", "toolcast.cli", "compile", f, "--out", str(out), "--api", api],
+        procs = [subprocess.Popen([PY, "-m", "toolcast.cli.main", "compile", f, "--out", str(out), "--api", api],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
                  for f, api in zip(files, ["chat", "responses"] * 2, strict=True)]
         # communicate() reads as it waits: a child whose report fills the pipe never blocks.
@@ -594,7 +595,7 @@ def test_a_json_document_that_cannot_be_buffered_is_a_clear_error(tmp_path: Path
     big = tools_file(tmp_path, 250, big=8000)
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     env.pop("TOOLCAST_DEBUG", None)
-    p = subprocess.run([PY, "-m", "toolcast.cli", "compile", big, "--format", "json"], capture_output=True, text=True,
+    p = subprocess.run([PY, "-m", "toolcast.cli.main", "compile", big, "--format", "json"], capture_output=True, text=True,
                        timeout=BOUND, env=env, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20)))
     assert p.returncode == 2 and p.stdout == ""
     assert "toolcast: cannot write the report: File too large" in p.stderr and "TMPDIR" in p.stderr

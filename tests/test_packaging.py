@@ -93,7 +93,7 @@ def test_ci_runs_the_readmes_test_command_exactly_in_a_venv_of_its_own() -> None
 
 
 def test_the_readmes_sample_report_is_the_first_commands_output() -> None:
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     first = _sh_blocks(README)[0]
     argv = first.split(".venv/bin/toolcast ", 1)[1].split()

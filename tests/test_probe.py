@@ -29,8 +29,9 @@ from probe_stubs import (
     responses_text,
 )
 
-from toolcast import probe, probe_cli
-from toolcast.cli import main
+from toolcast import probe
+from toolcast.cli import probe as probe_cli
+from toolcast.cli.main import main
 from toolcast.compile import compile_tool
 
 REFUND = {"name": "refund_order", "description": "Refund an order",

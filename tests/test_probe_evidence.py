@@ -16,7 +16,8 @@ import gen_tables  # noqa: E402
 import speclib  # noqa: E402
 from spec_versions import LATEST, NEXT  # noqa: E402
 
-from toolcast import probe, probe_cli  # noqa: E402
+from toolcast import probe  # noqa: E402
+from toolcast.cli import probe as probe_cli  # noqa: E402
 
 
 @pytest.fixture

@@ -213,7 +213,7 @@ def test_cli_applies_budgets_over_one_invocation_with_request(tmp_path, capsys):
     tests/test_request_budgets.py)."""
     import json
 
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     path = tmp_path / "tools.json"
     path.write_text(json.dumps([_closed(0, f"t{i}") for i in range(21)]), encoding="utf-8")
@@ -299,7 +299,7 @@ def test_anthropic_budgets_hold_over_the_corpus_as_one_request():
 def test_rules_matrix_formats_and_cells(capsys):
     import json
 
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     assert main(["rules", "matrix", "--format", "json"]) == 0
     m = json.loads(capsys.readouterr().out)
@@ -340,7 +340,7 @@ def test_docs_matrix_is_generated_and_checked(tmp_path):
 def test_rules_diff_across_providers_with_impact(tmp_path, capsys):
     import json
 
-    from toolcast.cli import main
+    from toolcast.cli.main import main
 
     path = tmp_path / "t.json"
     path.write_text(json.dumps(_tool({"type": "object", "properties": {"s": {"type": "string", "minLength": 1}},

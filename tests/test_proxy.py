@@ -18,7 +18,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 HERE = Path(__file__).parent
 PY = sys.executable
@@ -32,7 +32,7 @@ async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
                   env: dict[str, str] | None = None, initialize: bool = True) -> AsyncIterator[ClientSession]:
     """The official SDK's stdio client and session, connected to `toolcast proxy OPTIONS` (and
     initialized, unless `initialize` is false)."""
-    params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli", "proxy", *options], env=env)
+    params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli.main", "proxy", *options], env=env)
 
     async def on_message(message: Any) -> None:
         if seen is not None:

@@ -47,7 +47,7 @@ def test_every_proxied_tool_converts_strict(tmp_path):
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     git = f"{PY} -m mcp_server_git --repository {repo}"
-    args = ["-m", "toolcast.cli", "proxy", "--server", f"echo={ECHO}",
+    args = ["-m", "toolcast.cli.main", "proxy", "--server", f"echo={ECHO}",
             "--server", f"time={TIME}", "--server", f"git={git}"]
     strict = _convert({"command": PY, "args": args})
     assert len(strict) > 10 and any(n.startswith("git__") for n in strict)
@@ -79,7 +79,7 @@ def test_an_agent_run_against_a_model_stub_sends_strict_tools_and_the_server_get
     async def go(stub) -> Any:
         client = AsyncOpenAI(base_url=stub.base_url, api_key="test-key", max_retries=0)
         model = agents.OpenAIResponsesModel(model="gpt-test", openai_client=client)
-        params = {"command": PY, "args": ["-m", "toolcast.cli", "proxy", "--server", f"echo={ECHO}"]}
+        params = {"command": PY, "args": ["-m", "toolcast.cli.main", "proxy", "--server", f"echo={ECHO}"]}
         async with MCPServerStdio(params, client_session_timeout_seconds=60, name="proxy") as server:
             agent = agents.Agent(name="a", instructions="use the tools", model=model,
                                  mcp_servers=[server], mcp_config={"convert_schemas_to_strict": True})

@@ -22,13 +22,13 @@ import pytest
 from test_proxy import proxied as _proxied
 from test_proxy import text_of
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 HERE = Path(__file__).parent
 PY = sys.executable
 ATTACK = f"{PY} {HERE / 'servers' / 'proxy_attack_server.py'}"
 DROPPING = HERE / "servers" / "dropping_http_server.py"
-PROXY = [PY, "-m", "toolcast.cli", "proxy"]
+PROXY = [PY, "-m", "toolcast.cli.main", "proxy"]
 
 
 def proxied(*options: str, seen: list | None = None, errlog: Any = None,
@@ -83,7 +83,7 @@ def test_answers_over_the_memory_budget_fail_alone_with_a_clear_error(tmp_path):
     # Three servers answer 4 MiB each, in two halves 3 s apart: all first halves are held at once.
     # The budget holds 5 MiB of answers (each byte counts AnswerBudget.COPIES times, for its copies):
     # the answers that would take the total over it fail, one by one; the rest arrive whole.
-    from toolcast._stdio_lines import AnswerBudget
+    from toolcast._runtime.stdio_lines import AnswerBudget
 
     budget = 5 * AnswerBudget.COPIES
     servers = [arg for i in range(3) for arg in ("--server", f"s{i}={ATTACK}")]
@@ -276,7 +276,7 @@ def test_initialize_is_answered_before_the_servers_have_started(tmp_path):
 def test_a_base_install_gets_the_install_hint():
     # No anyio (nor the MCP SDK): `pip install toolcast` without the mcp extra.
     code = ("import sys; sys.modules['anyio'] = None; sys.modules['mcp'] = None\n"
-            "from toolcast.cli import main; sys.exit(main(['proxy', '--server', 'a=x']))")
+            "from toolcast.cli.main import main; sys.exit(main(['proxy', '--server', 'a=x']))")
     proc = subprocess.run([PY, "-c", code], stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "toolcast proxy needs the official MCP SDK (pip install 'toolcast[mcp]')" in proc.stderr
@@ -291,7 +291,7 @@ def test_user_info_in_a_url_with_a_token_is_refused_and_never_printed(argv, monk
     # httpx sent the URL's user info as Basic auth in place of the token, without a word.
     monkeypatch.setenv("TC_ATTACK_TOKEN", "tok-1")
     if argv[0] == "proxy":
-        proc = subprocess.run([PY, "-m", "toolcast.cli", *argv], stdin=subprocess.DEVNULL, capture_output=True,
+        proc = subprocess.run([PY, "-m", "toolcast.cli.main", *argv], stdin=subprocess.DEVNULL, capture_output=True,
                               text=True, timeout=60)
         code, output = proc.returncode, proc.stdout + proc.stderr
     else:

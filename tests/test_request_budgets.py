@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import toolcast
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.compile import compile_request
 
 

@@ -10,7 +10,7 @@ import pytest
 from corpus_paths import CORPUS
 from spec_versions import DEFAULT, LATEST, VERSIONS
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -250,7 +250,7 @@ def test_only_the_accessors_know_how_a_table_entry_is_laid_out():
 
     accessors = {"_keyword", "_limit", "_diagnostic", "_transformation", "_regex_feature", "_regex_class", "_source"}
     package = Path(toolcast.__file__).resolve().parent
-    for module in ("rules_diff.py", "rules_cli.py"):
+    for module in ("rules_diff.py", "cli/rules.py"):
         tree = ast.parse((package / module).read_text(encoding="utf-8"))
         outside = []
         for fn in ast.walk(tree):

@@ -12,7 +12,7 @@ import toolcast
 from toolcast import anthropic as tca
 from toolcast import gemini as tcg
 from toolcast import openai as tco
-from toolcast._results import ToolResultError
+from toolcast._runtime.results import ToolResultError
 from toolcast.mcp_runtime import execute_tool_calls
 
 

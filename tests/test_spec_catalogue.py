@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from toolcast import rules as registry
-from toolcast import rules_cli, rules_diff
+from toolcast import rules_diff
+from toolcast.cli import rules as rules_cli
 from toolcast.rules import SpecFolderError, get_rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,7 +244,7 @@ def test_load_spec_dir_refuses_to_replace_a_builtin_provider(tmp_path, fresh_reg
 
 def _run(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
     full = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli import main; sys.exit(main())", *args],
+    return subprocess.run([sys.executable, "-c", "import sys; from toolcast.cli.main import main; sys.exit(main())", *args],
                           capture_output=True, text=True, env=full, timeout=300)
 
 

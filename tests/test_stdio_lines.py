@@ -1,4 +1,4 @@
-"""The stdio line reader (toolcast._stdio_lines), shared by stdio_session, --mcp and the proxy: lines
+"""The stdio line reader (toolcast._runtime.stdio_lines), shared by stdio_session, --mcp and the proxy: lines
 split at C speed, a line over the limit or the answer budget skipped without being scanned byte by
 byte in Python (only its head and its end are looked at), its request's id still found."""
 
@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from toolcast import _stdio_lines
-from toolcast._stdio_lines import HEAD_SCAN_BYTES, AnswerBudget, LineReader, Skipped, answer_id
+from toolcast._runtime import stdio_lines as _stdio_lines
+from toolcast._runtime.stdio_lines import (
+    HEAD_SCAN_BYTES,
+    AnswerBudget,
+    LineReader,
+    Skipped,
+    answer_id,
+)
 
 MIB = 1024 * 1024
 

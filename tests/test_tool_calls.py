@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolcast._openai_runtime import ToolCall, ToolsReport, tool_calls
+from toolcast.providers.openai import ToolCall, ToolsReport, tool_calls
 from toolcast.toolset import ToolSet
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -423,6 +423,6 @@ def test_lone_surrogates_in_arguments_are_rejected_and_pairs_kept(toolset):
 ])
 def test_a_json_error_names_its_place_once(args: str, reason: str):
     # json's own message ends in "at" for some errors: it read "... at at line 1 column 8".
-    from toolcast._loop import decode_arguments
+    from toolcast._runtime.loop import decode_arguments
 
     assert decode_arguments("t", args) == (None, f"arguments for tool 't' are not valid JSON ({reason})")

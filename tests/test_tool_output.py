@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-from toolcast._openai_runtime import tool_output
+from toolcast.providers.openai import tool_output
 
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(1016)).decode()  # 1024 bytes decoded
 WAV = base64.b64encode(b"RIFF" + bytes(96)).decode()  # 100 bytes

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from toolcast.cli import main
+from toolcast.cli.main import main
 from toolcast.tooldiff import compare_schemas, compare_tools
 
 SARIF_SCHEMA = Path(__file__).resolve().parent / "schemas" / "sarif-schema-2.1.0.json"

@@ -350,7 +350,7 @@ def _body(tool_dict: dict, api: str) -> dict:
 
 @pytest.mark.parametrize("api", ["responses", "chat"])
 def test_tools_auto_sends_strict_where_possible_and_falls_back_per_tool(compiled_toolset, api):
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     sent, report = tools(compiled_toolset, api=api)
     assert [_name(t, api) for t in sent] == ["s__find", "s__set_meta", "s__fetch"]
@@ -381,7 +381,7 @@ def test_tools_auto_sends_strict_where_possible_and_falls_back_per_tool(compiled
 
 
 def test_tools_strict_true_excludes_and_allow_lossy_admits(compiled_toolset):
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     sent, report = tools(compiled_toolset, strict=True)
     assert [t["name"] for t in sent] == ["s__find"]
@@ -396,7 +396,7 @@ def test_tools_strict_true_excludes_and_allow_lossy_admits(compiled_toolset):
 
 @pytest.mark.parametrize("strict", [False, "false"])
 def test_tools_strict_false_sends_every_original_schema(compiled_toolset, strict):
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     sent, report = tools(compiled_toolset, api="chat", strict=strict)
     assert [(t["function"]["strict"], t["function"]["parameters"]) for t in sent] == [
@@ -408,7 +408,7 @@ def test_tools_strict_false_sends_every_original_schema(compiled_toolset, strict
 
 
 def test_tools_rejects_bad_options_and_report_is_immutable(compiled_toolset):
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     with pytest.raises(ValueError):
         tools(compiled_toolset, strict="maybe")  # type: ignore[arg-type]
@@ -422,7 +422,7 @@ def test_tools_rejects_bad_options_and_report_is_immutable(compiled_toolset):
 
 
 def test_tools_does_not_mutate_the_toolset(compiled_toolset):
-    from toolcast._openai_runtime import tools
+    from toolcast.providers.openai import tools
 
     before = [t.to_tool() for t in compiled_toolset.tools]
     sent, _ = tools(compiled_toolset)
@@ -433,7 +433,7 @@ def test_tools_does_not_mutate_the_toolset(compiled_toolset):
 
 def test_tools_is_available_from_toolcast_openai():
     openai_mod = pytest.importorskip("toolcast.openai")
-    from toolcast import _openai_runtime
+    from toolcast.providers import openai as _openai_runtime
 
     if not hasattr(openai_mod, "tools"):
         pytest.skip("toolcast.openai does not expose the run-time loop yet")

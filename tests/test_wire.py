@@ -193,7 +193,7 @@ def test_a_provider_from_a_spec_folder_is_checked_by_the_cli(acme, tmp_path):
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps([WEATHER, {**WEATHER, "name": "x" * 45}]), encoding="utf-8")
     env = {**os.environ, "TOOLCAST_SPEC_PATH": str(acme)}
-    done = subprocess.run([sys.executable, "-m", "toolcast.cli", "check", str(tools), "--target", "acme",
+    done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", "check", str(tools), "--target", "acme",
                            "--format", "json"], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 1, done.stderr
     results = json.loads(done.stdout)["results"]
@@ -261,7 +261,7 @@ def test_a_template_is_data_never_code():
 
 
 def test_only_a_target_whose_wire_says_so_gets_the_proxy_s_non_strict_mark(acme):
-    from toolcast._proxy_marks import NOT_STRICT_DEF, mark_non_strict
+    from toolcast._runtime.proxy_marks import NOT_STRICT_DEF, mark_non_strict
 
     tool = {"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {
         "m": {"type": "object", "additionalProperties": {"type": "string"}}}}}
@@ -283,6 +283,6 @@ def test_a_provider_is_probed_only_where_its_own_spec_says_how(acme, tmp_path):
     tools = tmp_path / "tools.json"
     tools.write_text(json.dumps([WEATHER]), encoding="utf-8")
     env = {**os.environ, "TOOLCAST_SPEC_PATH": str(acme)}
-    done = subprocess.run([sys.executable, "-m", "toolcast.cli", "probe", str(tools), "--target", "acme", "--dry-run"],
+    done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", "probe", str(tools), "--target", "acme", "--dry-run"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and "target acme states no wire.probe" in done.stderr, done.stderr

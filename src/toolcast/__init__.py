@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from toolcast.compile import InvalidToolError, compile_tool, compile_tools
+from toolcast.compile import compile_tool, compile_tools
 from toolcast.model import (
     ITEMS,
     CompileResult,
     Diagnostic,
+    InvalidToolError,
     StrictSchemaError,
     ToolcastError,
     Transformation,

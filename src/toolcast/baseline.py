@@ -46,7 +46,7 @@ def write(path: Path, results: Sequence[tuple[str, CompileResult]]) -> int:
     one, never a part); returns the number of findings written. A new file's mode is what the
     umask gives; a replaced one keeps its mode. A file there that is not a baseline (a tool file
     named by mistake) is never replaced: BaselineError."""
-    from toolcast import _fsops
+    from toolcast._output import fsops as _fsops
 
     if path.is_symlink():
         path = Path(os.path.realpath(path))  # written through, as --out writes through a link

@@ -18,15 +18,12 @@ from toolcast.model import (
     expanded,
     pointer,
 )
-from toolcast.providers.openai import APIS, Api  # noqa: F401  (APIS: importers of compile.APIS)
 from toolcast.rules import Rules
 from toolcast.sendable import numeric_bounds, object_root, property_names, sendable
 from toolcast.sent_copy import looked_copy
-from toolcast.tool_input import (  # noqa: F401  (importers of compile's names: the CLI, openai, positions)
+from toolcast.tool_input import (
     _TARGETS,
     MAX_COPY_DEPTH,
-    OPTIONAL_NULL,
-    InvalidToolError,
     OptionalNull,
     StrictMode,
     _Report,

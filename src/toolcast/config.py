@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast.cli_parser import UsageError, build_parser
+from toolcast.cli.parser import UsageError, build_parser
 
 KEYS = ("paths", "targets", "strict", "enforce", "fail-on", "baseline", "out")
 # The flag each key stands for, and its argparse dest.

@@ -25,7 +25,8 @@ class Side:
         self.tools: dict[str, tuple[Any, Any]] = {}  # name -> (description, schema)
 
     def add(self, item: Item, errors: list[InputError]) -> None:
-        from toolcast.compile import InvalidToolError, read_tool
+        from toolcast.model import InvalidToolError
+        from toolcast.tool_input import read_tool
 
         try:
             name, description, schema, _ = read_tool(item.tool)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcast import positions as _positions
-from toolcast._json_text import JsonTextError, _line_col, json_lines_shaped, loads_strict
+from toolcast._input.json_text import JsonTextError, _line_col, json_lines_shaped, loads_strict
 
 # Far beyond any real tool file, and small enough to read without strain.
 MAX_BYTES = 64 * 1024 * 1024
@@ -142,7 +142,7 @@ def _parse_yaml(text: str, source: str, positions: bool = False) -> tuple[Any, A
         import yaml
     except ImportError:  # pragma: no cover - pyyaml is optional at run time
         raise _ParseError(InputError(source, "reading YAML needs PyYAML (pip install 'toolcast[yaml]')")) from None
-    from toolcast._yaml_text import YamlProblem, yaml_loader
+    from toolcast._input.yaml_text import YamlProblem, yaml_loader
 
     loader = None
     try:

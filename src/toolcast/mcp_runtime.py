@@ -11,9 +11,11 @@ import shutil
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcast._mcp_http import _shown_url as _shown_url  # the CLI names a URL as messages do
-from toolcast._mcp_http import http_session, list_tools_http, list_tools_http_sync
-from toolcast._mcp_session import (
+from toolcast._runtime.mcp_http import (
+    _shown_url as _shown_url,  # the CLI names a URL as messages do
+)
+from toolcast._runtime.mcp_http import http_session, list_tools_http, list_tools_http_sync
+from toolcast._runtime.mcp_session import (
     McpServerError,
     _exception_text,
     _innermost,
@@ -22,13 +24,13 @@ from toolcast._mcp_session import (
     initialized,
     list_tools,
 )
-from toolcast._openai_runtime import ToolCall, tool_output
-from toolcast._results import _ErrorText
+from toolcast._runtime.results import _ErrorText
+from toolcast.providers.openai import ToolCall, tool_output
 
 if TYPE_CHECKING:
-    from toolcast._mcp_stdio import ServerOutput
-    from toolcast._openai_runtime import Api
-    from toolcast._results import StructuredMode
+    from toolcast._runtime.mcp_stdio import ServerOutput
+    from toolcast._runtime.results import StructuredMode
+    from toolcast.providers.openai import Api
 
 __all__ = [
     "McpServerError",
@@ -55,7 +57,7 @@ async def _run_one(
 
     local = getattr(call, "local", None)
     if local is not None:  # a local Python function (ToolSet.build), called in this process
-        from toolcast._local_run import call_local
+        from toolcast._runtime.local_run import call_local
 
         result = await call_local(call.name, local, call.arguments, timeout)
         try:
@@ -230,7 +232,7 @@ async def _opened(
 ) -> AsyncIterator[Any]:
     from mcp import ClientSession
 
-    from toolcast._mcp_stdio import open_stdio
+    from toolcast._runtime.mcp_stdio import open_stdio
 
     async with (
         open_stdio(argv, output, env=env, cwd=cwd, errlog=errlog) as (read, write),
@@ -282,7 +284,7 @@ async def stdio_session(
     messages are skipped and reported one line each to ``on_problem`` (default: a warning
     on the ``toolcast.mcp_runtime`` logger); past ten, only their number is reported.
     """
-    from toolcast._mcp_stdio import ServerOutput
+    from toolcast._runtime.mcp_stdio import ServerOutput
 
     argv = _resolve(command) if isinstance(command, str) else _resolve(shlex.join(command))
     shown = _shown(command) if isinstance(command, str) else str(next(iter(command)))
@@ -325,7 +327,7 @@ async def list_tools_stdio(
         raise McpServerError(
             "listing MCP tools needs the MCP SDK: pip install 'toolcast[mcp]'"
         ) from None
-    from toolcast._mcp_stdio import ServerOutput
+    from toolcast._runtime.mcp_stdio import ServerOutput
 
     output = ServerOutput(shown, on_problem)
     try:

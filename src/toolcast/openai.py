@@ -7,13 +7,20 @@ from typing import Any
 
 from toolcast.compile import chosen_walk, optional_null_mode
 from toolcast.model import NullPath, StrictSchemaError, ToolcastError, expanded, pointer
-from toolcast.providers.openai import APIS, emit
+from toolcast.providers import target as _target
 from toolcast.rules import Rules, get_rules
 from toolcast.walk import walk_schema, without_cycle_gc
 
 __all__ = ["APIS", "StrictSchemaError", "WholeToolError", "emit", "strict_schema", "tool_calls", "tool_output", "tools"]
 
+# The APIs spec/openai's `wire:` names, default first.
+APIS = _target("openai").APIS  # type: ignore[union-attr]
 _RUNTIME = ("tools", "tool_calls", "tool_output", "ToolCall", "ToolsReport", "StrictIssue")
+
+
+def emit(name: str, description: str | None, parameters: Any, strict: bool, api: str) -> dict:
+    """The tool in the API's shape; `strict` is always present, false included."""
+    return _target("openai").emit(name, description, parameters, strict, api)  # type: ignore[union-attr]
 
 
 def strict_schema(schema: Any, rules: str | Rules | None = None,
@@ -87,7 +94,7 @@ class _Default(dict):
 def __getattr__(name: str) -> Any:
     # The run-time loop lives in its own module so that compiling never imports it.
     if name in _RUNTIME:
-        from toolcast import _openai_runtime
+        from toolcast.providers import openai as runtime
 
-        return getattr(_openai_runtime, name)
+        return getattr(runtime, name)
     raise AttributeError(f"module 'toolcast.openai' has no attribute {name!r}")

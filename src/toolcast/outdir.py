@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toolcast._fsops import (
+from toolcast._output.fsops import (
     carry,
     create,
     entries,
@@ -27,8 +27,8 @@ from toolcast._fsops import (
     try_chown,
     why,
 )
-from toolcast._jsonout import Lazy, batched, object_chunks, utf8
-from toolcast._outfiles import (
+from toolcast._output.jsonout import Lazy, batched, object_chunks, utf8
+from toolcast._output.outfiles import (
     MANIFEST,
     TMP_PREFIX,
     TMP_SUFFIX,

@@ -254,7 +254,8 @@ class Where:
     def _base_tokens(self, base: str) -> tuple:
         if self.bare:
             return () if base == "#" else (base,)
-        from toolcast.compile import InvalidToolError, read_tool
+        from toolcast.model import InvalidToolError
+        from toolcast.tool_input import read_tool
 
         try:
             shape = read_tool(self.tool)[3]

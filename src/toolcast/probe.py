@@ -274,7 +274,7 @@ def _failed(p: Planned, failure: wire.Failure, attempts: int, sent: list[dict], 
 
 
 def _accepted(p: Planned, response: Any, attempts: int, sent: list[dict], notes: list[str]) -> Verdict:
-    from toolcast._loop import decode_arguments
+    from toolcast._runtime.loop import decode_arguments
     from toolcast.nulls import strip_nulls
 
     call = wire.read_call(p.target, p.api, p.result.name, response)

@@ -10,11 +10,11 @@ from typing import IO, Any
 
 import anyio
 
-from toolcast._mcp_session import _sdk_log_to
-from toolcast._proxy_budget import HeldAnswers
-from toolcast._proxy_marks import mark_non_strict
-from toolcast._proxy_names import NameRegistry, check_server_name
-from toolcast._proxy_upstream import _reason, _Upstream
+from toolcast._runtime.mcp_session import _sdk_log_to
+from toolcast._runtime.proxy_budget import HeldAnswers
+from toolcast._runtime.proxy_marks import mark_non_strict
+from toolcast._runtime.proxy_names import NameRegistry, check_server_name
+from toolcast._runtime.proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError
 from toolcast.walk.values import non_json
 
@@ -320,7 +320,7 @@ class Proxy:
         return types.ListToolsResult(tools=list(self.listing.tools))
 
     async def on_call_tool(self, ctx: Any, params: Any) -> Any:
-        from toolcast._loop import strip_call_nulls
+        from toolcast._runtime.loop import strip_call_nulls
 
         self._client = ctx.session
         if self._ready is not None:
@@ -447,7 +447,7 @@ async def serve(proxy: Proxy, read: Any, write: Any) -> None:
 def serve_stdio(proxy: Proxy) -> None:
     """Run ``proxy`` on this process's stdin/stdout (the `toolcast proxy` command); SIGINT and
     SIGTERM stop its servers and end the process within a bound."""
-    from toolcast._proxy_signals import serve_stdio as serve_signalled
+    from toolcast._runtime.proxy_signals import serve_stdio as serve_signalled
 
     serve_signalled(proxy, serve)
 
@@ -528,7 +528,7 @@ def _specs(args: Any) -> list[ServerSpec]:
                 raise ValueError(f"--auth-env {spec.name}={var}: the environment variable {var} is not set or empty")
             headers["Authorization"] = value if " " in value else f"Bearer {value}"
         if spec.url is not None:
-            from toolcast._mcp_http import check_credentials
+            from toolcast._runtime.mcp_http import check_credentials
 
             check_credentials(spec.url, headers)  # (user info in the URL would replace the token)
         out.append(ServerSpec(spec.name, spec.command, spec.url, timeout, headers))
@@ -537,7 +537,7 @@ def _specs(args: Any) -> list[ServerSpec]:
 
 def main_cli(args: Any, err: IO[str]) -> int:
     """`toolcast proxy`: 2 with a one-line message on a usage problem, else serve until EOF."""
-    from toolcast._stdio_lines import set_answer_budget
+    from toolcast._runtime.stdio_lines import set_answer_budget
 
     try:
         specs = _specs(args)

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import IO, Any
 
-from toolcast._jsonout import ESCAPE, Lazy, batched, object_chunks
+from toolcast._output.jsonout import ESCAPE, Lazy, batched, object_chunks
 from toolcast.loader import InputError
 from toolcast.model import ITEMS, CompileResult, null_path_to_json
 

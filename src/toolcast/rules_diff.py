@@ -336,8 +336,9 @@ def impact(a: Rules, b: Rules, paths: Sequence[str], *, api: str = "responses", 
     removed) and `errors` (input errors, as text). An input error never stops the other tools; rules
     whose target toolcast cannot compile to (a provider without an emitter yet) raise ToolcastError
     before any tool is read."""
-    from toolcast.compile import InvalidToolError, compile_tool
+    from toolcast.compile import compile_tool
     from toolcast.loader import load
+    from toolcast.model import InvalidToolError
     from toolcast.providers import EMITTERS
 
     _require_compilable(a, b, EMITTERS)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcast import __version__
-from toolcast._jsonout import Lazy
+from toolcast._output.jsonout import Lazy
 from toolcast.loader import InputError
 from toolcast.model import CompileResult
 

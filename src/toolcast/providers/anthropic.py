@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolcast._loop import (
+from toolcast._runtime.loop import (
     RawCall,
     ResponseShapeError,
     ToolsReport,
@@ -18,10 +18,10 @@ from toolcast._loop import (
     read_calls,
     string_field,
 )
-from toolcast._loop import (
+from toolcast._runtime.loop import (
     ToolCall as _ToolCall,
 )
-from toolcast._results import (
+from toolcast._runtime.results import (
     StructuredMode,
     _ErrorText,
     base64_image,

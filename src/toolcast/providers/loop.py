@@ -3,7 +3,7 @@
 `tools`, `tool_calls` and `tool_output` take a `target` (and an `api`, else every API of the target
 is tried in order when reading, and its default API is written): the tool list is compiled as
 toolcast.openai.tools does it, the calls are found where `wire.apis.<api>.calls` says a response
-keeps them and decoded, null-stripped and checked by the same reader (toolcast._loop.read_calls),
+keeps them and decoded, null-stripped and checked by the same reader (toolcast._runtime.loop.read_calls),
 and a result is shaped by the `result` template (`error_result` for an error). Media in a result
 become text placeholders here; toolcast.openai, toolcast.anthropic and toolcast.gemini are the
 hand-written loops of those providers (SDK objects' fast paths, images in results).
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from toolcast._loop import (
+from toolcast._runtime.loop import (
     RawCall,
     ResponseShapeError,
     ToolsReport,
@@ -24,8 +24,8 @@ from toolcast._loop import (
     provider_tools,
     read_calls,
 )
-from toolcast._loop import ToolCall as _ToolCall
-from toolcast._results import StructuredMode, _ErrorText, render_block, result_pieces
+from toolcast._runtime.loop import ToolCall as _ToolCall
+from toolcast._runtime.results import StructuredMode, _ErrorText, render_block, result_pieces
 from toolcast.providers.wire import fill
 
 if TYPE_CHECKING:

@@ -346,7 +346,7 @@ def json_intersection(a: list, b: list) -> list:
     return [x for x in a if json_key(x) in keys]
 
 
-_canon = json_key  # its old name (toolcast.schema_ops re-exports it)
+_canon = json_key  # its old name (tooldiff reads it)
 
 
 def _disjoint(sets: list) -> bool:

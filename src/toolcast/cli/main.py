@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast.cli_inputs import _auth_headers, _load_all, _load_mcp, _load_mcp_url  # noqa: F401 (their names here too)
-from toolcast.cli_outputs import (
+from toolcast.cli.inputs import _auth_headers, _load_all, _load_mcp, _load_mcp_url  # noqa: F401 (their names here too)
+from toolcast.cli.outputs import (
     Unread,
     add_out,
     finish_out,
@@ -19,7 +19,7 @@ from toolcast.cli_outputs import (
     snapshot,
     write_baseline,
 )
-from toolcast.cli_parser import (  # noqa: F401 (build_parser, seconds and the help texts keep their names here)
+from toolcast.cli.parser import (  # noqa: F401 (build_parser, seconds and the help texts keep their names here)
     DIRECTORY_RULE,
     FORMAT_HELP,
     STRICT_HELP,
@@ -28,8 +28,8 @@ from toolcast.cli_parser import (  # noqa: F401 (build_parser, seconds and the h
     seconds,
     targets_of,
 )
-from toolcast.cli_run import _iter_compiled, _meta, _read_baseline, _rules
-from toolcast.cli_streams import _Closed, _json_safe, _replacing, _terminate_as_exit
+from toolcast.cli.run import _iter_compiled, _meta, _read_baseline, _rules
+from toolcast.cli.streams import _Closed, _json_safe, _replacing, _terminate_as_exit
 from toolcast.gate import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 (their names here too)
 from toolcast.model import ToolcastError, UnknownRulesError
 from toolcast.rules import get_rules, take_spec_options
@@ -41,7 +41,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     err = err or sys.stderr
     targets = targets_of(args)
     if len(targets) > 1:  # (one target: the run below, its output as it always was)
-        from toolcast import cli_multi
+        from toolcast.cli import multi as cli_multi
 
         with _terminate_as_exit():
             return cli_multi.run(args, out, stdin, err, targets)
@@ -104,7 +104,7 @@ def _left_unchanged(batch: Any, out_dir: str | None, err: IO[str]) -> None:
 
 
 def cmd_rules(args: argparse.Namespace, out: IO[str], stdin: Any = None) -> int:
-    from toolcast import rules_cli
+    from toolcast.cli import rules as rules_cli
 
     if args.rules_command == "list":
         return rules_cli.list_versions(out, args.format)

@@ -1,12 +1,12 @@
 """The answers the proxy holds after reading them: each result counted in the process's answer budget
-(toolcast._stdio_lines.answer_budget) from the moment its call has it until the proxy has handed it
+(toolcast._runtime.stdio_lines.answer_budget) from the moment its call has it until the proxy has handed it
 to its writer, so that the lines still being read see what is already held."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from toolcast._stdio_lines import answer_budget
+from toolcast._runtime.stdio_lines import answer_budget
 
 __all__ = ["HeldAnswers", "result_size"]
 

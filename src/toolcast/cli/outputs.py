@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast._jsonout import write_json
+from toolcast._output.jsonout import write_json
 from toolcast.loader import InputError
 from toolcast.model import CompileResult
 

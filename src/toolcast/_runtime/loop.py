@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from toolcast._json_limits import JsonLimitError, loads_bounded, plain_json
+from toolcast._runtime.json_limits import JsonLimitError, loads_bounded, plain_json
 from toolcast.model import ToolcastError
 from toolcast.walk.semantics import json_equal
 

@@ -46,7 +46,7 @@ def add_diff(sub: Any) -> None:
                    help="exit 1 on a breaking change or a regression (breaking), on any change (any), or never")
     d.add_argument("--format", default="text", choices=["text", "json", "sarif", "github"],
                    help="text for people, json (one document), sarif (SARIF 2.1.0) or github (Actions annotations)")
-    d.set_defaults(handler="toolcast.diff_cli:run")
+    d.set_defaults(handler="toolcast.cli.diff:run")
 
 
 def add_config(sub: Any) -> None:

@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from toolcast._json_limits import _SURROGATE, JsonLimitError, plain_json
-from toolcast._loop import MAX_JSON_DEPTH, _field, _has, _is_object, _kind
+from toolcast._runtime.json_limits import _SURROGATE, JsonLimitError, plain_json
+from toolcast._runtime.loop import MAX_JSON_DEPTH, _field, _has, _is_object, _kind
 from toolcast.model import ToolcastError
 
 StructuredMode = Literal["auto", "prefer", "append", "ignore"]

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast.cli_parser import UsageError
+from toolcast.cli.parser import UsageError
 from toolcast.loader import InputError, Item, load, text_only
 
 
@@ -77,7 +77,7 @@ def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str
         from toolcast.mcp_runtime import McpServerError, _shown_url, list_tools_http_sync
     except ImportError as exc:  # pragma: no cover - the mcp extra is missing
         # (stdlib only: the message never shows the URL's user info)
-        from toolcast._mcp_http import _shown_url
+        from toolcast._runtime.mcp_http import _shown_url
 
         return [], [InputError(f"mcp:{_shown_url(url)}", f"--mcp-url needs the official MCP SDK (pip install 'toolcast[mcp]'): {exc}")]
     source = f"mcp:{_shown_url(url)}"  # no user info or query: they may hold a secret

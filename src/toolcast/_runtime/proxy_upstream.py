@@ -66,14 +66,14 @@ class _Upstream:
 
         spec = self.spec
         if spec.url is not None:
-            from toolcast._mcp_http import HttpHealth
+            from toolcast._runtime.mcp_http import HttpHealth
 
             self.health = HttpHealth()
             return mcp_runtime.http_session(
                 spec.url, headers=spec.headers, timeout=spec.timeout, message_handler=self._message,
                 health=self.health,
             )
-        from toolcast._mcp_stdio import ServerOutput
+        from toolcast._runtime.mcp_stdio import ServerOutput
 
         assert spec.command is not None
         argv = mcp_runtime._resolve(spec.command)

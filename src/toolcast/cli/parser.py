@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from toolcast.cli_streams import _Closed
+from toolcast.cli.streams import _Closed
 from toolcast.gate import DEFAULT_FAIL_ON, FAIL_ON
 from toolcast.providers import EMITTERS
 
@@ -106,12 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_rules(sub)
     add_proxy(sub)
     # (diff and config: their own module)
-    from toolcast.cli_parser_extra import add_config, add_diff
+    from toolcast.cli.parser_extra import add_config, add_diff
 
     add_diff(sub)
     add_config(sub)
     # (probe: its own modules; it gets the option builders it reuses)
-    from toolcast.probe_args import add_probe
+    from toolcast.cli.probe_args import add_probe
 
     add_probe(sub, common_options, seconds)
     return p

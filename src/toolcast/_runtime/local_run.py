@@ -10,8 +10,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolcast._mcp_session import _exception_text
-from toolcast._results import _ErrorText
+from toolcast._runtime.mcp_session import _exception_text
+from toolcast._runtime.results import _ErrorText
 from toolcast.local_tools import LocalTool
 
 # The mcp SDK's result and content classes (mcp.types re-exports them from mcp_types in mcp 2).

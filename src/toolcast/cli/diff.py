@@ -6,7 +6,7 @@ import argparse
 import os
 from typing import IO, Any
 
-from toolcast.cli_parser import UsageError, parse_targets
+from toolcast.cli.parser import UsageError, parse_targets
 from toolcast.loader import InputError
 
 
@@ -35,7 +35,8 @@ def _sides(args: argparse.Namespace, errors: list[InputError]) -> tuple[Any, Any
 
 
 def _compile_side(side: Any, target: str, args: argparse.Namespace, errors: list[InputError]) -> dict:
-    from toolcast.compile import InvalidToolError, compile_tool
+    from toolcast.compile import compile_tool
+    from toolcast.model import InvalidToolError
 
     extra = {"enforce": True} if getattr(args, "enforce", False) else {}
     results = {}
@@ -70,7 +71,7 @@ class Outcome:
 def diff(args: argparse.Namespace) -> Outcome:
     """Read both sides, classify the changes and compile both sides for each target."""
     from toolcast import tooldiff
-    from toolcast.compile import resolve_target
+    from toolcast.tool_input import resolve_target
 
     errors: list[InputError] = []
     old, new, old_label, new_label = _sides(args, errors)

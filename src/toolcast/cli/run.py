@@ -10,11 +10,11 @@ from typing import Any
 
 from toolcast import __version__
 from toolcast.budgets import Tally
-from toolcast.cli_parser import UsageError
-from toolcast.compile import InvalidToolError, compile_tool, refuse_repeated_name, request_budget
-from toolcast.compile import resolve_target as compile_target
+from toolcast.cli.parser import UsageError
+from toolcast.compile import compile_tool, refuse_repeated_name, request_budget
 from toolcast.loader import InputError, Item
-from toolcast.model import CompileResult
+from toolcast.model import CompileResult, InvalidToolError
+from toolcast.tool_input import resolve_target as compile_target
 
 
 def _rules(args: argparse.Namespace) -> Any:

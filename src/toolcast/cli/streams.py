@@ -63,7 +63,7 @@ def _json_safe(stream: Any) -> Any:
     """`stream`, set so that JSON written to it stays JSON whatever its encoding: a character it
     cannot hold is written as JSON's escape (`\\u00e9`), never as a Python one (`\\xe9`). A stream
     in another encoding than UTF-8 gets ASCII only, which reads the same in UTF-8 and in its own."""
-    from toolcast._jsonout import ESCAPE
+    from toolcast._output.jsonout import ESCAPE
 
     encoding = getattr(stream, "encoding", None)
     if not isinstance(encoding, str) or not hasattr(stream, "reconfigure"):

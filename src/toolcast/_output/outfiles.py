@@ -10,8 +10,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolcast._fsops import why
-from toolcast._jsonout import chunks, utf8
+from toolcast._output.fsops import why
+from toolcast._output.jsonout import chunks, utf8
 
 MANIFEST = "manifest.json"
 # Temporary files of this and earlier versions (earlier ones wrote them inside DIR itself).

@@ -8,7 +8,7 @@ import json
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
-from toolcast._mcp_session import (
+from toolcast._runtime.mcp_session import (
     McpServerError,
     _innermost,
     _one_line,

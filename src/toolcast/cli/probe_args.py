@@ -44,4 +44,4 @@ def add_probe(sub: Any, common_options: Callable[[Any], None], seconds: Callable
     sp.add_argument("--max-wait", type=seconds, default=60.0, metavar="SECONDS", help="the longest wait before a retry; a longer Retry-After is reported, not waited for")
     sp.add_argument("--jobs", type=_positive, default=4, metavar="N", help="requests under way at once (at most 16)")
     sp.add_argument("--max-output-tokens", type=_positive, default=1024, metavar="N", help="the output cap of each request")
-    sp.set_defaults(handler="toolcast.probe_cli:run")
+    sp.set_defaults(handler="toolcast.cli.probe:run")

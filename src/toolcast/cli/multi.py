@@ -11,11 +11,11 @@ import os
 from pathlib import Path
 from typing import IO, Any
 
-from toolcast._jsonout import write_json
-from toolcast.cli_inputs import _load_all
-from toolcast.cli_outputs import Unread, add_out, finish_out, open_out, snapshot, write_baseline
-from toolcast.cli_parser import UsageError
-from toolcast.cli_run import TargetRun, _meta, _read_baseline, _rules
+from toolcast._output.jsonout import write_json
+from toolcast.cli.inputs import _load_all
+from toolcast.cli.outputs import Unread, add_out, finish_out, open_out, snapshot, write_baseline
+from toolcast.cli.parser import UsageError
+from toolcast.cli.run import TargetRun, _meta, _read_baseline, _rules
 from toolcast.loader import InputError
 from toolcast.model import CompileResult
 from toolcast.providers import EMITTERS

@@ -14,7 +14,13 @@ from typing import Any
 
 import anyio
 
-from toolcast._stdio_lines import AnswerBudget, LineReader, Skipped, answer_budget, answer_id
+from toolcast._runtime.stdio_lines import (
+    AnswerBudget,
+    LineReader,
+    Skipped,
+    answer_budget,
+    answer_id,
+)
 
 __all__ = ["ServerOutput", "open_stdio"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from toolcast import __version__
-from toolcast.cli_parser import UsageError, targets_of
+from toolcast.cli.parser import UsageError, targets_of
 from toolcast.loader import InputError
 
 RECORD_FORMAT = 1  # the "toolcast_probe_record" field: bump only with a new layout
@@ -36,14 +36,10 @@ def models_of(args: argparse.Namespace, targets: Sequence[str]) -> dict[str, str
 def _compiled(args: argparse.Namespace, items: list, target: str, errors: list[InputError]) -> tuple[list, str, str]:
     """(source, input tool, compile result) for each item under `target`, its api and rule version."""
     from toolcast.budgets import Tally
-    from toolcast.compile import (
-        InvalidToolError,
-        compile_tool,
-        refuse_repeated_name,
-        request_budget,
-        resolve_target,
-    )
+    from toolcast.compile import compile_tool, refuse_repeated_name, request_budget
+    from toolcast.model import InvalidToolError
     from toolcast.providers import EMITTERS
+    from toolcast.tool_input import resolve_target
 
     api = args.api if args.api is None or args.api in EMITTERS[target].APIS or len(targets_of(args)) == 1 else None
     try:
@@ -88,7 +84,7 @@ def _probed(targets: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str]) -> int:
     from toolcast import probe
-    from toolcast.cli_inputs import _load_all
+    from toolcast.cli.inputs import _load_all
 
     targets = _probed(targets_of(args))
     models = models_of(args, targets)
@@ -218,7 +214,7 @@ def is_record(path: Path) -> bool:
 def write_record(path: Path, verdicts: Sequence[Any]) -> None:
     """Write the record atomically (a reader sees the old file or the new one, never a part), as the
     baseline is written; a file there that is not a probe record is never replaced."""
-    from toolcast import _fsops
+    from toolcast._output import fsops as _fsops
 
     if path.is_symlink():
         path = Path(os.path.realpath(path))
