@@ -157,7 +157,11 @@ def check(path: Path) -> int:
         before = dict(json.loads(line) for line in fh)
     t0 = time.perf_counter()
     after = {k: _stored(v) for k, v in results().items()}
-    diffs = [k for k in before.keys() | after.keys() if before.get(k) != after.get(k)]
+    # A result recorded and computed again that differs, or recorded and no longer computed, is a
+    # difference; a result with no recorded counterpart (a rule family, version or golden input
+    # added since the snapshot) is new, counted apart: there is nothing for it to stay equal to.
+    diffs = [k for k in before if before[k] != after.get(k)]
+    new = sorted(k for k in after if k not in before)
     by_set: dict[str, int] = {}
     for k in diffs:
         group = "|".join(k.split("|")[:3])
@@ -166,7 +170,14 @@ def check(path: Path) -> int:
         print(f"{n:6} differ in {group}")
     for k in sorted(diffs)[:10]:
         print(f"DIFF {k}\n  before: {str(before.get(k))[:600]}\n  after:  {str(after.get(k))[:600]}")
-    print(f"{len(after)} results compared in {time.perf_counter() - t0:.0f} s: {len(diffs)} differ", file=sys.stderr)
+    new_by: dict[str, int] = {}
+    for k in new:
+        family = k.split("|")[0].split("@")[0]
+        new_by[family] = new_by.get(family, 0) + 1
+    if new:
+        print("new results, not in the snapshot: " + ", ".join(f"{f} {n}" for f, n in sorted(new_by.items())))
+    print(f"{len(before)} recorded results compared in {time.perf_counter() - t0:.0f} s: {len(diffs)} differ"
+          f" ({len(new)} new results not compared)", file=sys.stderr)
     return 1 if diffs else 0
 
 

@@ -8,6 +8,7 @@ from toolcast import sent_rules
 from toolcast.tool_input import copy_json
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
+from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.resources import bundle
 from toolcast.walk.values import describe, ref_pointer
 
@@ -108,29 +109,6 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> 
     if sent_rules.applies(r):  # (keywords rejected anywhere, boolean property schemas, empty lists)
         return sent_rules.sent_rules(sent, r, diags, trans)
     return sent
-
-
-def _nodes(schema: Any):
-    """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS):
-    _nodes_and_steps's, without the steps."""
-    stack: list = [((), schema)]
-    while stack:
-        place, node = stack.pop()
-        if type(node) is not dict:
-            continue
-        yield place, node
-        subs: list = []
-        for key, v in node.items():
-            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
-            if kind is None:
-                continue
-            if kind == "map" and type(v) is dict:
-                subs.extend((place + (key, n), x) for n, x in v.items())
-            elif (kind == "list" or kind == "schema-or-list") and type(v) is list:
-                subs.extend((place + (key, i), x) for i, x in enumerate(v))
-            else:
-                subs.append((place + (key,), v))
-        stack.extend(reversed(subs))
 
 
 def property_names(schema: Any):

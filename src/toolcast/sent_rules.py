@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import SCHEMA_SLOTS
+from toolcast.walk.dialect import schema_nodes
 
 # A boolean property schema as the schema object that means the same.
 _AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
@@ -24,7 +24,7 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     provider rejects it), the reason in `diags`."""
     objects = r.policy.get("sent_property_schemas") == "objects"
     drop, empty = r.sent_drop, r.sent_empty
-    for place, node in _schemas(sent):  # (lazily: a node's subschemas are read after its changes)
+    for place, node in schema_nodes(sent):  # (lazily: a node's subschemas are read after its changes)
         for kw in empty:
             if node.get(kw) == []:
                 diags.append((r.patterns["unsatisfiable-schema"], "#", place + (kw,), (("value", f"an empty `{kw}`"),)))
@@ -41,24 +41,3 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
                     trans.append((r.changes["wrote-boolean-property-schema"], "#", place + ("properties", name),
                                   f"(`{str(s).lower()}` as `{written}`)"))
     return sent
-
-
-def _schemas(schema: Any):
-    """(place, node) of every schema object of `schema` in document order (its slots: SCHEMA_SLOTS),
-    each node's subschemas read when the caller comes back from it."""
-    stack: list = [((), schema)]
-    while stack:
-        place, node = stack.pop()
-        if type(node) is not dict:
-            continue
-        yield place, node
-        subs: list = []
-        for key, v in node.items():
-            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
-            if kind == "map" and type(v) is dict:
-                subs.extend((place + (key, n), x) for n, x in v.items())
-            elif kind in ("list", "schema-or-list") and type(v) is list:
-                subs.extend((place + (key, i), x) for i, x in enumerate(v))
-            elif kind is not None:
-                subs.append((place + (key,), v))
-        stack.extend(reversed(subs))

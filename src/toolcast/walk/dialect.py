@@ -39,6 +39,30 @@ REF_SIBLINGS_IGNORED = frozenset({"draft-07", "draft-06", "draft-04"})
 _ORDER = ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12")
 
 
+def schema_nodes(schema: Any):
+    """(place, node) of every schema object of `schema`, in document order (its slots: SCHEMA_SLOTS).
+    Lazy: a node's subschemas are read when the caller comes back from it, so a caller may change
+    the node first (sendable's passes, sent_rules)."""
+    stack: list = [((), schema)]
+    while stack:
+        place, node = stack.pop()
+        if type(node) is not dict:
+            continue
+        yield place, node
+        subs: list = []
+        for key, v in node.items():
+            kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+            if kind is None:
+                continue
+            if kind == "map" and type(v) is dict:
+                subs.extend((place + (key, n), x) for n, x in v.items())
+            elif (kind == "list" or kind == "schema-or-list") and type(v) is list:
+                subs.extend((place + (key, i), x) for i, x in enumerate(v))
+            else:
+                subs.append((place + (key,), v))
+        stack.extend(reversed(subs))
+
+
 def unknown_keywords(dialect: str) -> frozenset:
     """The keywords of LATER_KEYWORDS that `dialect` does not define (and so ignores)."""
     rank = _ORDER.index(dialect) if dialect in _ORDER else len(_ORDER)
