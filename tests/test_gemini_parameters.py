@@ -18,8 +18,8 @@ import toolcast
 from toolcast.cli.main import main
 from toolcast.compile import compile_request
 from toolcast.rules import get_rules
+from toolcast.walk.state import Walk
 from toolcast.walk.subset import to_subset
-from toolcast.walk.walker import Walk
 
 
 def _tool(schema: dict, name: str = "t") -> dict:
