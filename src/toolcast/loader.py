@@ -118,7 +118,7 @@ class Item(_Frozen):
 
 def parse_json(text: str, source: str, line_offset: int = 0) -> Any:
     """json.loads that rejects duplicate keys, NaN/Infinity (spelt, or a literal that overflows a
-    float), numbers past Python's digit limit and absurd nesting, with a place (_json_text)."""
+    float), numbers past Python's digit limit and absurd nesting, with a place (toolcast._input.json_text)."""
     try:
         return loads_strict(text, line_offset)
     except JsonTextError as exc:

@@ -1,4 +1,4 @@
-"""Run tool calls against MCP client sessions; stdio servers; the MCP API in one place (HTTP from _mcp_http)."""
+"""Run tool calls against MCP client sessions; stdio servers; the MCP API in one place (HTTP from _runtime.mcp_http)."""
 
 from __future__ import annotations
 

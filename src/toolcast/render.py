@@ -154,7 +154,7 @@ class TextStream:
         self.hidden = 0
 
     def add(self, source: str, r: CompileResult, where: Any = None, target: str | None = None) -> None:
-        """Write `r`'s lines; with `target` (a run of several targets: cli_multi), as one entry of
+        """Write `r`'s lines; with `target` (a run of several targets: cli.multi), as one entry of
         its tool's group: the target instead of the name and source, indented under the group."""
         self.total += 1
         if r.status in self.counts:
@@ -392,7 +392,7 @@ class JsonStream:
     def finish(self, stream: IO[str], errors: Sequence[InputError], *, extra: dict[str, Any] | None = None,
                summary: dict[str, Any] | None = None) -> None:
         """Write the whole document to `stream`; `extra` keys follow "errors", as in the dict;
-        `summary` replaces the counts of one target's run (a run of several: cli_multi)."""
+        `summary` replaces the counts of one target's run (a run of several: cli.multi)."""
         head = {"command": self.command, **self.meta,
                 "summary": summary or {"tools": self.total, **self.counts, "input_errors": len(errors)}}
         text = json.dumps(head, indent=2, ensure_ascii=False)

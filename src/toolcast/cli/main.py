@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
                     raise UsageError(f"toolcast proxy: standard {name} is closed; the proxy serves MCP on standard "
                                      "input and output")
             return main_cli(args, err)
-        handler = getattr(args, "handler", None)  # a subcommand registered as cli_parser says
+        handler = getattr(args, "handler", None)  # a subcommand registered as cli.parser says
         if handler is not None:
             return _run_handler(handler, args, out, stdin, err)
         parser.print_help(out)

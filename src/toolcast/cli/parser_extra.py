@@ -1,4 +1,4 @@
-"""The parsers of `toolcast diff` and `toolcast config` (cli_parser.build_parser registers them; their handlers are imported only when they run)."""
+"""The parsers of `toolcast diff` and `toolcast config` (cli.parser.build_parser registers them; their handlers are imported only when they run)."""
 
 from __future__ import annotations
 

@@ -25,8 +25,8 @@ def _positive(text: str) -> int:
 
 
 def add_probe(sub: Any, common_options: Callable[[Any], None], seconds: Callable[[str], float]) -> None:
-    """`toolcast probe` (handler: probe_cli.run). cli_parser passes its option builders in, so this
-    module imports none of it (cli_parser imports this one). --target takes a list, as compile's does."""
+    """`toolcast probe` (handler: cli.probe.run). cli.parser passes its option builders in, so this
+    module imports none of it (cli.parser imports this one). --target takes a list, as compile's does."""
     sp = sub.add_parser("probe", help="send each compiled tool to the provider once and report what it did; "
                         "exit 1 on a rejection or invalid arguments, 3 when no verdict could be had",
                         epilog="Keys come from each SDK's environment variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, "
