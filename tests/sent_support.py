@@ -67,10 +67,11 @@ class Checker:
                 self.rejected.append((name, [("no-tool-but-" + result.status, "")]))
             return
         self.sent += 1
-        key = (self.target, self.api, result.status, json.dumps(result.tool, sort_keys=True, default=repr))
+        key = (self.target, self.api, result.status, result.rules, json.dumps(result.tool, sort_keys=True, default=repr))
         found = self._verdicts.get(key)
         if found is None:
-            found = self._verdicts[key] = sent_violations(result.tool, self.target, self.api, result.status)
+            found = self._verdicts[key] = sent_violations(result.tool, self.target, self.api, result.status,
+                                                          result.rules.partition("@")[2] or None)
         found = found + flag_violations(result, self.target, self.mode)
         if found:
             self.rejected.append((name, found))

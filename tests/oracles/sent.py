@@ -99,12 +99,15 @@ _LISTS = ("anyOf", "allOf", "oneOf", "prefixItems")
 # Entry points
 # ------------------------------------------------------------------------------------------
 
-def sent_violations(tool: Any, target: str, api: str | None, status: str) -> list[tuple[str, str]]:
+def sent_violations(tool: Any, target: str, api: str | None, status: str,
+                    version: str | None = None) -> list[tuple[str, str]]:
     """(rule, path) pairs for one tool as toolcast sends it to `target` through `api`, sent with
     `status` "strict" or "non-strict" (Gemini and Vertex declarations carry no flag: the status
-    says whether the strict reading applies)."""
+    says whether the strict reading applies). `version`: the date of the rule version the tool was
+    compiled under, so OpenAI's strict subset is that version's reading of the documents
+    (oracles/facts.py); None is the reading of 2026-10-17."""
     if target == "openai":
-        return openai_violations(tool, api or "responses")
+        return openai_violations(tool, api or "responses", version)
     if target == "anthropic":
         return anthropic_violations(tool)
     if target in ("gemini", "vertex"):
@@ -112,10 +115,11 @@ def sent_violations(tool: Any, target: str, api: str | None, status: str) -> lis
     raise ValueError(f"unknown target {target!r}")
 
 
-def openai_violations(tool: Any, api: str = "responses") -> list[tuple[str, str]]:
+def openai_violations(tool: Any, api: str = "responses", version: str | None = None) -> list[tuple[str, str]]:
     """An OpenAI function tool, Responses (flat) or Chat (nested), whatever its `strict` flag:
-    shape, name and (when strict) the strict subset from ``openai_strict``; PF §9 on `parameters`."""
-    out = {(v.rule, v.path) for v in openai_oracle.tool_violations(tool, api)}
+    shape, name and (when strict) the strict subset from ``openai_strict`` under `version`'s
+    reading; PF §9 on `parameters`."""
+    out = {(v.rule, v.path) for v in openai_oracle.tool_violations(tool, api, profile=version or "2026-10-17")}
     if not isinstance(tool, dict):
         return sorted(out)
     fn, base = (tool, "#") if api == "responses" else (tool.get("function"), "#/function")
