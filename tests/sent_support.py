@@ -18,7 +18,8 @@ except ImportError:  # pragma: no cover - when tests/ becomes a package
 
 # (target, api): every API each target sends through.
 TARGETS = (("openai", "responses"), ("openai", "chat"), ("anthropic", None), ("gemini", "parameters"),
-           ("gemini", "json-schema"), ("vertex", "parameters"), ("vertex", "json-schema"))
+           ("gemini", "json-schema"), ("vertex", "parameters"), ("vertex", "json-schema"),
+           ("mcp", None), ("deepseek", None), ("xai", None), ("mistral", None), ("bedrock", None))
 MODES = ("auto", True, False)
 SHOWN = 15  # rejected tools quoted in a failure message (all are counted)
 

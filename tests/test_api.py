@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rule_facts import unsupported_format
 
 import toolcast
 from toolcast import ITEMS, StrictSchemaError, compile_tool, compile_tools
@@ -39,7 +40,10 @@ def test_conduit_doctest_d2_error_names_node_and_keyword() -> None:
 
 
 def test_strict_schema_error_for_a_limit_names_the_limit() -> None:
-    schema = {"type": "object", "properties": {"e": {"enum": list(range(1001))}}, "required": ["e"]}
+    from toolcast.rules import get_rules
+
+    over = get_rules(None).limit("max_enum_values") + 1  # (one past the default rules' limit, not pinned)
+    schema = {"type": "object", "properties": {"e": {"enum": list(range(over))}}, "required": ["e"]}
     with pytest.raises(StrictSchemaError) as info:
         strict_schema(schema)
     assert info.value.keyword_or_limit == "max_enum_values"
@@ -112,7 +116,8 @@ def test_output_is_byte_stable_and_shares_nothing_with_the_input() -> None:
 
 
 def test_policy_matrix() -> None:
-    lossy = {"name": "f", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": "uri"}}, "required": ["u"]}}
+    lost = unsupported_format()  # (a format the default rules drop, lossy: from the rules, not pinned)
+    lossy = {"name": "f", "inputSchema": {"type": "object", "properties": {"u": {"type": "string", "format": lost}}, "required": ["u"]}}
     refusing = {"name": "g", "inputSchema": {"type": "object", "properties": {"m": {"type": "object"}}, "required": ["m"]}}
     expect = {
         ("auto", False): ("non-strict", "non-strict"),

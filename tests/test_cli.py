@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rule_facts import lost_formats, unsupported_format
 from spec_versions import DEFAULT
 
 from toolcast.cli.main import main
@@ -48,7 +49,14 @@ def test_examples_compile_and_json_document() -> None:
     assert refund["tool"]["strict"] is True and refund["tool"]["name"] == "refund_order"
     assert {d["code"] for d in refund["diagnostics"]} >= {"openai/strict-optional-property"}
     assert all(set(t) == {"code", "path", "detail", "lossy"} for t in refund["transformations"])
-    assert by_name["fetch_url"]["status"] == "non-strict" and by_name["fetch_url"]["tool"]["strict"] is False
+    # fetch_url's `format` (uri in the example) is lossy exactly where the default rules do not take it.
+    example = next(t for t in json.loads((EXAMPLES / "mcp_tools_list.json").read_text(encoding="utf-8"))["tools"]
+                   if t["name"] == "fetch_url")
+    fetch = by_name["fetch_url"]
+    lost = lost_formats(example["inputSchema"])
+    assert fetch["status"] == ("non-strict" if lost else "strict") and fetch["tool"]["strict"] is not bool(lost)
+    formats = {d["path"] for d in fetch["diagnostics"] if d["code"] == "openai/unsupported-string-format"}
+    assert formats == ({"#/properties/url/format"} if lost else set())
 
 
 def test_refused_tool_exits_1_and_text_says_why() -> None:
@@ -437,7 +445,8 @@ def test_a_closed_standard_stream_is_a_plain_error(argv: tuple, redirect: str, n
 def test_a_reader_that_stops_reading_loses_the_report_and_nothing_else(tmp_path: Path, fmt: str) -> None:
     # `compile many.json | head -1` ended in "cannot write the report: Broken pipe" (with a TMPDIR
     # hint for json), exit 2, and --out left unchanged. The run now goes on quietly, as without the pipe.
-    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "format": "uri"}
+    lost = unsupported_format()  # (every other tool loses it: refused under --strict true)
+    tools = [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {"a": {"type": "string", "format": lost}
                                                                                  if i % 2 else {"type": "string"}}}}
              for i in range(400)]  # (a report far bigger than a pipe's buffer)
     path = write(tmp_path, "many.json", json.dumps(tools))

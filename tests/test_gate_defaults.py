@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from rule_facts import unsupported_format
 
 from toolcast.cli.main import main
 from toolcast.cli.parser import build_parser
@@ -19,8 +20,10 @@ from toolcast.providers import EMITTERS
 WEATHER = {"name": "get_weather", "description": "Weather for a city.",
            "parameters": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string", "enum": ["c", "f"]}},
                           "required": ["city"]}}
+# Loses a format the default rules drop (taken from the rules, so a version that adds a format moves it).
 LOSSY = {"name": "fetch", "description": "d",
-         "parameters": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"]}}
+         "parameters": {"type": "object", "properties": {"url": {"type": "string", "format": unsupported_format()}},
+                        "required": ["url"]}}
 BLOCKS = {"name": "labels", "description": "d",
           "parameters": {"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}},
                          "required": ["m"]}}

@@ -93,40 +93,39 @@ def test_golden(provider: str, version: str, topic: str, description: str, updat
             params = tool["parameters"] if "parameters" in tool else tool["function"]["parameters"]
             Draft202012Validator.check_schema(params)
         elif tool is not None:  # sent without strict: what OpenAI takes in that form (provider-facts §9)
-            assert sent_oracle.openai_violations(tool, api) == [], description
+            assert sent_oracle.openai_violations(tool, api, version) == [], description
 
 
 def _check_with_oracle(provider: str, version: str, results: list, description: str) -> None:
     """A provider's own oracle (tests/oracles/<provider>.py) on every tool of the case, and the
-    request's budgets over those sent."""
+    request's budgets over those sent, each under the facts of `version` (tests/oracles/facts.py)."""
     sent = [g["tool"] for g in results if g.get("tool") is not None]
     if provider not in ("anthropic", "gemini", "vertex"):
         from oracles import more  # the providers added in issue 40 (tests/oracles/more.py)
 
         assert provider in more.TARGETS, f"no independent oracle for target {provider!r}: add one to tests/oracles/"
-        extra = {"mcp_version": version} if provider == "mcp" else {}
         for g in results:
             if g.get("tool") is not None:
-                assert more.violations(g["tool"], provider, g["status"], **extra) == [], description
+                assert more.violations(g["tool"], provider, g["status"], version) == [], description
         return
     for tool in sent:
         if "parameters" in tool and provider in ("gemini", "vertex"):
             # Sent strict or not, a `parameters` declaration carries the converted Schema: the
             # oracle and the SDK's typed FunctionDeclaration must take every one.
-            assert gemini_oracle.declaration_violations(tool, provider) == [], description
+            assert gemini_oracle.declaration_violations(tool, provider, version) == [], description
             assert sdk_round_trip(tool) == tool, description
     for g in results:
         if g.get("tool") is not None and g["status"] == "strict" and "parameters" not in g["tool"]:
             if provider == "anthropic":
-                assert anthropic_oracle.tool_violations(g["tool"]) == [], description
+                assert anthropic_oracle.tool_violations(g["tool"], version) == [], description
             else:
-                assert gemini_oracle.declaration_violations(g["tool"], provider) == [], description
+                assert gemini_oracle.declaration_violations(g["tool"], provider, version) == [], description
             Draft202012Validator.check_schema(EMITTERS[provider].schema_of(g["tool"]))
         elif g.get("tool") is not None:  # non-strict, or a `parameters` declaration: provider-facts §8, §9
             api = "parameters" if "parameters" in g["tool"] else "json-schema"
-            assert sent_oracle.sent_violations(g["tool"], provider, api, g["status"]) == [], description
+            assert sent_oracle.sent_violations(g["tool"], provider, api, g["status"], version) == [], description
     if provider == "anthropic" and "tool" in (results[0] if results else {}):
-        assert anthropic_oracle.request_violations(sent) == [], description
+        assert anthropic_oracle.request_violations(sent, version) == [], description
 
 
 def test_no_orphaned_goldens() -> None:

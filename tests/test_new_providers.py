@@ -55,7 +55,7 @@ def test_corpus_compiles_without_crash_and_passes_the_oracle(corpus, target: str
                 continue
             statuses[res.status] += 1
             if res.tool is not None:
-                found = [v for v in violations(res.tool, target, res.status)]
+                found = [v for v in violations(res.tool, target, res.status, res.rules)]
                 if found:
                     rejected.append((set_name, tool.get("name"), res.status, found[:3]))
     assert not crashes, crashes[:5]

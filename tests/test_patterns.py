@@ -23,6 +23,10 @@ def found(res) -> list[tuple[str, str]]:
 
 
 P = "#/properties/s/pattern"
+# The version that made lookaround unsupported and keeps backreferences, named groups, word boundaries
+# and property escapes unconfirmed: these tests are about its facts, which a newer default may change
+# (a docs change done as spec/README.md says leaves this version as it is).
+LOOKAROUND_UNSUPPORTED = "openai@2026-08-20"
 
 
 def test_plain_pattern_is_kept_without_findings():
@@ -38,8 +42,8 @@ def test_plain_pattern_is_kept_without_findings():
     (r"(?<=\$)\d+", "lookbehind"),
     (r"(?<!-)\d+", "lookbehind"),
 ])
-def test_lookaround_is_unsupported_today(pattern, feature):
-    res = compile_tool(tool(pattern), rules="latest", strict=True, allow_lossy=True)
+def test_lookaround_is_unsupported_from_2026_08_20(pattern, feature):
+    res = compile_tool(tool(pattern), rules=LOOKAROUND_UNSUPPORTED, strict=True, allow_lossy=True)
     assert (("openai/regex-feature-unsupported", P)) in found(res)
     (diag,) = [d for d in res.diagnostics if d.code == "openai/regex-feature-unsupported"]
     assert feature in diag.message
@@ -47,8 +51,8 @@ def test_lookaround_is_unsupported_today(pattern, feature):
     (t,) = [t for t in res.transformations if t.code == "dropped-pattern-with-unsupported-regex"]
     assert t.lossy and t.path == P
     # Dropping is lossy: auto mode sends the original non-strict, strict mode refuses.
-    assert compile_tool(tool(pattern)).status == "non-strict"
-    assert compile_tool(tool(pattern), strict=True).status == "refused"
+    assert compile_tool(tool(pattern), rules=LOOKAROUND_UNSUPPORTED).status == "non-strict"
+    assert compile_tool(tool(pattern), rules=LOOKAROUND_UNSUPPORTED, strict=True).status == "refused"
 
 
 def test_lookaround_was_only_unconfirmed_before_2026_08_20():
@@ -66,7 +70,7 @@ def test_lookaround_was_only_unconfirmed_before_2026_08_20():
     (r"a{1,5000}", "large-bounded-quantifier"),
 ])
 def test_unconfirmed_features_are_reported_and_kept(pattern, feature):
-    res = compile_tool(tool(pattern), strict=True)
+    res = compile_tool(tool(pattern), rules=LOOKAROUND_UNSUPPORTED, strict=True)
     assert res.status == "strict"
     msgs = [d.message for d in res.diagnostics if d.code == "openai/regex-feature-unconfirmed"]
     assert any(feature in m for m in msgs), msgs

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rule_facts import unsupported_format
 
 ROOT = Path(__file__).resolve().parent.parent
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
@@ -41,7 +42,9 @@ parameters:
   required: [word]
   additionalProperties: false
 """
-BAD = {"name": "fetch", "description": "Fetch.", "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}}
+# A format the default rules drop (lossy): taken from the rules of the checkout the hooks install.
+BAD = {"name": "fetch", "description": "Fetch.",
+       "inputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": unsupported_format()}}}}
 
 
 def try_repo(repo: Path, env: dict) -> tuple[int, str]:

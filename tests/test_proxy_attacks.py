@@ -305,13 +305,15 @@ def test_user_info_in_a_url_with_a_token_is_refused_and_never_printed(argv, monk
 
 def test_a_tool_sent_non_strict_says_so_and_openai_agents_keeps_it_non_strict(tmp_path):
     # `uniqueItems` cannot be strict: the proxy lists the tool non-strict. The old listing did not
-    # say so, and openai-agents made it strict itself (its conversion keeps uniqueItems).
+    # say so, and openai-agents made it strict itself (its conversion keeps uniqueItems). (The keyword
+    # is one the default rules name unsupported, uniqueItems while they do: tests/rule_facts.py.)
     pytest.importorskip("agents.mcp")
     from agents.mcp import MCPServerStdio, MCPUtil
+    from rule_facts import unsupported_keyword
 
     tools = tmp_path / "tools"
-    tool = {"name": "tags", "inputSchema": {"type": "object", "required": ["tags"], "properties": {
-        "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}
+    _, prop = unsupported_keyword()
+    tool = {"name": "tags", "inputSchema": {"type": "object", "required": ["tags"], "properties": {"tags": prop}}}
     tools.write_text(json.dumps(tool) + "\n")
     params = {"command": PY, "args": [*PROXY[1:], "--server", f"s={ATTACK} --tools-file {tools}"],
               "env": dict(os.environ)}

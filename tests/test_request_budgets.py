@@ -67,6 +67,27 @@ def test_a_tool_past_a_strict_budget_alone_is_refused_under_strict_true(tool, co
     assert toolcast.compile_tool(at_limit, target="anthropic", strict=True).status == "strict"
 
 
+@pytest.mark.parametrize("rules", ["2025-11-14", "2026-01-29"])
+def test_a_tool_past_a_strict_budget_whose_original_cannot_be_sent_is_refused_with_both_reasons(rules):
+    """The strict form drops a subschema that cannot apply (`items` beside an object root), the form
+    sent without strict keeps it, and it names a remote `$ref`, which is never fetched: past the
+    budget, the tool is refused, saying why for each form, and never "non-strict" with nothing sent."""
+    tool = _optional_tool(30)
+    tool["input_schema"]["items"] = {"$ref": "https://example.com/elsewhere.json"}
+    res = toolcast.compile_tool(tool, target="anthropic", rules=rules)
+    assert res.status == "refused" and res.tool is None
+    assert {"anthropic/too-many-optional-parameters", "anthropic/external-ref"} <= set(_codes(res))
+    assert "anthropic/sent-non-strict" not in _codes(res)
+    # Past the request's total, the same: the third tool goes over it and its original cannot be sent.
+    third = _optional_tool(10, "third")
+    third["input_schema"]["items"] = {"$ref": "https://example.com/elsewhere.json"}
+    req = compile_request([_optional_tool(10, "first"), _optional_tool(10, "second"), third, _optional_tool(2, "small")],
+                          target="anthropic", rules=rules)
+    assert [r.status for r in req.results] == ["strict", "strict", "refused", "strict"]
+    assert {"anthropic/too-many-optional-parameters", "anthropic/external-ref"} <= set(_codes(req.results[2]))
+    assert [t["name"] for t in req.tools] == ["first", "second", "small"]
+
+
 def test_a_request_does_not_report_a_tool_demoted_alone_twice():
     """Demoted by its own counts, the tool counts as non-strict in the request: one budget finding, and
     it leaves the request's strict budgets to the others."""

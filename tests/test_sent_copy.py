@@ -8,11 +8,16 @@ import collections
 import copy
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import examples, schemas
 
 import toolcast
 from toolcast import compile as compile_mod
+from toolcast.sendable import _refs_to
 from toolcast.sent_copy import looked_copy
 from toolcast.tool_input import copy_json
+from toolcast.walk.dialect import schema_nodes
 
 FREE = {"type": "object"}  # a free-form object: no target sends it strict, so the original is sent
 CASES = {
@@ -31,6 +36,11 @@ CASES = {
     "missing definition": {"type": "object", "properties": {"a": {"$ref": "#/$defs/nowhere"}, "x": FREE}},
     "definitions renamed": {"type": "object", "definitions": {"d": {"type": "string"}},
                             "properties": {"a": {"$ref": "#/definitions/d"}, "x": FREE}},
+    "definitions, no reference to them": {"type": "object", "definitions": {"d": {"type": "string"}},
+                                          "properties": {"a": {"$ref": "#/$defs/nowhere"}, "x": FREE}},
+    "definitions named in a value only": {"type": "object", "definitions": {"d": {"type": "string"}},
+                                          "properties": {"a": {"type": "object", "default": {"$ref": "#/definitions/d"}},
+                                                         "b": {"items": [{"$ref": "#/definitions/d"}]}, "x": FREE}},
     "keys in a value": {"type": "object", "properties": {
         "a": {"type": "object", "default": {"$ref": "#/x/y", "items": [1], "exclusiveMinimum": True, "$id": "v"}},
         "x": FREE}},
@@ -83,3 +93,14 @@ def test_a_container_copy_json_converts_is_copied_by_it_and_every_pass_runs() ->
     schema = {"type": "object", "properties": collections.OrderedDict(a={"type": "string"})}
     copied, seen = looked_copy(schema)
     assert seen is None and copied == copy_json(schema) and type(copied["properties"]) is dict
+
+
+@examples(200)
+@given(schemas(), st.sampled_from(["#/definitions/", "#/$defs/", "#", "", None]))
+def test_refs_to_finds_what_the_schema_nodes_loop_finds(schema: dict, prefix: str | None) -> None:
+    odd = {"not": [schema], "items": [schema], "properties": [schema], "allOf": schema, "default": schema,
+           "$defs": {"a": schema, "b": [schema]}, "anyOf": [1, schema, {"$ref": 2}]}
+    for doc in (schema, odd):
+        expected = [(place, id(node)) for place, node in schema_nodes(doc) if prefix is None
+                    or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix))]
+        assert [(place, id(node)) for place, node in _refs_to(doc, prefix)] == expected

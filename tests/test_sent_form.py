@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
+from rule_facts import unsupported_format
 
 import toolcast
 from toolcast.providers import EMITTERS
@@ -110,7 +111,7 @@ def test_annotations_beside_ref_are_dropped_and_constraints_wrapped(target, api)
     res = _compile({"type": "object", "properties": {
         "color": {"$ref": "#/$defs/Color", "default": "red", "description": "The color.", "$comment": "kept"},
         "code": {"$ref": "#/$defs/Code", "maxLength": 3, "title": "Code"},
-        "page": {"type": "string", "format": "uri"}},  # (not strict: the sent form is the original's)
+        "page": {"type": "string", "format": unsupported_format(target, api)}},  # (not strict: the sent form is the original's)
         "$defs": {"Color": {"type": "string", "enum": ["red", "blue"]}, "Code": {"type": "string"}}},
         target, api)
     assert res.status == "non-strict"
@@ -126,8 +127,9 @@ def test_annotations_beside_ref_are_dropped_and_constraints_wrapped(target, api)
 
 
 def test_openai_keeps_what_it_takes_beside_ref():
+    lost = unsupported_format("openai", "responses")  # (not strict: the sent form is the original's)
     res = _compile({"type": "object", "properties": {"c": {"$ref": "#/$defs/C", "default": "x"},
-                                                      "u": {"type": "string", "format": "uri"}},
+                                                      "u": {"type": "string", "format": lost}},
                     "$defs": {"C": {"type": "string"}}}, "openai", "responses")
     assert _schema(res)["properties"]["c"] == {"$ref": "#/$defs/C", "default": "x"}
 
@@ -195,7 +197,8 @@ def test_vertex_any_of_stands_alone():
     """Vertex: "When using anyOf, it must be the only field set"."""
     res = _compile({"type": "object", "properties": {
         "v": {"description": "A number or a word.", "anyOf": [{"type": "string"}, {"$ref": "#/$defs/N"}], "minimum": 1},
-        "u": {"type": "string", "format": "uri"}}, "$defs": {"N": {"type": "integer"}}}, "vertex", "json-schema")
+        "u": {"type": "string", "format": unsupported_format("vertex", "json-schema")}},
+        "$defs": {"N": {"type": "integer"}}}, "vertex", "json-schema")
     v = _schema(res)["properties"]["v"]
     assert list(v) == ["anyOf"]
     assert v["anyOf"] == [{"type": "string", "minimum": 1, "description": "A number or a word."},
@@ -207,7 +210,7 @@ def test_vertex_any_of_stands_alone():
 @pytest.mark.parametrize("target", ["gemini", "vertex"])
 def test_the_converted_form_reports_its_changes_applied(target, api):
     """Gemini/Vertex `parameters` send the converted schema strict or not: what it changed is in it."""
-    res = _compile({"type": "object", "properties": {"u": {"type": "string", "format": "uri"},
+    res = _compile({"type": "object", "properties": {"u": {"type": "string", "format": unsupported_format(target, api)},
                                                       "t": {"type": ["string", "null"]}}}, target, api)
     assert res.status == "non-strict"
     sent = _schema(res)

@@ -67,8 +67,8 @@ def collect(corpus: Path) -> dict:
 def _violations(res, target: str, api: str | None) -> list:
     """What the independent oracle of the target (and form) finds in one compiled tool."""
     if target in MORE_TARGETS:
-        return more_violations(res.tool, target, res.status)
-    return sent_violations(res.tool, target, api, res.status)
+        return more_violations(res.tool, target, res.status, res.rules)
+    return sent_violations(res.tool, target, api, res.status, res.rules)
 
 
 def render(stats: dict) -> str:

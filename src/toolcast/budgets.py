@@ -91,6 +91,8 @@ class Budget:
             if self.mode is True:
                 return _refused(res, rules, *over), ()
             res = _non_strict(res, self.recompile(tool), rules, *over)
+            if res.status == "refused":  # (its form without strict could not be sent either)
+                return res, ()
             counts = _counts(res, self.emitter.schema_of)
         for k, v in counts.items():
             totals[k] += v
@@ -184,6 +186,11 @@ def _non_strict(res: CompileResult, plain: CompileResult, rules: Any, name: str,
     """`res` sent non-strict (the tool of `plain`, its non-strict compile) because of budget `name` (`alone`:
     the tool's own count exceeds it): the changes of its strict form are not in what is sent, those of its
     own fields (`plain`'s) are."""
+    if plain.tool is None:  # the form sent without strict is refused too, for its own reasons: say them
+        out = _refused(res, rules, name, b, total)
+        why_not = tuple(d for d in plain.diagnostics if d.outcome == "refuses")
+        return CompileResult(out.name, "refused", None, (), (*out.diagnostics, *why_not), out.transformations,
+                             res.rules, res.api)
     code = rules.patterns["sent-non-strict"]
     reason = (f"exceed the request's budget {name} ({total} > {b.value}) on its own" if alone
               else f"exceed the request's budget {name} ({total} > {b.value})")

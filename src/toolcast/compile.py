@@ -150,8 +150,9 @@ def compile_tool(
             schema_diags, schema_trans = walk.diags, walk.trans
         if not name_ok:
             status = "refused"
-        return _alone(tool, _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags,
-                                    schema_trans, r, emitter, api, enforcement), r, emitter, mode, target, api)
+        res = _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags, schema_trans, r,
+                      emitter, api, enforcement)
+        return res if res._status != "strict" or not strict_budgets(r) else _alone(tool, res, r, emitter, mode, target, api)
     finally:
         if paused or held_gc or (walk is not None and walk.gc_paused):
             gc_enable()
@@ -197,6 +198,7 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
         del diags[n_diags:]
         walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
         walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
+        walk.builds_refused = False  # a refused schema's strict form is never sent (see Walk.builds)
         if not allow_lossy:
             walk.lossy_blocks = True
         if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
@@ -241,6 +243,7 @@ def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
     # What the rules refuse in every mode beyond the root and the values (a keyword value no schema
     # may have, a non-schema where a schema belongs) only a walk finds: walked for its findings only.
     walk = Walk(r)
+    walk.builds = False  # (its findings only: no strict form is built)
     try:
         walk_schema(walk, schema)
     except RecursionError:

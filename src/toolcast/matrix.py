@@ -21,7 +21,7 @@ def keyword_cell(r: Any, entry: Any) -> dict:
         action, handler, dcode, tcode = entry.action, None, entry.diagnostic, entry.transformation
     if action == "keep":
         detail = {"format": f"{len(r.formats)} formats", "pattern": "regex checked",
-                  "at-most-one": "0 or 1 only"}.get(handler or "", "")
+                  "at-most-one": "0 or 1 only", "at-most": f"up to {getattr(entry, 'most', None)}"}.get(handler or "", "")
         return {"state": "kept", "detail": detail}
     if action == "rewrite":
         return {"state": "converted", "detail": handler or ""}
@@ -44,9 +44,32 @@ def policy_cells(r: Any) -> dict[str, dict]:
     return cells
 
 
+def never_strict(r: Any) -> bool:
+    """Whether rules `r` send no tool strict (a strict-tools request budget of 0): what reaches the
+    provider is then always the form sent without strict, and nothing in it is enforced."""
+    return any(b.counts == "strict-tools" and b.value == 0 for b in r.budgets.values())
+
+
+def sent_cell(r: Any, keyword: str, strict_cell: dict) -> dict:
+    """{state, detail} for `keyword` in the form a never-strict target sends (toolcast.sendable):
+    the original, with only the rewrites the provider's acceptance rules (policy sent_*) require."""
+    if r.policy.get("non_strict") == "converted":  # the strict form is sent, without the flag
+        if strict_cell["state"] == "kept":
+            return {"state": "kept-not-enforced", "detail": "sent converted, never strict"}
+        return strict_cell
+    if keyword in r.sent_drop:
+        return {"state": "dropped-with-loss", "detail": "rejected in any form (sent_keywords)"}
+    if keyword == "definitions":
+        return {"state": "converted", "detail": "as $defs"}
+    if keyword in r.sent_root_keywords:
+        return {"state": "kept-not-enforced", "detail": "never strict; at the root lifted or dropped (sent_root_keywords)"}
+    return {"state": "kept-not-enforced", "detail": "sent as written, never strict"}
+
+
 def build(rule_sets: Iterable[Any]) -> dict:
     """The matrix over `rule_sets` (toolcast.rules.Rules, in column order): keywords (and the
-    unknown-keyword class), limits and request budgets, each cell per rule version."""
+    unknown-keyword class), limits and request budgets, each cell per rule version. A version that
+    sends no tool strict (never_strict) shows each keyword as its form sent without strict has it."""
     rule_sets = list(rule_sets)
     columns = [r.id for r in rule_sets]
     keywords = sorted({k for r in rule_sets for k in r.keywords})
@@ -57,6 +80,9 @@ def build(rule_sets: Iterable[Any]) -> dict:
             if k in kw_rows:
                 kw_rows[k][r.id] = cell
     kw_rows["(unknown keyword)"] = {r.id: keyword_cell(r, r.unknown_keyword) for r in rule_sets}
+    for r in filter(never_strict, rule_sets):
+        for k, cells in kw_rows.items():
+            cells[r.id] = sent_cell(r, k, cells[r.id])
     counters = sorted({e.counts for r in rule_sets for e in r.limits.values()})
     limits = {c: {r.id: (r.limit_of[c].value if c in r.limit_of else None) for r in rule_sets} for c in counters}
     budget_kinds = sorted({b.counts for r in rule_sets for b in r.budgets.values()})
@@ -97,7 +123,8 @@ def render(m: dict, fmt: str = "text") -> str:
         legend = ("kept: sent as it is; kept*: sent but not enforced; converted: rewritten with the same "
                   "meaning (oneOf as anyOf is lossy unless exclusive); dropped: removed without loss; LOSSY: "
                   "removed, the tool then accepts more (strict only with --allow-lossy); REFUSED: the tool cannot "
-                  "be sent strict; a number is a limit, - none documented.")
+                  "be sent strict; a number is a limit, - none documented. A version that sends no tool strict "
+                  "(request: strict-tools 0) shows the form it sends instead: kept* there is sent as written.")
         return "\n".join(lines) + "\n\n" + legend + "\n"
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     return "\n".join("  ".join(str(v).ljust(w) for v, w in zip(r, widths, strict=True)).rstrip()

@@ -39,6 +39,7 @@ def strict_schema(schema: Any, rules: str | Rules | None = None,
     _refuse_whole_tool(schema)
     r = get_rules(rules)
     walk = chosen_walk(r, optional_null_mode(optional_null))
+    walk.builds_refused = False  # a refused schema raises: its strict form is never returned
     out = without_cycle_gc(walk_schema, walk, schema)
     diags = expanded(walk.diags, r.optional_codes)
     chosen = {r.patterns["explicit-null-stripped"]} if walk.optional_null == "omit" else set()

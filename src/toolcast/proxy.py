@@ -165,7 +165,8 @@ class Proxy:
         from toolcast.toolset import ToolSet, thaw
 
         toolset, naming = ToolSet.build(
-            [(s.name, self.tools_by_server.get(s.name, [])) for s in self.specs]
+            [(s.name, self.tools_by_server.get(s.name, [])) for s in self.specs],
+            target=self.target, api=self.api, rules=self.rules,
         )
         tools: list[Any] = []
         null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}

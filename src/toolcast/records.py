@@ -15,6 +15,7 @@ class KeywordEntry(NamedTuple):
     diagnostic: str | None
     transformation: str | None
     cite: tuple[str, ...]
+    most: int | None = None  # handler at-most: the largest value kept (a larger one is dropped, lossy)
 
 
 class ClassEntry(NamedTuple):

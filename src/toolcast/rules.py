@@ -19,6 +19,8 @@ PROVIDERS = tuple(sorted(_tables.VERSIONS))
 VERSIONS: dict[str, tuple[str, ...]] = dict(_tables.VERSIONS)
 DEFAULTS: dict[str, str] = dict(_tables.DEFAULTS)
 FAMILIES: dict[tuple[str, str], str] = dict(_tables.FAMILIES)
+# family -> (target, api, wire section) of its default version, for the target registry.
+WIRES: dict[str, tuple] = dict(_tables.WIRES)
 _LOADED: dict[tuple[str, str], ModuleType] = {}  # (provider, version) -> a loaded folder's table module
 _FROM_ENV: list[bool] = []  # whether TOOLCAST_SPEC_PATH was read
 # What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
@@ -152,6 +154,7 @@ def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
     VERSIONS.update(index.VERSIONS)
     DEFAULTS.update(index.DEFAULTS)
     FAMILIES.update(index.FAMILIES)
+    WIRES.update(index.WIRES)
     _LOADED.update(modules)
     PROVIDERS = tuple(sorted(VERSIONS))
     _load.cache_clear()
@@ -204,6 +207,13 @@ def available(provider: str = "openai") -> tuple[str, ...]:
 def default_version(provider: str = "openai") -> str:
     _from_env()
     return DEFAULTS[provider]
+
+
+def wire_of(family_name: str) -> tuple | None:
+    """(target, api or None, wire section) of a rule family's default version, from the index (no
+    rule table is loaded); None for a family that states no wire: section."""
+    _from_env()
+    return WIRES.get(family_name)
 
 
 def providers() -> tuple[str, ...]:

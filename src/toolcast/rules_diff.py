@@ -19,8 +19,10 @@ REGEX_CLASS_ORDER = ("unsupported", "unconfirmed")
 # records of toolcast.records, which tools/gen_tables.py writes). Everything below reads the
 # tables through them.
 def _keyword(e: Any) -> dict:
-    """A KEYWORDS entry: its class, action, rewrite handler, value check and citations."""
-    return {"class": e.cls, "action": e.action, "handler": e.handler, "value": e.value, "cite": e.cite}
+    """A KEYWORDS entry: its class, action, rewrite handler (with its figure: `at-most 2048`), value
+    check and citations."""
+    handler = e.handler if e.most is None else f"{e.handler} {e.most}"
+    return {"class": e.cls, "action": e.action, "handler": handler, "value": e.value, "cite": e.cite}
 
 
 def _limit(v: Any) -> dict:

@@ -19,6 +19,10 @@ _DEFS = ("$defs", "definitions")
 _BOUNDS = (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum"))
 # The walk's own guard on references followed in a row (a chain of pure $refs).
 _DEREF_GUARD = 64
+# A declared dialect whose keywords numeric_bounds and _tuple_items write in 2020-12 terms, and the
+# `$schema` a root then declares instead (a body valid in the dialect it declares).
+_OLDER = frozenset({"draft-04", "draft-06", "draft-07", "2019-09"})
+_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 class _Recorder:
@@ -88,10 +92,15 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> 
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
     # (what draft-04's flags mean; another dialect's are invalid)
+    converted = len(trans)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
         numeric_bounds(sent, r, trans)
     if seen is None or seen.tuples:
         _tuple_items(sent, r, trans)
+    if len(trans) > converted and declared in _OLDER:  # (the body is now 2020-12's: so is what it declares)
+        sent["$schema"] = _SCHEMA_2020_12
+        trans.append((r.changes["converted-dialect-keyword"], "#", ("$schema",),
+                      f"(the {declared} `$schema` as 2020-12's: its keywords are written in 2020-12 terms)"))
     if policy.get("sent_references") == "local":
         sent = _local_references(sent, r, diags, trans, declared, seen)
         if sent is None:
@@ -157,23 +166,23 @@ def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str
     document (nothing is ever fetched) or nothing at all."""
     if ((seen is not None and not seen.may_bundle(sent))
             or not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent))):
-        _defs_renamed(sent, r, trans)
+        _defs_renamed(sent, r, trans, seen.refs if seen is not None else None)
         return sent
-    before = {place: node["$ref"] for place, node in _nodes(sent) if type(node.get("$ref")) is str}
+    before = {place: node["$ref"] for place, node in _refs_to(sent, "")}
     out = bundle(sent, _Recorder(r, diags, trans), dialect or "2020-12")
     if out is None:
         return None
-    for place, node in _nodes(out):
+    for place, node in _refs_to(out, None):
         if place in before and node.get("$ref") != before[place]:
             trans.append((r.changes["repointed-reference"], "#", place + ("$ref",),
                           f"({describe(before[place])} as {describe(node.get('$ref'))})"))
     out = copy_json(out)  # (bundle shares what it leaves alone: own every node again)
-    for place, node in _nodes(out):
-        ref = node.get("$ref")
-        if type(ref) is str and ref[:1] != "#":
-            diags.append((r.patterns["external-ref"], "#", place + ("$ref",), (("value", ref),)))
+    refs = _refs_to(out, "")
+    for place, node in refs:
+        if node["$ref"][:1] != "#":
+            diags.append((r.patterns["external-ref"], "#", place + ("$ref",), (("value", node["$ref"]),)))
             return None
-    _defs_renamed(out, r, trans)
+    _defs_renamed(out, r, trans, [node["$ref"] for _, node in refs])
     return out
 
 
@@ -189,9 +198,10 @@ def _needs_bundle(place: tuple, node: dict, root: dict) -> bool:
     return bool(place) and ("$id" in node or "$anchor" in node)
 
 
-def _defs_renamed(sent: dict, r: Any, trans: list) -> None:
+def _defs_renamed(sent: dict, r: Any, trans: list, refs: list | None = None) -> None:
     """The root's `definitions` (draft-07's name) as `$defs`, the one 2020-12 and every provider's
-    list name, and references to them repointed (exact); left as they are where both hold a name."""
+    list name, and references to them repointed (exact); left as they are where both hold a name.
+    `refs` (Seen.refs): every string `$ref` in `sent`, or None when not known."""
     old = sent.get("definitions")
     defs = sent.get("$defs", {})
     if type(old) is not dict or type(defs) is not dict or set(old) & set(defs):
@@ -199,11 +209,56 @@ def _defs_renamed(sent: dict, r: Any, trans: list) -> None:
     sent["$defs"] = {**defs, **old}
     del sent["definitions"]
     trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), ""))
-    for place, node in _nodes(sent):
+    if refs is not None and not any(ref.startswith("#/definitions/") for ref in refs):
+        return  # (no reference to repoint anywhere: the schema objects are not looked through)
+    for place, node in _refs_to(sent, "#/definitions/"):
+        node["$ref"] = "#/$defs/" + node["$ref"][len("#/definitions/"):]
+        trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+
+
+def _refs_to(schema: dict, prefix: str | None) -> list:
+    """(place, node) of every schema object of `schema` whose `$ref` is a string starting with
+    `prefix` (None: every schema object), in document order: list(_nodes(schema)) filtered, with a
+    place made only for a node found."""
+    found: list = []
+    try:
+        _refs_below(schema, prefix, [], found)
+    except RecursionError:  # (a caller's own stack already deep: the loop, as before)
+        found = [(place, node) for place, node in _nodes(schema) if prefix is None
+                 or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix))]
+    return found
+
+
+def _refs_below(node: dict, prefix: str | None, path: list, found: list) -> None:
+    if prefix is None:
+        found.append((tuple(path), node))
+    else:
         ref = node.get("$ref")
-        if type(ref) is str and ref.startswith("#/definitions/"):
-            node["$ref"] = "#/$defs/" + ref[len("#/definitions/"):]
-            trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+        if type(ref) is str and ref.startswith(prefix):
+            found.append((tuple(path), node))
+    for key, v in node.items():
+        kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
+        if kind is None:
+            continue
+        if type(v) is dict:
+            path.append(key)
+            if kind == "map":
+                for name, x in v.items():
+                    if type(x) is dict:
+                        path.append(name)
+                        _refs_below(x, prefix, path, found)
+                        path.pop()
+            else:
+                _refs_below(v, prefix, path, found)
+            path.pop()
+        elif type(v) is list and (kind == "list" or kind == "schema-or-list"):
+            path.append(key)
+            for i, x in enumerate(v):
+                if type(x) is dict:
+                    path.append(i)
+                    _refs_below(x, prefix, path, found)
+                    path.pop()
+            path.pop()
 
 
 def _target(root: dict, ref: Any) -> Any:

@@ -1,4 +1,5 @@
-"""A set of tools from several MCP servers and local Python functions, exposed under OpenAI-valid, collision-free names."""
+"""A set of tools from several MCP servers and local Python functions, exposed under collision-free
+names valid for a target (its rules' tool-name pattern and length)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ __all__ = [
     "SEPARATOR",
     "DroppedTool",
     "ExposedTool",
+    "NameRule",
     "NamingReport",
     "Rename",
     "ToolSet",
@@ -22,14 +24,14 @@ __all__ = [
     "thaw",
 ]
 
-#: OpenAI's function-name limit (both APIs): ``^[A-Za-z0-9_-]{1,64}$``.
+#: The default target's name length (kept for callers that read it; each target's own length is
+#: its rules' ``name.max_length``, see NameRule).
 MAX_NAME_LENGTH = 64
 #: Joins the server prefix and the tool name in an exposed name.
 SEPARATOR = "__"
 
-_INVALID_CHARS = re.compile(r"[^A-Za-z0-9_-]")
-_VALID_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HASH_LENGTH = 8
+_HEX = "0123456789abcdef"
 
 RenameReason = Literal["sanitized", "truncated", "collision"]
 
@@ -95,9 +97,66 @@ def _tool_list(tools: Any) -> list[Any]:
     return list(tools)
 
 
-def sanitize(text: str) -> str:
-    """Replace every character OpenAI does not allow in a function name with ``_``."""
-    return _INVALID_CHARS.sub("_", text)
+class NameRule:
+    """A target's tool-name rule, read from its rules (``name.pattern``, ``name.max_length``).
+
+    Which characters a name may hold is asked of the pattern itself: a character may start a name
+    when the pattern matches it alone, and stand anywhere else when it matches after a character
+    that may start one (the form of every rule in the spec: ``^[...]{1,N}$`` or ``^[...][...]{0,N}$``).
+    """
+
+    __slots__ = ("_first", "_rest", "_seed", "max_length", "pattern", "regex")
+
+    def __init__(self, pattern: str, max_length: int) -> None:
+        self.pattern, self.max_length, self.regex = pattern, max_length, re.compile(pattern)
+        self._first: dict[str, bool] = {}
+        self._rest: dict[str, bool] = {}
+        self._seed = "_" if self.regex.fullmatch("_") else "a"
+        if not (self.regex.fullmatch(self._seed) and all(self.allowed(c) for c in "_" + _HEX)):
+            raise ValueError(f"tool-name pattern {pattern!r}: '_' and hex digits must be allowed in a name")
+
+    @classmethod
+    def of(cls, target: str = "openai", api: str | None = None, rules: Any = None) -> NameRule:
+        """The name rule of `target` (`api`, `rules` as compile_tool takes them)."""
+        from toolcast.tool_input import resolve_target
+
+        r = resolve_target(target, api, rules)[2]
+        return cls(r.name_pattern, r.name_max_length)
+
+    def allowed(self, char: str, first: bool = False) -> bool:
+        """Whether `char` may stand in a name (at its start, when `first`)."""
+        seen = self._first if first else self._rest
+        ok = seen.get(char)
+        if ok is None:
+            ok = seen[char] = bool(self.regex.fullmatch(char if first else self._seed + char))
+        return ok
+
+    def sanitize(self, text: str, start: bool = True) -> str:
+        """`text` with every character the rule does not allow (there) replaced by ``_``; `start`:
+        whether `text` begins the name."""
+        return "".join(
+            c if self.allowed(c, start and i == 0) else "_" for i, c in enumerate(text)
+        )
+
+    def fits(self, name: str) -> bool:
+        return len(name) <= self.max_length and self.regex.fullmatch(name) is not None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NameRule):
+            return (self.pattern, self.max_length) == (other.pattern, other.max_length)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.pattern, self.max_length))
+
+    def __repr__(self) -> str:
+        return f"NameRule({self.pattern!r}, {self.max_length})"
+
+
+def sanitize(text: str, rule: NameRule | None = None) -> str:
+    """Replace every character `rule` (default: the default target's) does not allow in a tool name
+    with ``_``."""
+    return (rule or NameRule.of()).sanitize(text)
 
 
 def _digest(server: str, tool: str, salt: int = 0) -> str:
@@ -108,8 +167,8 @@ def _digest(server: str, tool: str, salt: int = 0) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:_HASH_LENGTH]
 
 
-def _with_hash(base: str, digest: str) -> str:
-    keep = MAX_NAME_LENGTH - _HASH_LENGTH - 1
+def _with_hash(base: str, digest: str, max_length: int) -> str:
+    keep = max_length - _HASH_LENGTH - 1
     return f"{base[:keep]}_{digest}"
 
 
@@ -196,16 +255,19 @@ class ToolSet(Mapping[str, ExposedTool]):
     """An immutable, ordered mapping from exposed name to :class:`ExposedTool`.
 
     Iteration yields exposed names in input order: servers in the order given, each
-    server's tools in its listing order (that order reaches the model).
+    server's tools in its listing order (that order reaches the model). Every name fits
+    `name_rule` (default: the default target's), :attr:`name_rule`.
     """
 
-    __slots__ = ("_by_original", "_tools")
+    __slots__ = ("_by_original", "_rule", "_tools")
 
-    def __init__(self, tools: Iterable[ExposedTool] = ()) -> None:
+    def __init__(self, tools: Iterable[ExposedTool] = (), *, name_rule: NameRule | None = None) -> None:
         ordered: dict[str, ExposedTool] = {}
         by_original: dict[tuple[str, str], ExposedTool] = {}
+        rule = name_rule or NameRule.of()
+        object.__setattr__(self, "_rule", rule)
         for tool in tools:
-            if not _VALID_NAME.fullmatch(tool.name):
+            if not rule.fits(tool.name):
                 raise ValueError(f"invalid exposed name {tool.name!r}")
             if tool.name in ordered:
                 raise ValueError(f"duplicate exposed name {tool.name!r}")
@@ -244,6 +306,11 @@ class ToolSet(Mapping[str, ExposedTool]):
     __hash__ = None  # type: ignore[assignment]
 
     @property
+    def name_rule(self) -> NameRule:
+        """The rule every exposed name fits."""
+        return self._rule
+
+    @property
     def names(self) -> tuple[str, ...]:
         """Exposed names, in order."""
         return tuple(self._tools)
@@ -264,9 +331,16 @@ class ToolSet(Mapping[str, ExposedTool]):
 
     @classmethod
     def build(
-        cls, servers: Mapping[str, Any] | Iterable[tuple[str, Any]]
+        cls,
+        servers: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
+        target: str = "openai",
+        api: str | None = None,
+        rules: Any = None,
     ) -> tuple[ToolSet, NamingReport]:
-        """Expose every server's tools as ``<prefix>__<tool>``, renaming where OpenAI requires.
+        """Expose every server's tools as ``<prefix>__<tool>``, renaming where `target`'s tool-name
+        rule requires (`target`, `api`, `rules` as compile_tool takes them: the rule is that of the
+        rules the tools will be compiled under, :class:`NameRule`).
 
         ``servers`` maps a server prefix to its tools (a list of MCP tool dicts or SDK
         ``Tool`` objects, or a ``tools/list`` result). An empty prefix exposes bare tool
@@ -275,9 +349,9 @@ class ToolSet(Mapping[str, ExposedTool]):
 
         Naming rules, in order:
 
-        1. invalid characters in prefix and tool name become ``_`` (``sanitized``);
-        2. a name longer than 64 characters keeps its first 55 characters, then ``_`` and
-           8 hex digits of sha256 of ``"<prefix>/<tool>"`` (``truncated``);
+        1. characters the rule does not allow in prefix and tool name become ``_`` (``sanitized``);
+        2. a name longer than the rule's length (64 for OpenAI) keeps its first length - 9
+           characters, then ``_`` and 8 hex digits of sha256 of ``"<prefix>/<tool>"`` (``truncated``);
         3. when two tools want the same name, the winner keeps it and every other one gets
            the hash suffix of rule 2 (``collision``). Winners are decided in a fixed order
            that does not depend on input order: tools whose name needed no change first,
@@ -293,13 +367,17 @@ class ToolSet(Mapping[str, ExposedTool]):
         list of tools and functions, or of ``(prefix, tools)`` pairs with tools beside them,
         puts those tools under the empty prefix: ``ToolSet.build([get_weather, refund])``.
         """
+        rule = NameRule.of(target, api, rules)
         pairs = list(servers.items()) if isinstance(servers, Mapping) else _pairs(list(servers))
-        candidates, dropped = _candidates(pairs)
-        decided = _decide(candidates)
+        candidates, dropped = _candidates(pairs, rule)
+        decided = _decide(candidates, rule.max_length)
         exposed: list[ExposedTool] = []
         renames: list[Rename] = []
         for cand in candidates:
             name, reasons = decided[cand.index]
+            if not rule.fits(name):  # (a rule of another form than NameRule reads)
+                dropped.append(DroppedTool(cand.server, cand.tool, f"no name fits {rule.pattern}"))
+                continue
             description = cand.definition.get("description")
             schema = cand.definition.get("inputSchema")
             exposed.append(
@@ -316,7 +394,7 @@ class ToolSet(Mapping[str, ExposedTool]):
             )
             if reasons:
                 renames.append(Rename(cand.server, cand.tool, cand.requested, name, reasons))
-        return cls(exposed), NamingReport(tuple(renames), tuple(dropped))
+        return cls(exposed, name_rule=rule), NamingReport(tuple(renames), tuple(dropped))
 
 
 def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
@@ -335,7 +413,7 @@ def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
     return pairs
 
 
-def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[DroppedTool]]:
+def _candidates(pairs: list[tuple[Any, Any]], rule: NameRule) -> tuple[list[_Candidate], list[DroppedTool]]:
     """Every server's tools with the name each asks for; the ones that cannot be exposed."""
     seen_servers: set[str] = set()
     dropped: list[DroppedTool] = []
@@ -346,7 +424,7 @@ def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[Dr
         if server in seen_servers:
             raise ValueError(f"server prefix {server!r} given twice")
         seen_servers.add(server)
-        prefix = sanitize(server)
+        prefix = rule.sanitize(server)
         seen_tools: set[str] = set()
         for raw in _tool_list(tools):
             local = _local(raw)
@@ -364,10 +442,10 @@ def _candidates(pairs: list[tuple[Any, Any]]) -> tuple[list[_Candidate], list[Dr
             seen_tools.add(tool)
             requested = f"{server}{SEPARATOR}{tool}" if server else tool
             reasons: list[RenameReason] = []
-            base = f"{prefix}{SEPARATOR}{sanitize(tool)}" if server else sanitize(tool)
+            base = f"{prefix}{SEPARATOR}{rule.sanitize(tool, False)}" if server else rule.sanitize(tool)
             if base != requested:
                 reasons.append("sanitized")
-            if len(base) > MAX_NAME_LENGTH:
+            if len(base) > rule.max_length:
                 reasons.append("truncated")
             candidates.append(
                 _Candidate(
@@ -396,7 +474,7 @@ def _local(tool: Any) -> Any:
     return local_tool(tool)
 
 
-def _decide(candidates: list[_Candidate]) -> dict[int, tuple[str, tuple[RenameReason, ...]]]:
+def _decide(candidates: list[_Candidate], max_length: int) -> dict[int, tuple[str, tuple[RenameReason, ...]]]:
     """Each candidate's exposed name and why it differs from the one asked for."""
     # Decide names in an order independent of how servers listed their tools, so a
     # server reordering its listing never moves a name from one tool to another.
@@ -405,7 +483,7 @@ def _decide(candidates: list[_Candidate]) -> dict[int, tuple[str, tuple[RenameRe
     for cand in sorted(candidates, key=lambda c: (bool(c.reasons), c.server, c.tool)):
         reasons = cand.reasons
         if "truncated" in reasons:
-            name = _with_hash(cand.base, _digest(cand.server, cand.tool))
+            name = _with_hash(cand.base, _digest(cand.server, cand.tool), max_length)
         else:
             name = cand.base
         salt = 0
@@ -413,7 +491,7 @@ def _decide(candidates: list[_Candidate]) -> dict[int, tuple[str, tuple[RenameRe
             if "collision" not in reasons:
                 reasons = (*reasons, "collision")
             # The salt only matters when two hashes (or a literal name) coincide.
-            name = _with_hash(cand.base, _digest(cand.server, cand.tool, salt))
+            name = _with_hash(cand.base, _digest(cand.server, cand.tool, salt), max_length)
             salt += 1
         taken.add(name)
         decided[cand.index] = (name, reasons)

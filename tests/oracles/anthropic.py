@@ -10,6 +10,11 @@ and name always; for a tool with ``strict: true`` its ``input_schema`` under the
 Readings where the sheet is silent are the strictest ones: ``oneOf``, ``not``, ``if`` and the
 ``*Properties`` keywords are unlisted (the SDKs move them into the description), so a strict
 schema holding them is a violation here.
+
+The facts that a docs change can move (name and property-key rules, the tool's keys, the strict
+subset's keywords, formats, `minItems` values, regex features, recursion, the budgets) are read from
+``facts.py`` for the rule version the tool was compiled under: every entry point takes ``version``
+(a date or "anthropic@date", a CompileResult's ``rules``; None is the newest reading).
 """
 
 from __future__ import annotations
@@ -20,26 +25,23 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")  # PF §2.1
-PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")  # PF §8
-TOOL_KEYS = {"name", "description", "input_schema", "strict", "type", "cache_control", "defer_loading",
-             "allowed_callers", "eager_input_streaming", "input_examples"}  # PF §2.1
-FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}  # PF §2.3
+from . import facts as _facts
+from .regex_features import uses_any
+
 TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
-# PF §2.3: what the strict subset lists as supported.
-ALLOWED = {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "allOf",
-           "$ref", "$defs", "definitions", "default", "format", "pattern", "minItems", "title", "description"}
-# PF §2.3 regex: backreferences, lookaround and word boundaries are not supported.
-BAD_REGEX = re.compile(r"\\[1-9]|\\k<|\(\?<?[=!]|\\[bB]")
-BUDGETS = {"strict-tools": 20, "optional-parameters": 24, "union-parameters": 16}  # PF §2.4
 
 
-def tool_violations(tool: Any) -> list[tuple[str, str]]:
+def _facts_of(version: str | None) -> _facts.Facts:
+    return _facts.reading("anthropic", version)
+
+
+def tool_violations(tool: Any, version: str | None = None) -> list[tuple[str, str]]:
+    f = _facts_of(version)
     out: list[tuple[str, str]] = []
     if not isinstance(tool, dict):
         return [("tool-shape", "")]
-    out += [("tool-unknown-key", k) for k in tool if k not in TOOL_KEYS]
-    if not isinstance(tool.get("name"), str) or not NAME.fullmatch(tool["name"]):
+    out += [("tool-unknown-key", k) for k in tool if k not in f.tool_keys]
+    if not isinstance(tool.get("name"), str) or not re.fullmatch(f.name, tool["name"]):
         out.append(("name-invalid", "name"))
     if "description" in tool and not isinstance(tool["description"], str):
         out.append(("description-invalid", "description"))
@@ -56,29 +58,31 @@ def tool_violations(tool: Any) -> list[tuple[str, str]]:
             raise SchemaError(_error.message)
     except SchemaError:
         out.append(("not-draft-2020-12", "input_schema"))
-    out += [("property-key", p) for p, n in _walk(schema, "#") for k in _props(n) if not PROPERTY_KEY.fullmatch(k)]
+    out += [("property-key", p) for p, n in _walk(schema, "#") for k in _props(n)
+            if not re.fullmatch(f.property_key, k)]
     if tool.get("strict") is True:
-        out += violations(schema)
+        out += violations(schema, version)
     return out
 
 
-def violations(schema: dict) -> list[tuple[str, str]]:
-    """What the strict subset rejects in an input_schema."""
-    out = [("root-combinator", k) for k in ("anyOf", "oneOf", "allOf") if k in schema]  # PF §8
+def violations(schema: dict, version: str | None = None) -> list[tuple[str, str]]:
+    """What the strict subset of `version`'s reading rejects in an input_schema."""
+    f = _facts_of(version)
+    out = [("root-combinator", k) for k in ("anyOf", "oneOf", "allOf") if k in schema and k in f.root_combinators]
     defs = schema.get("$defs") or {}
     for path, node in _walk(schema, "#"):
         for k in node:
-            if k not in ALLOWED:
+            if k not in f.allowed:
                 out.append(("unsupported-keyword", f"{path}/{k}"))
         t = node.get("type")
         types = set(t) if isinstance(t, list) else {t}
         if "object" in types and node.get("additionalProperties") is not False:
             out.append(("additional-properties-not-false", path))  # PF §2.2
-        if "minItems" in node and node["minItems"] not in (0, 1):
+        if "minItems" in node and node["minItems"] not in f.min_items:
             out.append(("min-items", path))  # PF §2.3: only 0 or 1
-        if "format" in node and node["format"] not in FORMATS:
+        if "format" in node and node["format"] not in f.formats:
             out.append(("format", path))
-        if isinstance(node.get("pattern"), str) and BAD_REGEX.search(_outside_classes(node["pattern"])):
+        if isinstance(node.get("pattern"), str) and uses_any(node["pattern"], f.regex_unsupported):
             out.append(("regex-feature", path))
         if "enum" in node and any(isinstance(x, (dict, list)) for x in node["enum"]):
             out.append(("enum-complex", path))  # "Complex types within enums" unsupported
@@ -89,18 +93,19 @@ def violations(schema: dict) -> list[tuple[str, str]]:
         ref = node.get("$ref")
         if ref is not None and not (isinstance(ref, str) and ref.startswith("#/$defs/") and _def_name(ref) in defs):
             out.append(("ref-not-local", path))  # external refs unsupported; `#` itself recurses
-    if _recursive(schema, defs):
+    if not f.recursion and _recursive(schema, defs):
         out.append(("recursive", "#"))  # PF §2.3: recursive schemas unsupported
     return out
 
 
-def request_violations(tools: list[dict]) -> list[tuple[str, int]]:
+def request_violations(tools: list[dict], version: str | None = None) -> list[tuple[str, int]]:
     """The request budgets over the strict tools (PF §2.4), with the request's total."""
+    budgets = _facts_of(version).budgets
     strict = [t for t in tools if t.get("strict") is True]
     totals = {"strict-tools": len(strict),
               "optional-parameters": sum(optional_count(t["input_schema"]) for t in strict),
               "union-parameters": sum(union_count(t["input_schema"]) for t in strict)}
-    return [(k, v) for k, v in totals.items() if v > BUDGETS[k]]
+    return [(k, v) for k, v in totals.items() if v > budgets[k]]
 
 
 def optional_count(schema: dict) -> int:
@@ -133,25 +138,6 @@ def _walk(node: Any, path: str):
         for key in ("anyOf", "allOf", "oneOf", "prefixItems"):
             if isinstance(n.get(key), list):
                 stack += [(f"{p}/{key}/{i}", v) for i, v in enumerate(n[key])]
-
-
-def _outside_classes(pattern: str) -> str:
-    """The pattern with [...] classes blanked (\\b inside a class is a backspace, not a boundary)."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            out.append("" if in_class else pattern[i:i + 2])
-            i += 2
-            continue
-        if c == "[" and not in_class:
-            in_class = True
-        elif c == "]" and in_class:
-            in_class = False
-        elif not in_class:
-            out.append(c)
-        i += 1
-    return "".join(out)
 
 
 def _recursive(schema: dict, defs: dict) -> bool:

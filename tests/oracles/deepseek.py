@@ -4,8 +4,10 @@ Written only from docs/provider-facts-more.md §2 ("PFM §2": DeepSeek's Tool Ca
 (Beta)" and "Support Json Schema Types In `strict` Mode") and §7 (C-P1..C-P3, C-P7). It imports nothing
 from toolcast.
 
-``tool_violations(tool)`` -> list of (rule, path); empty == accepted. The shape and name always; a tool
-with ``strict: true`` also under the strict subset:
+``tool_violations(tool, version)`` -> list of (rule, path); empty == accepted. The shape and name always; a
+tool with ``strict: true`` also under the strict subset. The facts a docs change moves (name rule, keys,
+formats, types, keywords) are the reading in ``facts.py`` of ``version`` (a date, or "deepseek@date"; None
+is the newest reading):
 
   tool-shape / tool-unknown-key / name-invalid / description-invalid / strict-not-bool   PFM §2 Tool shape, Name
   root-not-object        `parameters` not an object schema with `type` exactly "object" (conservative:
@@ -32,24 +34,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from oracles import facts as _facts
 from oracles.more_schema import metaschema_violations, properties_of, ref_violations, types_of, walk
 
-NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
-FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
-FORMATS = {"email", "hostname", "ipv4", "ipv6", "uuid"}
-TYPES = {"object", "string", "number", "integer", "boolean", "array", "null"}
-NUMBER_ONLY = {"const", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-ALLOWED = {"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf", "$ref", "$def",
-           "$defs", "description", "pattern", "format"} | NUMBER_ONLY
 
-
-def tool_violations(tool: Any) -> list[tuple[str, str]]:
+def tool_violations(tool: Any, version: str | None = None) -> list[tuple[str, str]]:
+    f = _facts.reading("deepseek", version)
     if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(tool.get("function"), dict):
         return [("tool-shape", "")]
     fn = tool["function"]
     out = [("tool-unknown-key", k) for k in tool if k not in ("type", "function")]
-    out += [("tool-unknown-key", f"function/{k}") for k in fn if k not in FUNCTION_KEYS]
-    if not isinstance(fn.get("name"), str) or not NAME.fullmatch(fn["name"]):
+    out += [("tool-unknown-key", f"function/{k}") for k in fn if k not in f.function_keys]
+    if not isinstance(fn.get("name"), str) or not re.fullmatch(f.name, fn["name"]):
         out.append(("name-invalid", "function/name"))
     if "description" in fn and not isinstance(fn["description"], str):
         out.append(("description-invalid", "function/description"))
@@ -59,18 +55,20 @@ def tool_violations(tool: Any) -> list[tuple[str, str]]:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         return out + [("root-not-object", "function/parameters")]
     if fn.get("strict") is True:
-        out += violations(schema)
+        out += violations(schema, version)
     return out
 
 
-def violations(schema: dict) -> list[tuple[str, str]]:
+def violations(schema: dict, version: str | None = None) -> list[tuple[str, str]]:
     """What DeepSeek's strict mode rejects in a parameters schema."""
+    f = _facts.reading("deepseek", version)
+    allowed = f.allowed | f.number_only
     out: list[tuple[str, str]] = []
     for at, node in walk(schema):
         types = types_of(node)
-        out += [("unsupported-keyword", f"{at}/{k}") for k in node if k not in ALLOWED]
-        out += [("unsupported-type", at) for t in types if t not in TYPES]
-        if any(k in node for k in NUMBER_ONLY) and not (types and types <= {"number", "integer", "null"}):
+        out += [("unsupported-keyword", f"{at}/{k}") for k in node if k not in allowed]
+        out += [("unsupported-type", at) for t in types if t not in f.types]
+        if any(k in node for k in f.number_only) and not (types and types <= {"number", "integer", "null"}):
             out.append(("number-keyword", at))
         if "object" in types or "properties" in node:
             if node.get("additionalProperties") is not False:
@@ -78,7 +76,7 @@ def violations(schema: dict) -> list[tuple[str, str]]:
             req = node.get("required") if isinstance(node.get("required"), list) else []
             if set(properties_of(node)) != set(req):
                 out.append(("not-all-required", at))
-        if "format" in node and node["format"] not in FORMATS:
+        if "format" in node and node["format"] not in f.formats:
             out.append(("format", at))
         if "items" in node and not isinstance(node["items"], dict):
             out.append(("items-not-schema", at))

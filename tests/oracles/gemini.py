@@ -14,8 +14,14 @@ on the Gemini API (Vertex has it), no `$ref`/`$defs` (an inlined form is what th
 root of type OBJECT, `properties` only on an OBJECT, no empty `properties` (rejected in 2025), and on
 Vertex `anyOf` alone in its node and the parameter-name rule.
 
-``declaration_violations(decl, provider="gemini"|"vertex")`` -> list of (rule, path).
+``declaration_violations(decl, provider="gemini"|"vertex", version=None)`` -> list of (rule, path).
 ``request_violations(tools)`` -> the shape of the request's ``tools`` value.
+
+The facts a docs change can move (the name and parameter-name rules, the declaration's keys, the
+listed keywords and formats, the Schema's fields, types and formats, `anyOf` alone) are read from
+``facts.py``: families ``gemini``/``vertex`` (`parametersJsonSchema`) and ``gemini-parameters``/
+``vertex-parameters`` (`parameters`), at the rule version the declaration was compiled under
+(``version``: a date, or a CompileResult's ``rules``; None is the newest reading).
 """
 
 from __future__ import annotations
@@ -23,53 +29,49 @@ from __future__ import annotations
 import re
 from typing import Any
 
-NAME = {"gemini": re.compile(r"^[a-zA-Z0-9_:.\-]{1,64}$"),  # PF §3.1, since 2025-10-15
-        "vertex": re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.\-]{0,63}$")}  # PF §3.1, the Vertex proto (C-7)
-PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")  # PF §3.1, Vertex
-DECLARATION_KEYS = {"name", "description", "parameters", "parametersJsonSchema", "response", "responseJsonSchema",
-                    "behavior"}
-LISTED = {"$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum", "items",
-          "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties",
-          "additionalProperties", "required", "propertyOrdering"}  # PF §3.3
-FORMATS = {"date-time", "date", "time"}
-TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
+from . import facts as _facts
 
 
-def declaration_violations(decl: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+def facts_of(provider: str, api: str, version: str | None = None) -> _facts.Facts:
+    """The reading for target `provider` ("gemini" or "vertex") through `api` ("parameters" or
+    "json-schema") at `version` (a date, or "family@date" of either of the target's families)."""
+    family = f"{provider}-parameters" if api == "parameters" else provider
+    if version is not None and "@" in version:
+        version = version.partition("@")[2]
+    return _facts.reading(family, version)
+
+
+def declaration_violations(decl: Any, provider: str = "gemini", version: str | None = None, *,
+                           api: str | None = None) -> list[tuple[str, str]]:
+    """`api`: the API the declaration was compiled for, whose family's facts apply (by default the
+    form it carries: `parameters`, else `parametersJsonSchema`)."""
     if not isinstance(decl, dict):
         return [("declaration-shape", "")]
-    out = [("unknown-key", k) for k in decl if k not in DECLARATION_KEYS]
-    if provider == "vertex" and "behavior" in decl:
-        out.append(("unknown-key", "behavior"))  # Gemini API only
+    api = api or ("parameters" if "parameters" in decl else "json-schema")
+    f = facts_of(provider, api, version)
+    out = [("unknown-key", k) for k in decl if k not in f.declaration_keys]
     if "parameters" in decl and "parametersJsonSchema" in decl:
         out.append(("both-parameter-forms", ""))  # mutually exclusive
-    if not isinstance(decl.get("name"), str) or not NAME[provider].fullmatch(decl["name"]):
+    if not isinstance(decl.get("name"), str) or not re.fullmatch(f.name, decl["name"]):
         out.append(("name-invalid", "name"))
-    if not isinstance(decl.get("description"), str):
+    if f.description_required and not isinstance(decl.get("description"), str):
         out.append(("description-missing", "description"))  # C-6: always send one
     if "parameters" in decl:
-        return out + parameters_violations(decl["parameters"], provider)
+        return out + parameters_violations(decl["parameters"], provider, version)
     schema = decl.get("parametersJsonSchema")
     if schema is None:
         return out
-    return out + violations(schema, provider)
+    return out + violations(schema, provider, version)
 
 
-# PF §3.2: the Schema's fields (Vertex also has additionalProperties, and ref/defs, not used here).
-SCHEMA_FIELDS = {"type", "format", "title", "description", "nullable", "enum", "maxItems", "minItems", "properties",
-                 "required", "minProperties", "maxProperties", "minLength", "maxLength", "pattern", "example",
-                 "anyOf", "propertyOrdering", "default", "items", "minimum", "maximum"}
-SCHEMA_TYPES = {"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}
-SCHEMA_FORMATS = {"gemini": {"float", "double", "int32", "int64", "enum", "date-time"},
-                  "vertex": {"float", "double", "int32", "int64", "enum", "date-time", "email", "byte"}}
-
-
-def parameters_violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+def parameters_violations(schema: Any, provider: str = "gemini", version: str | None = None) -> list[tuple[str, str]]:
     """What the `parameters` Schema (OpenAPI subset) of PF §3.2 rejects in `schema`."""
     if not isinstance(schema, dict) or schema.get("type") != "OBJECT":
         return [("root-not-object", "#")]  # PF §8
+    f = facts_of(provider, "parameters", version)
     out: list[tuple[str, str]] = []
-    fields = SCHEMA_FIELDS | ({"additionalProperties"} if provider == "vertex" else set())
+    fields = f.schema_fields
+    parameter_name = f.parameter_name
     stack = [("#", schema)]
     while stack:
         path, node = stack.pop()
@@ -78,13 +80,13 @@ def parameters_violations(schema: Any, provider: str = "gemini") -> list[tuple[s
             continue
         out += [("unknown-field", f"{path}/{k}") for k in node if k not in fields]
         t = node.get("type")
-        if t is not None and t not in SCHEMA_TYPES:
+        if t is not None and t not in f.schema_types:
             out.append(("type-not-one-enum-value", path))  # a list: "Proto field is not repeating"
         if "nullable" in node and not isinstance(node["nullable"], bool):
             out.append(("nullable-not-bool", path))
         if "enum" in node and not (isinstance(node["enum"], list) and all(isinstance(x, str) for x in node["enum"])):
             out.append(("enum-not-strings", path))
-        if "format" in node and node["format"] not in SCHEMA_FORMATS[provider]:
+        if "format" in node and node["format"] not in f.schema_formats:
             out.append(("format", path))
         props = node.get("properties")
         if props is not None:
@@ -94,8 +96,9 @@ def parameters_violations(schema: Any, provider: str = "gemini") -> list[tuple[s
                 out.append(("properties-empty", path))
             else:
                 stack += [(f"{path}/properties/{k}", v) for k, v in props.items()]
-                if provider == "vertex":
-                    out += [("parameter-name", f"{path}/properties/{k}") for k in props if not PARAMETER_NAME.fullmatch(k)]
+                if parameter_name is not None:
+                    out += [("parameter-name", f"{path}/properties/{k}") for k in props
+                            if not re.fullmatch(parameter_name, k)]
         order = node.get("propertyOrdering")
         if order is not None and not (isinstance(order, list) and isinstance(props, dict) and set(order) <= set(props)):
             out.append(("property-ordering", path))
@@ -108,24 +111,26 @@ def parameters_violations(schema: Any, provider: str = "gemini") -> list[tuple[s
                 out.append(("any-of-empty", path))
             else:
                 stack += [(f"{path}/anyOf/{i}", v) for i, v in enumerate(node["anyOf"])]
-            if provider == "vertex" and len(node) > 1:
+            if f.any_of_alone and len(node) > 1:
                 out.append(("any-of-not-alone", path))  # PF §8
-        if t is None and "anyOf" not in node and provider == "gemini":
+        if t is None and "anyOf" not in node and f.type_required:
             out.append(("type-missing", path))  # the Gemini API proto: type is required
     return out
 
 
-def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+def violations(schema: Any, provider: str = "gemini", version: str | None = None) -> list[tuple[str, str]]:
     if not isinstance(schema, dict) or schema.get("type") != "object":
         return [("root-not-object", "#")]  # PF §3.3 root, §8
+    f = facts_of(provider, "json-schema", version)
     out = [("root-combinator", k) for k in ("anyOf", "oneOf") if k in schema]
     defs = schema.get("$defs") if isinstance(schema.get("$defs"), dict) else {}
     for path, node in _walk(schema, "#"):
-        out += [("unlisted-keyword", f"{path}/{k}") for k in node if k not in LISTED]
+        out += [("unlisted-keyword", f"{path}/{k}") for k in node if k not in f.listed]
         t = node.get("type")
-        if t is not None and not ((isinstance(t, str) and t in TYPES) or (isinstance(t, list) and t and set(t) <= TYPES)):
+        if t is not None and not ((isinstance(t, str) and t in f.types)
+                                  or (isinstance(t, list) and t and set(t) <= f.types)):
             out.append(("type-invalid", path))
-        if "format" in node and node["format"] not in FORMATS:
+        if "format" in node and node["format"] not in f.formats:
             out.append(("format", path))
         if "enum" in node and not (isinstance(node["enum"], list) and all(
                 isinstance(x, str) or (isinstance(x, (int, float)) and not isinstance(x, bool)) for x in node["enum"])):
@@ -136,11 +141,11 @@ def violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
             ref = node["$ref"]
             if not (isinstance(ref, str) and ref.startswith("#/$defs/") and _def_name(ref) in defs):
                 out.append(("ref-not-local", path))
-        if provider == "vertex" and "anyOf" in node and len(node) > 1:
+        if f.any_of_alone and "anyOf" in node and len(node) > 1:
             out.append(("any-of-not-alone", path))  # PF §8: "it must be the only field set"
-        if provider == "vertex" and isinstance(node.get("properties"), dict):
+        if f.parameter_name is not None and isinstance(node.get("properties"), dict):
             out += [("parameter-name", f"{path}/properties/{k}") for k in node["properties"]
-                    if not PARAMETER_NAME.fullmatch(k)]
+                    if not re.fullmatch(f.parameter_name, k)]
     if _recursive(schema, defs):
         out.append(("recursive", "#"))
     return out

@@ -4,7 +4,9 @@ Written only from docs/provider-facts-more.md §1 ("PFM §1": MCP 2025-11-25 and
 spec pages, schema.ts and the generated schema.json). It imports nothing from toolcast.
 
 ``tool_violations(tool, version)`` -> list of (rule, path); empty == what the spec requires. ``version``
-is "2025-11-25" or "2026-07-28". Rules:
+is the rule version the tool was compiled under (a date, or "mcp@date"; None is the newest reading): the
+facts a spec revision moves (the Tool's keys, the name rule, property schemas, external references) are
+its reading in ``facts.py``. Rules:
 
   tool-shape            not an object                                                    PFM §1 Tool object
   tool-unknown-key      a key outside the Tool interface of that version (`execution` only 2025-11-25)
@@ -30,32 +32,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from oracles import facts as _facts
 from oracles.more_schema import metaschema_violations, ref_violations
 
-NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
-KEYS = {
-    "2025-11-25": {"name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations",
-                   "execution", "_meta"},
-    "2026-07-28": {"name", "title", "description", "icons", "inputSchema", "outputSchema", "annotations",
-                   "_meta"},
-}
 # $schema URI -> the metaschema its schemas are checked with (more_schema.metaschema_violations).
 # (compared without the scheme and an empty fragment: http and https spellings both occur)
 DIALECTS = {"json-schema.org/draft/2020-12/schema": "2020-12", "json-schema.org/draft/2019-09/schema": "2019-09",
             "json-schema.org/draft-07/schema": "draft-07", "json-schema.org/draft-06/schema": "draft-06",
             "json-schema.org/draft-04/schema": "draft-04"}
-VERSIONS = tuple(KEYS)
 
 
-def tool_violations(tool: Any, version: str = "2026-07-28") -> list[tuple[str, str]]:
-    if version not in KEYS:
-        raise ValueError(f"unknown MCP version {version!r}")
+def tool_violations(tool: Any, version: str | None = None) -> list[tuple[str, str]]:
+    f = _facts.reading("mcp", version)
     if not isinstance(tool, dict):
         return [("tool-shape", "")]
-    out = [("tool-unknown-key", k) for k in tool if k not in KEYS[version]]
+    out = [("tool-unknown-key", k) for k in tool if k not in f.tool_keys]
     if "strict" in tool:
         out.append(("strict-key", "strict"))
-    if not isinstance(tool.get("name"), str) or not NAME.fullmatch(tool["name"]):
+    if not isinstance(tool.get("name"), str) or not re.fullmatch(f.name, tool["name"]):
         out.append(("name-invalid", "name"))
     if "description" in tool and not isinstance(tool["description"], str):
         out.append(("description-invalid", "description"))
@@ -65,22 +59,23 @@ def tool_violations(tool: Any, version: str = "2026-07-28") -> list[tuple[str, s
     return out + schema_violations(schema, version)
 
 
-def schema_violations(schema: dict, version: str = "2026-07-28") -> list[tuple[str, str]]:
+def schema_violations(schema: dict, version: str | None = None) -> list[tuple[str, str]]:
     """What the spec requires of an `inputSchema` (already known to be an object with type "object")."""
+    f = _facts.reading("mcp", version)
     out: list[tuple[str, str]] = []
     props = schema.get("properties")
-    if version == "2025-11-25" and isinstance(props, dict):
+    if f.property_schemas == "objects" and isinstance(props, dict):
         out += [("property-not-object", f"#/properties/{k}") for k, v in props.items() if not isinstance(v, dict)]
     req = schema.get("required")
     if "required" in schema and not (isinstance(req, list) and all(isinstance(r, str) for r in req)):
         out.append(("required-invalid", "#/required"))
     declared = schema.get("$schema")
-    dialect = "2020-12" if declared is None else DIALECTS.get(_uri(declared))
+    dialect = f.default_dialect if declared is None else DIALECTS.get(_uri(declared))
     if dialect is None:
         return out + [("dialect-unknown", "#/$schema")]
     out += metaschema_violations(schema, dialect)
     refs = ref_violations(schema)
-    if version == "2025-11-25":  # nothing stated about external references; an unresolvable local one is invalid
+    if not f.refs_local_only:  # nothing stated about external references; an unresolvable local one is invalid
         refs = [r for r in refs if r[0] != "ref-not-local"]
     return out + refs
 

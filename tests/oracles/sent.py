@@ -71,14 +71,13 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from . import anthropic as anthropic_oracle
+from . import facts
 from . import gemini as gemini_oracle
 from . import openai_strict as openai_oracle
 
 __all__ = ["anthropic_violations", "gemini_violations", "json_schema_violations", "openai_violations",
            "parameters_enum_violations", "sent_violations", "subschemas"]
 
-ANTHROPIC_PROPERTY_KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")  # PF §8
-VERTEX_PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]{0,63}$")  # PF §3.1 (tool.proto:241)
 OPENAI_ROOT_FORBIDDEN = ("oneOf", "anyOf", "allOf", "enum", "not")  # PF §9, the 400 text
 ANTHROPIC_ROOT_FORBIDDEN = ("oneOf", "allOf", "anyOf")  # PF §8, §9
 GEMINI_ROOT_FORBIDDEN = ("anyOf", "oneOf", "allOf", "enum", "not")  # PF §8 + the §9 OpenAI reading
@@ -103,15 +102,22 @@ def sent_violations(tool: Any, target: str, api: str | None, status: str,
                     version: str | None = None) -> list[tuple[str, str]]:
     """(rule, path) pairs for one tool as toolcast sends it to `target` through `api`, sent with
     `status` "strict" or "non-strict" (Gemini and Vertex declarations carry no flag: the status
-    says whether the strict reading applies). `version`: the date of the rule version the tool was
-    compiled under, so OpenAI's strict subset is that version's reading of the documents
-    (oracles/facts.py); None is the reading of 2026-10-17."""
+    says whether the strict reading applies). `version`: the rule version the tool was compiled
+    under (a date, or a CompileResult's ``rules``), so the provider's facts are that version's
+    reading of the documents (oracles/facts.py); None is OpenAI's reading of 2026-10-17 and the
+    newest reading of the other families."""
+    if version is not None and "@" in version:
+        version = version.partition("@")[2]
     if target == "openai":
         return openai_violations(tool, api or "responses", version)
     if target == "anthropic":
-        return anthropic_violations(tool)
+        return anthropic_violations(tool, version)
     if target in ("gemini", "vertex"):
-        return gemini_violations(tool, target, api or "parameters", strict=status == "strict")
+        return gemini_violations(tool, target, api or "parameters", strict=status == "strict", version=version)
+    from . import more  # the targets added in issue 40: their own oracles (imported when needed)
+
+    if target in more.TARGETS:
+        return sorted(more.violations(tool, target, status, version))
     raise ValueError(f"unknown target {target!r}")
 
 
@@ -137,23 +143,24 @@ def openai_violations(tool: Any, api: str = "responses", version: str | None = N
     return sorted(out)
 
 
-def anthropic_violations(tool: Any) -> list[tuple[str, str]]:
+def anthropic_violations(tool: Any, version: str | None = None) -> list[tuple[str, str]]:
     """A Messages API tool, strict or not: ``anthropic.tool_violations`` (shape, name, root object,
     2020-12, keys; the strict subset when strict) plus PF §8/§9 on every `input_schema`."""
-    out = set(anthropic_oracle.tool_violations(tool))
+    out = set(anthropic_oracle.tool_violations(tool, version))
     schema = tool.get("input_schema") if isinstance(tool, dict) else None
     if isinstance(schema, dict):
         at = "input_schema"
+        key_rule = facts.reading("anthropic", version).property_key  # PF §8
         out |= {("root-combinator", f"{at}/{k}") for k in ANTHROPIC_ROOT_FORBIDDEN if k in schema}  # PF §8, §9
         out |= {("property-key", f"{at}{p}/properties/{k}") for p, n in subschemas(schema)
-                for k in _keys(n) if not ANTHROPIC_PROPERTY_KEY.fullmatch(k)}  # PF §8
+                for k in _keys(n) if not re.fullmatch(key_rule, k)}  # PF §8
         # (draft 2020-12 validity: checked by anthropic.tool_violations, PF §8)
         out |= _prefixed(at, _root_null(schema) + _pointer_refs(schema))
     return sorted(out)
 
 
 def gemini_violations(decl: Any, provider: str = "gemini", api: str = "parameters", *,
-                      strict: bool = False) -> list[tuple[str, str]]:
+                      strict: bool = False, version: str | None = None) -> list[tuple[str, str]]:
     """A Gemini API or Vertex AI function declaration: its shape and name (``gemini``), and its
     schema: `parameters` (PF §3.2, §8, §9) or `parametersJsonSchema` (PF §3.3, §8; the strict
     reading of ``gemini.violations`` too when sent strict)."""
@@ -161,14 +168,16 @@ def gemini_violations(decl: Any, provider: str = "gemini", api: str = "parameter
         return [("declaration-shape", "")]
     key = "parameters" if api == "parameters" else "parametersJsonSchema"
     other = "parametersJsonSchema" if key == "parameters" else "parameters"
-    out = set(gemini_oracle.declaration_violations({k: v for k, v in decl.items() if k != key}, provider))
+    # (the declaration without its schema, read with the facts of the API it was compiled for)
+    out = set(gemini_oracle.declaration_violations({k: v for k, v in decl.items() if k != key}, provider, version,
+                                                   api=api))
     if other in decl:
         out.add(("wrong-parameter-form", other))  # toolcast's api decides the form
     if key not in decl:
         return sorted(out)
     schema = decl[key]
     if key == "parameters":
-        out |= set(gemini_oracle.parameters_violations(schema, provider))
+        out |= set(gemini_oracle.parameters_violations(schema, provider, version))
         out |= _prefixed(key, parameters_enum_violations(schema, provider))
         if isinstance(schema, dict):
             out |= _prefixed(key, _root_null(schema))
@@ -176,8 +185,8 @@ def gemini_violations(decl: Any, provider: str = "gemini", api: str = "parameter
                 out.add(("root-keyword", f"{key}/anyOf"))  # PF §8
     else:
         if strict:
-            out |= set(gemini_oracle.violations(schema, provider))
-        out |= _prefixed(key, json_schema_violations(schema, provider))
+            out |= set(gemini_oracle.violations(schema, provider, version))
+        out |= _prefixed(key, json_schema_violations(schema, provider, version))
     return sorted(out)
 
 
@@ -185,8 +194,9 @@ def gemini_violations(decl: Any, provider: str = "gemini", api: str = "parameter
 # Gemini / Vertex
 # ------------------------------------------------------------------------------------------
 
-def json_schema_violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
+def json_schema_violations(schema: Any, provider: str = "gemini", version: str | None = None) -> list[tuple[str, str]]:
     """What Gemini (or Vertex) rejects in a `parametersJsonSchema` sent without the strict reading."""
+    f = gemini_oracle.facts_of(provider, "json-schema", version)
     if not isinstance(schema, dict) or schema.get("type") != "object":
         out = [("root-not-object", "#")]  # PF §3.3 Root, §8
         if not isinstance(schema, dict):
@@ -207,11 +217,11 @@ def json_schema_violations(schema: Any, provider: str = "gemini") -> list[tuple[
                 out.append(("ref-not-local", path))
             elif ref != "#" and _unescape(ref[8:]) not in defs:
                 out.append(("ref-unresolvable", path))
-        if provider == "vertex":
-            if "anyOf" in node and len(node) > 1:
-                out.append(("any-of-not-alone", path))  # PF §8
+        if f.any_of_alone and "anyOf" in node and len(node) > 1:
+            out.append(("any-of-not-alone", path))  # PF §8
+        if f.parameter_name is not None:
             out += [("parameter-name", f"{path}/properties/{k}") for k in _keys(node)
-                    if not VERTEX_PARAMETER_NAME.fullmatch(k)]  # PF §3.1
+                    if not re.fullmatch(f.parameter_name, k)]  # PF §3.1
     out += [("recursion-through-required", f"#/$defs/{c}" if c else "#") for c in _required_cycles(schema, defs)]
     return out
 

@@ -24,41 +24,35 @@ calls strict must have none):
 Supported (kept): type, properties, required, additionalProperties (boolean), items, enum, const, anyOf,
 oneOf, allOf (one subschema), $ref, $defs, pattern, format, the numeric bounds, the length/count bounds
 within the figures, and the annotations description and title.
-``tool_violations(tool, status)`` = sent_violations, plus guarantee_violations when status is "strict".
+``tool_violations(tool, status, version)`` = sent_violations, plus guarantee_violations when status is
+"strict". The facts a docs change moves (keys, formats, the supported list, the figures, regex features,
+the keywords rejected everywhere, circular references) are the reading in ``facts.py`` of ``version`` (a
+date, or "xai@date"; None is the newest reading).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from oracles import facts as _facts
 from oracles.more_schema import properties_of, ref_violations, reference_graph_cycle, walk
-
-FUNCTION_KEYS = {"name", "description", "parameters", "strict"}
-FORMATS = {"date", "time", "date-time", "email", "uuid", "ipv4", "ipv6", "uri"}
-SUPPORTED = {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",
-             "allOf", "$ref", "$defs", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
-             "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "minProperties",
-             "maxProperties", "description", "title"}
-LIMITS = {"minLength": 2048, "maxLength": 2048, "minItems": 256, "maxItems": 256, "minProperties": 64,
-          "maxProperties": 64}
-# PFM §3 Regex: not supported. Checked outside character classes.
-BAD_REGEX = re.compile(r"\\[1-9]|\\k<|\\[pP]\{|\\[bB]|\(\?<?[=!]|\(\?[a-zA-Z]+[):-]|\(\?\(")
+from oracles.regex_features import uses_any
 
 
-def tool_violations(tool: Any, status: str = "strict") -> list[tuple[str, str]]:
-    out = sent_violations(tool)
+def tool_violations(tool: Any, status: str = "strict", version: str | None = None) -> list[tuple[str, str]]:
+    out = sent_violations(tool, version)
     if status == "strict" and not any(r in ("tool-shape", "root-not-object") for r, _ in out):
-        out += guarantee_violations(tool["function"]["parameters"])
+        out += guarantee_violations(tool["function"]["parameters"], version)
     return out
 
 
-def sent_violations(tool: Any) -> list[tuple[str, str]]:
+def sent_violations(tool: Any, version: str | None = None) -> list[tuple[str, str]]:
+    f = _facts.reading("xai", version)
     if not isinstance(tool, dict) or tool.get("type") != "function" or not isinstance(tool.get("function"), dict):
         return [("tool-shape", "")]
     fn = tool["function"]
     out = [("tool-unknown-key", k) for k in tool if k not in ("type", "function")]
-    out += [("tool-unknown-key", f"function/{k}") for k in fn if k not in FUNCTION_KEYS]
+    out += [("tool-unknown-key", f"function/{k}") for k in fn if k not in f.function_keys]
     if not isinstance(fn.get("name"), str) or not fn["name"]:
         out.append(("name-missing", "function/name"))
     if "description" in fn and not isinstance(fn["description"], str):
@@ -72,46 +66,27 @@ def sent_violations(tool: Any) -> list[tuple[str, str]]:
                 out.append(("empty-variants", f"{at}/{k}"))
         out += [("boolean-property", f"{at}/properties/{k}") for k, v in properties_of(node).items()
                 if isinstance(v, bool)]
-        out += [("contains-count", f"{at}/{k}") for k in ("maxContains", "minContains") if k in node]
+        out += [("contains-count", f"{at}/{k}") for k in sorted(f.rejected_everywhere) if k in node]
         if isinstance(node.get("items"), list):
             out.append(("items-array", f"{at}/items"))
     return out
 
 
-def guarantee_violations(schema: dict) -> list[tuple[str, str]]:
+def guarantee_violations(schema: dict, version: str | None = None) -> list[tuple[str, str]]:
+    f = _facts.reading("xai", version)
     out: list[tuple[str, str]] = []
     for at, node in walk(schema):
-        out += [("best-effort-keyword", f"{at}/{k}") for k in node if k not in SUPPORTED]
+        out += [("best-effort-keyword", f"{at}/{k}") for k in node if k not in f.supported]
         if isinstance(node.get("allOf"), list) and len(node["allOf"]) > 1:
             out.append(("all-of-many", f"{at}/allOf"))
-        if "format" in node and node["format"] not in FORMATS:
+        if "format" in node and node["format"] not in f.formats:
             out.append(("format", f"{at}/format"))
-        out += [("over-limit", f"{at}/{k}") for k, cap in LIMITS.items()
+        out += [("over-limit", f"{at}/{k}") for k, cap in f.limits.items()
                 if isinstance(node.get(k), (int, float)) and not isinstance(node.get(k), bool) and node[k] > cap]
-        if isinstance(node.get("pattern"), str) and BAD_REGEX.search(_outside_classes(node["pattern"])):
+        if isinstance(node.get("pattern"), str) and uses_any(node["pattern"], f.regex_unsupported):
             out.append(("regex-feature", f"{at}/pattern"))
         if "additionalProperties" in node and not isinstance(node["additionalProperties"], bool):
             out.append(("best-effort-keyword", f"{at}/additionalProperties"))
-    if reference_graph_cycle(schema):
+    if not f.circular_refs and reference_graph_cycle(schema):
         out.append(("circular-ref", "#"))
     return out + ref_violations(schema)
-
-
-def _outside_classes(pattern: str) -> str:
-    """The pattern with [...] classes blanked (inside a class, \\b is a backspace, not a boundary)."""
-    out, i, in_class = [], 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            if not in_class:
-                out.append(pattern[i:i + 2])
-            i += 2
-            continue
-        if c == "[" and not in_class:
-            in_class = True
-        elif c == "]" and in_class:
-            in_class = False
-        elif not in_class:
-            out.append(c)
-        i += 1
-    return "".join(out)

@@ -4,16 +4,19 @@ calls; `calls` answers how many `fetch` calls reached the server."""
 from __future__ import annotations
 
 import json
+import sys
 
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+# The `url` format: the test passes the one tests/test_enforce.py uses (a format the rules drop).
+FORMAT = sys.argv[1] if len(sys.argv) > 1 else "uri"
 SCHEMA = {
     "type": "object",
     "properties": {
-        "url": {"type": "string", "format": "uri"},
+        "url": {"type": "string", "format": FORMAT},
         "labels": {"type": "object", "properties": {"main": {"type": "string"}},
                    "patternProperties": {"^[a-z]+$": {"type": "string"}}, "additionalProperties": False},
         "tag": {"type": "string", "not": {"const": "draft"}},

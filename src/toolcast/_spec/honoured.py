@@ -53,7 +53,9 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
             # (one inherited from a version that kept the keyword is left alone: it never applies)
             raise fail(path + ("handler",), f"{handler!r} checks the value of a kept keyword, but class "
                        f"{entry['class']!r} drops {kw!r}: the handler would never apply")
-        if handler is not None and handlers.get(handler) != kw:
+        if (handler == "at-most") != ("max" in entry):
+            raise fail(path + ("max",), "`max` and handler at-most go together: the largest value kept")
+        if handler is not None and kw not in (handlers.get(handler) if handler == "at-most" else (handlers.get(handler),)):
             # The walk applies each handler where its keyword is read: merge-all-of given to `not`
             # would drop `not` without a finding (a constraint lost in silence).
             raise fail(path + ("handler",), f"handler {handler!r} belongs to keyword {handlers.get(handler)!r}: "

@@ -5,7 +5,7 @@ from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordE
                               RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'anthropic'
-WIRE = {'default_api': 'messages', 'native_inputs': ('anthropic',), 'probe': {'sdk': 'anthropic', 'model': 'claude-haiku-4-5', 'key_env': ('ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN')}, 'apis': {'messages': {'tool': {'name': '$name', 'description': '$description?', 'input_schema': '$schema', 'strict': '$strict?'}, 'calls': {'in': ('content',), 'match': {'type': 'tool_use'}, 'id': ('id',), 'name': ('name',), 'arguments': ('input',)}, 'result': {'type': 'tool_result', 'tool_use_id': '$id', 'content': '$text?', 'is_error': '$error?'}, 'cite': ('A-STRICT', 'A-PY')}}}
+WIRE = {'default_api': 'messages', 'native_inputs': ('anthropic',), 'probe': {'sdk': 'anthropic', 'model': 'claude-haiku-4-5', 'key_env': ('ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN')}, 'apis': {'messages': {'tool': {'name': '$name', 'description': '$description?', 'input_schema': '$schema', 'strict': '$strict?'}, 'calls': {'in': ('content',), 'match': {'type': 'tool_use'}, 'id': ('id',), 'name': ('name',), 'arguments': ('input',)}, 'result': {'type': 'tool_result', 'tool_use_id': '$id', 'content': '$content?', 'is_error': '$error?'}, 'parts': {'text': {'type': 'text', 'text': '$text'}, 'image': {'type': 'image', 'source': {'type': 'base64', 'media_type': '$mime', 'data': '$data'}}, 'image_types': ('image/jpeg', 'image/png', 'image/gif', 'image/webp'), 'cite': ('A-PY',)}, 'cite': ('A-STRICT', 'A-PY')}}}
 VERSION = '2026-01-29'
 REVIEWED = '2026-12-01'
 EXTENDS = '2025-11-14'
@@ -186,6 +186,7 @@ DIAGNOSTICS = {
     'anthropic/free-form-object': DiagnosticEntry('error', 'refuses', 'The object declares no properties and accepts any keys; strict tool use would narrow it to an empty object.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'free-form-object'),
     'anthropic/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'inlined-schema-too-large'),
     'anthropic/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}. Anthropic rejects schemas that are not valid draft 2020-12, even without strict.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools', ('E-2020-12',), 'active', 'invalid-keyword-value'),
+    'anthropic/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and strict tool use takes it only on a schema of its type, so it was dropped.", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'reserved', 'keyword-not-for-type'),
     'anthropic/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'anthropic/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'legacy-definitions-keyword'),
     'anthropic/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: strict tool use would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use', ('A-STRICT',), 'active', 'lossy-change-refused'),
@@ -278,6 +279,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword strict tool use does not support.', 'active', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'reserved', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true`.', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -331,6 +333,7 @@ PATTERNS = {
     'free-form-object': 'anthropic/free-form-object',
     'inlined-schema-too-large': 'anthropic/inlined-schema-too-large',
     'invalid-keyword-value': 'anthropic/invalid-keyword-value',
+    'keyword-not-for-type': 'anthropic/keyword-not-for-type',
     'keyword-not-in-dialect': 'anthropic/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'anthropic/legacy-definitions-keyword',
     'lossy-change-refused': 'anthropic/lossy-change-refused',
@@ -416,6 +419,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

@@ -5,7 +5,7 @@ from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordE
                               RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'bedrock'
-WIRE = {'default_api': 'converse', 'native_inputs': (), 'proxy': {'api': 'converse', 'mark_non_strict': True}, 'apis': {'converse': {'tool': {'toolSpec': {'name': '$name', 'description': '$description?', 'inputSchema': {'json': '$schema'}, 'strict': '$strict?'}}, 'calls': {'in': ('output', 'message', 'content'), 'id': ('toolUse', 'toolUseId'), 'name': ('toolUse', 'name'), 'arguments': ('toolUse', 'input')}, 'result': {'toolResult': {'toolUseId': '$id', 'content': ({'text': '$text'},)}}, 'error_result': {'toolResult': {'toolUseId': '$id', 'content': ({'text': '$error'},), 'status': 'error'}}, 'cite': ('BR-API',)}}, 'tools': {'tools': '$tools'}}
+WIRE = {'default_api': 'converse', 'native_inputs': (), 'proxy': {'api': 'converse', 'mark_non_strict': True}, 'apis': {'converse': {'tool': {'toolSpec': {'name': '$name', 'description': '$description?', 'inputSchema': {'json': '$schema'}, 'strict': '$strict?'}}, 'calls': {'in': ('output', 'message', 'content'), 'id': ('toolUse', 'toolUseId'), 'name': ('toolUse', 'name'), 'arguments': ('toolUse', 'input')}, 'result': {'toolResult': {'toolUseId': '$id', 'content': '$content'}}, 'error_result': {'toolResult': {'toolUseId': '$id', 'content': '$content', 'status': 'error'}}, 'parts': {'text': {'text': '$text'}, 'image': {'image': {'format': '$format', 'source': {'bytes': '$bytes'}}}, 'image_types': ('image/png', 'image/jpeg', 'image/gif', 'image/webp'), 'cite': ('BR-API',)}, 'cite': ('BR-API',)}}, 'tools': {'tools': '$tools'}}
 VERSION = '2026-12-06'
 REVIEWED = '2026-12-06'
 EXTENDS = 'openai@2026-10-17'
@@ -184,6 +184,7 @@ DIAGNOSTICS = {
     'bedrock/infinite-recursion': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers back to itself through `$ref` without descending into a property or an item: evaluating it against a value it rejects never ends, and JSON Schema leaves its meaning undefined.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'infinite-recursion'),
     'bedrock/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'inlined-schema-too-large'),
     'bedrock/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'invalid-keyword-value'),
+    'bedrock/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and strict tool use takes it only on a schema of its type, so it was dropped.", 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', 'keyword-not-for-type'),
     'bedrock/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'bedrock/large-enum-too-long': DiagnosticEntry('error', 'refuses', 'An enum of {count} values has {value} characters of string values; above {threshold} values Amazon Bedrock accepts at most {limit}.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', None),
     'bedrock/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'legacy-definitions-keyword'),
@@ -279,6 +280,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword strict tool use does not support.', 'active', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'reserved', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true`.', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -335,6 +337,7 @@ PATTERNS = {
     'infinite-recursion': 'bedrock/infinite-recursion',
     'inlined-schema-too-large': 'bedrock/inlined-schema-too-large',
     'invalid-keyword-value': 'bedrock/invalid-keyword-value',
+    'keyword-not-for-type': 'bedrock/keyword-not-for-type',
     'keyword-not-in-dialect': 'bedrock/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'bedrock/legacy-definitions-keyword',
     'lossy-change-refused': 'bedrock/lossy-change-refused',
@@ -420,6 +423,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local', 'type_keywords': 'per-type'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('deepseek/tool-name-invalid-characters', 'deepseek/tool-name-too-long', 'deepseek/tool-name-missing', 'deepseek/duplicate-tool-name', 'deepseek/root-schema-not-object', 'deepseek/non-json-value', 'deepseek/invalid-keyword-value', 'deepseek/non-schema-subschema')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
@@ -175,6 +175,7 @@ DIAGNOSTICS = {
     'deepseek/infinite-recursion': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers back to itself through `$ref` without descending into a property or an item: evaluating it against a value it rejects never ends, and JSON Schema leaves its meaning undefined.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'infinite-recursion'),
     'deepseek/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'inlined-schema-too-large'),
     'deepseek/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'invalid-keyword-value'),
+    'deepseek/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and strict mode (Beta) takes it only on a schema of its type, so it was dropped.", 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'keyword-not-for-type'),
     'deepseek/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'deepseek/large-enum-too-long': DiagnosticEntry('error', 'refuses', 'An enum of {count} values has {value} characters of string values; above {threshold} values DeepSeek accepts at most {limit}.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'reserved', None),
     'deepseek/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'legacy-definitions-keyword'),
@@ -269,6 +270,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword strict mode (Beta) does not support.', 'active', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'active', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true`.', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -325,6 +327,7 @@ PATTERNS = {
     'infinite-recursion': 'deepseek/infinite-recursion',
     'inlined-schema-too-large': 'deepseek/inlined-schema-too-large',
     'invalid-keyword-value': 'deepseek/invalid-keyword-value',
+    'keyword-not-for-type': 'deepseek/keyword-not-for-type',
     'keyword-not-in-dialect': 'deepseek/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'deepseek/legacy-definitions-keyword',
     'lossy-change-refused': 'deepseek/lossy-change-refused',
@@ -410,6 +413,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

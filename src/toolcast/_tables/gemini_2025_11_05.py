@@ -7,7 +7,7 @@ from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEn
 PROVIDER = 'gemini'
 TARGET = 'gemini'
 API = 'json-schema'
-WIRE = {'default_api': 'parameters', 'tools': ({'functionDeclarations': '$tools'},), 'proxy': {'api': 'json-schema'}, 'probe': {'sdk': 'google-genai', 'model': 'gemini-2.5-flash', 'key_env': ('GEMINI_API_KEY', 'GOOGLE_API_KEY')}, 'apis': {'json-schema': {'tool': {'name': '$name', 'description': '$description', 'parametersJsonSchema': '$schema'}, 'calls': {'in': ('candidates', 0, 'content', 'parts'), 'id': (('functionCall', 'function_call'), 'id'), 'name': (('functionCall', 'function_call'), 'name'), 'arguments': (('functionCall', 'function_call'), 'args')}, 'result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'output': '$text'}}}, 'error_result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'error': '$text'}}}, 'cite': ('G-API', 'G-PY')}}}
+WIRE = {'default_api': 'parameters', 'tools': ({'functionDeclarations': '$tools'},), 'proxy': {'api': 'json-schema'}, 'probe': {'sdk': 'google-genai', 'model': 'gemini-2.5-flash', 'key_env': ('GEMINI_API_KEY', 'GOOGLE_API_KEY')}, 'apis': {'json-schema': {'tool': {'name': '$name', 'description': '$description', 'parametersJsonSchema': '$schema'}, 'calls': {'in': ('candidates', 0, 'content', 'parts'), 'id': (('functionCall', 'function_call'), 'id'), 'name': (('functionCall', 'function_call'), 'name'), 'arguments': (('functionCall', 'function_call'), 'args')}, 'result': {'functionResponse': {'name': '$name', 'response': {'output': '$text'}, 'id': '$id?', 'parts': '$media?'}}, 'error_result': {'functionResponse': {'name': '$name', 'response': {'error': '$text'}, 'id': '$id?', 'parts': '$media?'}}, 'parts': {'text': {'text': '$text'}, 'image': {'inlineData': {'mimeType': '$mime', 'data': '$data'}}, 'image_types': ('image/png', 'image/jpeg', 'image/webp'), 'cite': ('G-PY',)}, 'cite': ('G-API', 'G-PY')}}}
 VERSION = '2025-11-05'
 REVIEWED = '2026-12-01'
 EXTENDS = None
@@ -176,6 +176,7 @@ DIAGNOSTICS = {
     'gemini/free-form-object': DiagnosticEntry('error', 'refuses', 'The object declares no properties and accepts any keys; toolcast, which sends closed objects, would narrow it to an empty object.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'free-form-object'),
     'gemini/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'inlined-schema-too-large'),
     'gemini/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'invalid-keyword-value'),
+    'gemini/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and VALIDATED function calling takes it only on a schema of its type, so it was dropped.", 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'keyword-not-for-type'),
     'gemini/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'gemini/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'legacy-definitions-keyword'),
     'gemini/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: VALIDATED function calling would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'lossy-change-refused'),
@@ -265,6 +266,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword VALIDATED function calling does not support.', 'reserved', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'reserved', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent as a schema Gemini accepts without loss (enforced under function calling mode VALIDATED).', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -319,6 +321,7 @@ PATTERNS = {
     'free-form-object': 'gemini/free-form-object',
     'inlined-schema-too-large': 'gemini/inlined-schema-too-large',
     'invalid-keyword-value': 'gemini/invalid-keyword-value',
+    'keyword-not-for-type': 'gemini/keyword-not-for-type',
     'keyword-not-in-dialect': 'gemini/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'gemini/legacy-definitions-keyword',
     'lossy-change-refused': 'gemini/lossy-change-refused',
@@ -404,6 +407,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

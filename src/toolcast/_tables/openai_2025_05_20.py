@@ -5,7 +5,7 @@ from toolcast.records import (BudgetEntry, ClassEntry, DiagnosticEntry, KeywordE
                               RegexClassEntry, RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'openai'
-WIRE = {'default_api': 'responses', 'native_inputs': ('openai', 'chat'), 'proxy': {'api': 'responses', 'mark_non_strict': True}, 'probe': {'sdk': 'openai', 'model': 'gpt-5-mini', 'key_env': ('OPENAI_API_KEY',)}, 'apis': {'responses': {'tool': {'type': 'function', 'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}, 'calls': {'in': ('output',), 'match': {'type': 'function_call'}, 'id': ('call_id',), 'name': ('name',), 'arguments': ('arguments',)}, 'result': {'type': 'function_call_output', 'call_id': '$id', 'output': '$text'}, 'cite': ('O-FC', 'O-PY')}, 'chat': {'tool': {'type': 'function', 'function': {'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}}, 'calls': {'in': ('choices', 0, 'message', 'tool_calls'), 'match': {'type': 'function'}, 'id': ('id',), 'name': ('function', 'name'), 'arguments': ('function', 'arguments')}, 'result': {'role': 'tool', 'tool_call_id': '$id', 'content': '$text'}, 'cite': ('O-FC', 'O-PY')}}}
+WIRE = {'default_api': 'responses', 'native_inputs': ('openai', 'chat'), 'proxy': {'api': 'responses', 'mark_non_strict': True}, 'probe': {'sdk': 'openai', 'model': 'gpt-5-mini', 'key_env': ('OPENAI_API_KEY',)}, 'apis': {'responses': {'tool': {'type': 'function', 'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}, 'calls': {'in': ('output',), 'match': {'type': 'function_call'}, 'id': ('call_id',), 'name': ('name',), 'arguments': ('arguments',)}, 'result': {'type': 'function_call_output', 'call_id': '$id', 'output': '$content'}, 'parts': {'text': {'type': 'input_text', 'text': '$text'}, 'image': {'type': 'input_image', 'image_url': '$data_url'}, 'image_types': ('image/jpeg', 'image/png', 'image/gif', 'image/webp'), 'texts': 'each', 'text_alone': 'text', 'cite': ('O-FC', 'O-PY')}, 'cite': ('O-FC', 'O-PY')}, 'chat': {'tool': {'type': 'function', 'function': {'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}}, 'calls': {'in': ('choices', 0, 'message', 'tool_calls'), 'match': {'type': 'function'}, 'id': ('id',), 'name': ('function', 'name'), 'arguments': ('function', 'arguments')}, 'result': {'role': 'tool', 'tool_call_id': '$id', 'content': '$text'}, 'cite': ('O-FC', 'O-PY')}}}
 VERSION = '2025-05-20'
 REVIEWED = '2026-11-30'
 EXTENDS = '2024-08-06'
@@ -190,6 +190,7 @@ DIAGNOSTICS = {
     'openai/infinite-recursion': DiagnosticEntry('error', 'refuses', 'Definition {name!r} refers back to itself through `$ref` without descending into a property or an item: evaluating it against a value it rejects never ends, and JSON Schema leaves its meaning undefined.', 'https://developers.openai.com/api/docs/guides/structured-outputs#recursive-schemas-are-supported', ('J-2020-12-LOOP',), 'active', 'infinite-recursion'),
     'openai/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://developers.openai.com/api/docs/guides/structured-outputs#definitions-are-supported', ('O-SO',), 'active', 'inlined-schema-too-large'),
     'openai/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-SO',), 'active', 'invalid-keyword-value'),
+    'openai/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and strict mode takes it only on a schema of its type, so it was dropped.", 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-SO',), 'reserved', 'keyword-not-for-type'),
     'openai/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'openai/large-enum-too-long': DiagnosticEntry('error', 'refuses', 'An enum of {count} values has {value} characters of string values; above {threshold} values OpenAI accepts at most {limit}.', 'https://developers.openai.com/api/docs/guides/structured-outputs#limitations-on-enum-size', ('O-SO',), 'active', None),
     'openai/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://developers.openai.com/api/docs/guides/structured-outputs#definitions-are-supported', ('O-SO',), 'active', 'legacy-definitions-keyword'),
@@ -284,6 +285,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword strict mode does not support.', 'active', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'reserved', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent with `strict: true`.', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -340,6 +342,7 @@ PATTERNS = {
     'infinite-recursion': 'openai/infinite-recursion',
     'inlined-schema-too-large': 'openai/inlined-schema-too-large',
     'invalid-keyword-value': 'openai/invalid-keyword-value',
+    'keyword-not-for-type': 'openai/keyword-not-for-type',
     'keyword-not-in-dialect': 'openai/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'openai/legacy-definitions-keyword',
     'lossy-change-refused': 'openai/lossy-change-refused',
@@ -425,6 +428,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

@@ -7,7 +7,7 @@ from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEn
 PROVIDER = 'vertex-parameters'
 TARGET = 'vertex'
 API = 'parameters'
-WIRE = {'default_api': 'parameters', 'tools': ({'functionDeclarations': '$tools'},), 'proxy': {'api': 'json-schema'}, 'probe': {'sdk': 'google-genai-vertex', 'model': 'gemini-2.5-flash', 'key_env': ('GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT')}, 'apis': {'parameters': {'tool': {'name': '$name', 'description': '$description', 'parameters': '$schema'}, 'calls': {'in': ('candidates', 0, 'content', 'parts'), 'id': (('functionCall', 'function_call'), 'id'), 'name': (('functionCall', 'function_call'), 'name'), 'arguments': (('functionCall', 'function_call'), 'args')}, 'result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'output': '$text'}}}, 'error_result': {'functionResponse': {'name': '$name', 'id': '$id?', 'response': {'error': '$text'}}}, 'cite': ('G-VTX', 'G-PY')}}}
+WIRE = {'default_api': 'parameters', 'tools': ({'functionDeclarations': '$tools'},), 'proxy': {'api': 'json-schema'}, 'probe': {'sdk': 'google-genai-vertex', 'model': 'gemini-2.5-flash', 'key_env': ('GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT')}, 'apis': {'parameters': {'tool': {'name': '$name', 'description': '$description', 'parameters': '$schema'}, 'calls': {'in': ('candidates', 0, 'content', 'parts'), 'id': (('functionCall', 'function_call'), 'id'), 'name': (('functionCall', 'function_call'), 'name'), 'arguments': (('functionCall', 'function_call'), 'args')}, 'result': {'functionResponse': {'name': '$name', 'response': {'output': '$text'}, 'id': '$id?', 'parts': '$media?'}}, 'error_result': {'functionResponse': {'name': '$name', 'response': {'error': '$text'}, 'id': '$id?', 'parts': '$media?'}}, 'parts': {'text': {'text': '$text'}, 'image': {'inlineData': {'mimeType': '$mime', 'data': '$data'}}, 'image_types': ('image/png', 'image/jpeg', 'image/webp'), 'cite': ('G-PY',)}, 'cite': ('G-VTX', 'G-PY')}}}
 VERSION = '2025-05-12'
 REVIEWED = '2026-12-01'
 EXTENDS = None
@@ -180,6 +180,7 @@ DIAGNOSTICS = {
     'vertex/free-form-object': DiagnosticEntry('info', 'reports', 'The object declares no properties and accepts any keys; it is sent as an OBJECT without properties (the same meaning).', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'free-form-object'),
     'vertex/inlined-schema-too-large': DiagnosticEntry('error', 'refuses', 'Inlining the references gives a schema of more than {limit} nodes; it is not sent.', 'https://cloud.google.com/vertex-ai/docs/reference/rest/v1/Schema', ('G-VTX',), 'active', 'inlined-schema-too-large'),
     'vertex/invalid-keyword-value': DiagnosticEntry('error', 'refuses', '`{keyword}` has an invalid value {value}; expected {expected}.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'invalid-keyword-value'),
+    'vertex/keyword-not-for-type': DiagnosticEntry('info', 'fixes', "`{keyword}` constrains only {expected} values, and this schema's type is {value}: it constrained nothing here, and VALIDATED function calling takes it only on a schema of its type, so it was dropped.", 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'keyword-not-for-type'),
     'vertex/keyword-not-in-dialect': DiagnosticEntry('warning', 'fixes', "`{keyword}` is not a keyword of {value}, the schema's declared dialect, whose validators ignore it; it was dropped (the original ignores it too). Declare a later `$schema` if it is meant to apply.", 'https://json-schema.org/draft-07/json-schema-release-notes', ('J-RELEASE-NOTES',), 'active', 'keyword-not-in-dialect'),
     'vertex/legacy-definitions-keyword': DiagnosticEntry('warning', 'fixes', 'Draft-07 `definitions` were moved to `$defs` and references repointed.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'legacy-definitions-keyword'),
     'vertex/lossy-change-refused': DiagnosticEntry('error', 'refuses', 'Refused: VALIDATED function calling would accept values the original rejects ({value}); pass --allow-lossy to accept that.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'lossy-change-refused'),
@@ -269,6 +270,7 @@ TRANSFORMATIONS = {
     'dropped-unsupported-format': TransformationEntry(True, 'Dropped an unsupported `format`.', 'active', 'dropped-unsupported-format'),
     'dropped-unsupported-keyword': TransformationEntry(True, 'Dropped a keyword the parameters Schema has no field for.', 'active', 'dropped-unsupported-keyword'),
     'dropped-unused-definition': TransformationEntry(False, 'Left out a definition nothing references.', 'active', 'dropped-unused-definition'),
+    'dropped-vacuous-keyword': TransformationEntry(False, "Dropped a keyword that constrains only types the schema's `type` excludes (it constrained nothing).", 'reserved', 'dropped-vacuous-keyword'),
     'dropped-vacuous-ref-sibling': TransformationEntry(False, 'Dropped a keyword beside `$ref` that constrains only types its target never accepts; the `$ref` was kept, not inlined.', 'active', 'dropped-vacuous-ref-sibling'),
     'enabled-strict-mode': TransformationEntry(False, 'Sent as a schema Gemini accepts without loss (enforced under function calling mode VALIDATED).', 'active', 'enabled-strict-mode'),
     'inferred-type': TransformationEntry(False, "Added the `type` that the schema's keywords imply.", 'active', 'inferred-type'),
@@ -322,6 +324,7 @@ PATTERNS = {
     'free-form-object': 'vertex/free-form-object',
     'inlined-schema-too-large': 'vertex/inlined-schema-too-large',
     'invalid-keyword-value': 'vertex/invalid-keyword-value',
+    'keyword-not-for-type': 'vertex/keyword-not-for-type',
     'keyword-not-in-dialect': 'vertex/keyword-not-in-dialect',
     'legacy-definitions-keyword': 'vertex/legacy-definitions-keyword',
     'lossy-change-refused': 'vertex/lossy-change-refused',
@@ -407,6 +410,7 @@ CHANGES = {
     'dropped-unsupported-format': 'dropped-unsupported-format',
     'dropped-unsupported-keyword': 'dropped-unsupported-keyword',
     'dropped-unused-definition': 'dropped-unused-definition',
+    'dropped-vacuous-keyword': 'dropped-vacuous-keyword',
     'dropped-vacuous-ref-sibling': 'dropped-vacuous-ref-sibling',
     'enabled-strict-mode': 'enabled-strict-mode',
     'inferred-type': 'inferred-type',

@@ -25,18 +25,18 @@ _built_for: list[tuple[str, ...]] = []  # the rule families the registry was bui
 
 
 def _build(known: tuple[str, ...]) -> None:
-    from toolcast.rules import get_rules
+    from toolcast.rules import wire_of
 
     found: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
     families: dict[str, str] = {}
     for family in known:
-        r = get_rules(None, family)
-        wire = r.wire
-        if wire is None:
+        entry = wire_of(family)  # (the index's: listing the targets loads no rule table)
+        if entry is None:
             continue  # (a family that states no wire: section is no target: rules only)
-        found.setdefault(r.target, []).append((family, wire))
-        if r.api is None:
-            families[r.target] = family
+        target_name, api, wire = entry
+        found.setdefault(target_name, []).append((family, wire))
+        if api is None:
+            families[target_name] = family
     order = [t for t in _LISTED_FIRST if t in found] + sorted(t for t in found if t not in _LISTED_FIRST)
     built = {name: Target(name, found[name]) for name in order}
     _targets.clear()

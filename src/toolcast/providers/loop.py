@@ -4,13 +4,16 @@
 is tried in order when reading, and its default API is written): the tool list is compiled as
 toolcast.openai.tools does it, the calls are found where `wire.apis.<api>.calls` says a response
 keeps them and decoded, null-stripped and checked by the same reader (toolcast._runtime.loop.read_calls),
-and a result is shaped by the `result` template (`error_result` for an error). Media in a result
-become text placeholders here; toolcast.openai, toolcast.anthropic and toolcast.gemini are the
-hand-written loops of those providers (SDK objects' fast paths, images in results).
+and a result is shaped by the `result` template (`error_result` for an error). An image in a result
+is written as the wire's `parts.image` says, where it states one and takes the image's type (`$content`:
+every piece in order, `$media`: the images alone); other media, and images where it states none, become
+text placeholders. toolcast.openai, toolcast.anthropic and toolcast.gemini are the hand-written loops of
+those providers (SDK objects' fast paths).
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +28,13 @@ from toolcast._runtime.loop import (
     read_calls,
 )
 from toolcast._runtime.loop import ToolCall as _ToolCall
-from toolcast._runtime.results import StructuredMode, _ErrorText, render_block, result_pieces
+from toolcast._runtime.results import (
+    StructuredMode,
+    _ErrorText,
+    base64_image,
+    render_block,
+    result_pieces,
+)
 from toolcast.providers.wire import fill
 
 if TYPE_CHECKING:
@@ -218,13 +227,71 @@ def tool_calls(
     return read_calls(raws, toolset, null_paths, make, reject, validate)
 
 
+def _image_writer(parts: Mapping[str, Any]) -> Any:
+    """image(mime, data) -> the wire's `parts.image` filled in, or None (the placeholder) for an
+    image of another type or with data that is no base64."""
+    accepted = frozenset(parts["image_types"])
+    template = parts["image"]
+    raw = "$bytes" in repr(template)  # (decoded only where the template takes the bytes)
+
+    def image(mime: Any, data: Any) -> Any:
+        found = base64_image(mime, data, accepted)
+        if found is None:
+            return None
+        mime, data = found
+        values = {"mime": mime, "data": data, "data_url": f"data:{mime};base64,{data}",
+                  "format": mime.partition("/")[2]}
+        if raw:
+            values["bytes"] = base64.b64decode(data)
+        return _Media(fill(template, values))
+
+    return image
+
+
+class _Media:
+    """An image part a wire's template wrote (a result's pieces are otherwise texts)."""
+
+    __slots__ = ("part",)
+
+    def __init__(self, part: Any) -> None:
+        self.part = part
+
+
+def _content(pieces: list[Any], parts: Mapping[str, Any], text: str) -> Any:
+    """The result's pieces in order as the wire's parts (`$content`): texts as `parts.text`, adjacent
+    ones joined (`texts: joined`, the default) or one part each (`each`); the joined text alone where
+    there is no image and `text_alone: text`."""
+    if parts.get("text_alone") == "text" and not any(type(p) is _Media for p in pieces):
+        return text
+    out: list[Any] = []
+    texts: list[str] = []
+    joined = parts.get("texts", "joined") == "joined"
+    for piece in [*pieces, None]:
+        if type(piece) is str:
+            texts.append(piece)
+            if joined:
+                continue
+        if texts:
+            out.append(fill(parts["text"], {"text": "\n".join(texts)}))
+            texts = []
+        if type(piece) is _Media:
+            out.append(piece.part)
+    return out
+
+
 def _shape(t: Target, api: str, call_id: str, name: str, result: Any, error_prefix: str,
            structured: StructuredMode) -> Any:
-    pieces, is_error = result_pieces(result, structured, error_prefix, lambda block: render_block(block))
-    text = "\n".join(p for p in pieces if isinstance(p, str))
     wire = t.wire[api]
+    parts = wire.get("parts")
+    image = None if parts is None else _image_writer(parts)
+    pieces, is_error = result_pieces(result, structured, error_prefix, lambda block: render_block(block, image))
+    text = "\n".join(p for p in pieces if type(p) is str)
+    values = {"id": call_id, "name": name, "text": text, "error": is_error}
+    if parts is not None:
+        values["media"] = [p.part for p in pieces if type(p) is _Media]
+        values["content"] = _content(pieces, parts, text)
     template = wire.get("error_result", wire["result"]) if is_error else wire["result"]
-    return fill(template, {"id": call_id, "name": name, "text": text, "error": is_error})
+    return fill(template, values)
 
 
 def tool_output(

@@ -2,9 +2,10 @@
 
 A `wire:` section names, per API, the tool's envelope as a JSON template (`$name`, `$description`,
 `$schema`, `$strict`), the request's tools value (`$tools`), where a response keeps its tool calls
-and the shape of a tool result (`$id`, `$name`, `$text`, `$error`); toolcast.providers.loop reads
-the last two. A placeholder ending in `?` leaves its field out when the value is empty, false or
-None (`strict: $strict?`: only `strict: true` is sent). A Target is built once per target from the
+and the shape of a tool result (`$id`, `$name`, `$text`, `$error`, and where `parts` says how a
+result's text and image parts are written, `$content` and `$media`); toolcast.providers.loop reads
+the last two. A placeholder ending in `?` leaves its field out when the value is empty (``""``,
+``[]``), false or None (`strict: $strict?`: only `strict: true` is sent). A Target is built once per target from the
 `wire` of each of its rule families (a target with an API per family, Gemini's, joins them).
 """
 
@@ -40,7 +41,7 @@ def _fill(node: tuple, values: Mapping[str, Any]) -> Any:
     kind = node[0]
     if kind == "slot":
         value = values.get(node[1])
-        if node[2] and (value is None or value is False or value == ""):
+        if node[2] and (value is None or value is False or value == "" or value == []):
             return _LEFT_OUT
         return value
     if kind == "dict":

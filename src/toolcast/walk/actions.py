@@ -64,7 +64,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
                  "dropped-ineffective-nullable", "dropped-annotation-keyword", "dropped-nested-definitions"),
-    "types": ("inferred-type",),
+    "types": ("inferred-type", "dropped-vacuous-keyword"),  # (the latter under policy type_keywords per-type)
     "objects": ("closed-empty-parameters", "added-empty-properties", "added-additional-properties-false",
                 "closed-open-object", "dropped-additional-properties-schema", "removed-false-subschema",
                 "converted-optional-property-to-nullable", "stripped-explicit-null"),
@@ -98,9 +98,11 @@ CHANGES: dict[str, tuple[str, ...]] = {
 # The two diagnostics of an optional property made nullable (recorded as one model.OPTIONAL_PAIR).
 OPTIONAL_PATTERNS = ("strict-optional-property", "nullable-instead-of-omitted")
 
-# Handler -> the keyword it is defined for. A keep handler refines how a kept keyword's value is
-# checked; a rewrite handler turns the keyword into something strict mode takes.
-KEEP_HANDLERS = {"format": "format", "pattern": "pattern", "at-most-one": "minItems"}
+# Handler -> the keyword it is defined for (at-most: each count keyword; with the entry's `max`). A
+# keep handler refines how a kept keyword's value is checked; a rewrite handler turns the keyword into
+# something strict mode takes.
+KEEP_HANDLERS = {"format": "format", "pattern": "pattern", "at-most-one": "minItems",
+                 "at-most": ("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties")}
 REWRITE_HANDLERS = {
     "const-to-enum": "const",
     "one-of-to-any-of": "oneOf",
@@ -208,6 +210,9 @@ OPTIONAL_POLICY = {
     # any: a property's schema may be `true`/`false`; objects: every value of `properties` is a schema
     # object (`true` written `{}`, `false` written `{"not": {}}`, exact; toolcast.sent_rules)
     "sent_property_schemas": ("any", "objects"),
+    # any: a keyword that constrains one JSON type only stays on a schema whose type excludes it (JSON
+    # Schema ignores it there); per-type: the strict form drops it there, exact (walk.vacuous)
+    "type_keywords": ("any", "per-type"),
 }
 # policy sent_keywords `drop` (keywords the provider rejects anywhere in the form sent without strict,
 # dropped, lossy) may not list these: the walk and sendable read them (a dropped `$ref`, `$defs`,
@@ -230,6 +235,7 @@ POLICY_REPORTS: dict[tuple[str, str], tuple[str, ...]] = {
     ("recursion", "allow"): ("infinite-recursion",),  # after the walk (walk.nullpaths), or as above
     ("property_keys", "present"): ("property-key-invalid",),  # (walk.containers)
     ("enum_values", "present"): ("enum-value-type-unsupported",),  # (walk.keywords)
+    ("type_keywords", "per-type"): ("keyword-not-for-type",),  # (walk.vacuous)
 }
 # What a limit can count, as the walk counts it. A spec need not limit each: a provider that
 # documents no figure for one leaves it out, and the walk then counts it without bound.
@@ -309,7 +315,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "type-inferred": ("keyword", "value"), "type-union-unrepresentable": ("value",), "unbounded-null-paths": ("name",),
     "unresolvable-ref": ("value",), "unsatisfiable-schema": ("value",), "unsupported-dialect": ("value",),
     "unsupported-keyword": ("keyword",), "unsupported-ref-target": ("value",), "unsupported-string-format": ("format",),
-    "unused-definition": ("name",),
+    "unused-definition": ("name",), "keyword-not-for-type": ("expected", "keyword", "value"),
 }
 CLASS_PARAMS = ("keyword",)
 LIMIT_PARAMS = {"properties": ("count", "limit"), "string-chars": ("count", "limit"), "enum-values": ("count", "limit"),
@@ -335,6 +341,7 @@ REPORTED_UNDER: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
         "converted-type-list-to-nullable", "split-type-list-to-any-of", "converted-null-branch-to-nullable",
         "added-property-ordering", "dropped-non-string-enum"),
     ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings", "converted-number-enum-to-integer"),
+    ("type_keywords", ("per-type",)): ("dropped-vacuous-keyword",),
 }
 # Patterns reported only where a spec's keywords or fields call for them (a handler, a kept
 # annotation, a description cap, keywords beside `$ref`): a catalogue's `status: reserved` for one

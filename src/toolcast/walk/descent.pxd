@@ -8,7 +8,7 @@ cimport cython
 from toolcast.walk.combinators cimport _normalize
 from toolcast.walk.containers cimport _optional, _property_keys
 from toolcast.walk.keywords cimport _kept
-from toolcast.walk.leaves cimport _dropped, _nullable, _ordered, _record_steps
+from toolcast.walk.leaves cimport _count_null, _dropped, _nullable, _ordered, _record_steps
 from toolcast.walk.plans cimport NodePlan, _node_plan
 from toolcast.walk.refs cimport _ref
 from toolcast.walk.state cimport Walk
@@ -22,7 +22,7 @@ cpdef _any_of(Walk w, list branches, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
 @cython.locals(np=NodePlan)
 cpdef _object(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
 @cython.locals(child=dict, d=dict)
-cpdef _property(Walk w, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest, plan=*)
+cpdef _property(Walk w, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest, plan=*, bint builds=*)
 cpdef _array(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
 @cython.locals(np=NodePlan)
 cpdef node(Walk w, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*, bint normalized=*)

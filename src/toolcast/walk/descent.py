@@ -15,7 +15,7 @@ from toolcast.walk.containers import (
     _property_keys,
 )
 from toolcast.walk.keywords import REWRITES, _kept, _scalar_values
-from toolcast.walk.leaves import _dropped, _nullable, _ordered, _record_steps
+from toolcast.walk.leaves import _count_null, _dropped, _nullable, _ordered, _record_steps
 from toolcast.walk.plans import (
     _NOT_PLAIN_NULLABLE,
     _RESHAPING,
@@ -32,6 +32,7 @@ from toolcast.walk.refs import _ref
 from toolcast.walk.semantics import INLINE_GUARD, allows_null
 from toolcast.walk.state import Walk, _Bucket
 from toolcast.walk.unlisted import unlisted_object_rules
+from toolcast.walk.vacuous import drop_vacuous
 from toolcast.walk.values import (
     _IMPLIES_SETS,
     _NON_NULL_LEAF_TYPES,
@@ -85,6 +86,8 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
             return _inlined(w, s, sp, ip, depth, nest, root)
         if s is None:
             return {}
+    if w.type_keywords is not None and "type" in s and "$ref" not in s:
+        s = drop_vacuous(w, s, sp)  # (policy type_keywords per-type: its type settled, merges done)
     out, nullable = _keywords(w, s, sp, ip, depth, nest)
     any_of: list | None = None
     if special:
@@ -101,7 +104,7 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
         out["anyOf"] = any_of
     if nullable:
         out = _nullable(w, out, sp)
-    return _ordered(w, out)
+    return _ordered(w, out) if w.builds else out  # (the output order only matters in a form built)
 
 
 def _inlined(w: Walk, s: dict | None, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> dict:
@@ -303,7 +306,10 @@ def _any_of(w: Walk, branches: list, sp: tuple, ip: NullPath, depth: int, nest: 
 
 def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool) -> None:
     """The object closed, every property required (an optional one made nullable, with its null
-    path) and walked."""
+    path) and walked. Once the walk no longer builds the strict form (Walk.builds), each property
+    is still walked for its findings, null path and counts, but its form is not kept, and the
+    object gets no `properties`, `required` or `additionalProperties` (nothing after the walk
+    reads them in a form not built: see nullpaths._check_finite and _check_progress)."""
     props = s.get("properties")
     if not isinstance(props, dict):
         props = {}
@@ -324,7 +330,12 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
     out_props: dict = {}
     plans = w.node_plans
     leaf_ok = nest < NEST_GUARD  # (deeper, node() refuses the property)
+    builds = w.builds
+    n_unkept = chars_unkept = 0  # the properties walked without keeping their form
+    sink: dict = {}  # where a leaf's values are checked while the form is not built
     for name, sub in props.items():
+        if builds and w.refusals and not w.builds_refused:
+            builds = w.builds = False  # refused: the strict form will not be used
         optional = name not in req and not allowed
         np = None
         if leaf_ok and type(sub) is dict:
@@ -334,24 +345,37 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
             if np is None:
                 np = _node_plan(w, keys)
             if (np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
-                    and (child := np.leaf(sub, {"type": t})) is not None):
+                    and (child := np.leaf(sub, {"type": t} if builds else sink)) is not None):
                 psp = None
                 if optional:  # (a plain type: null is new here)
                     psp = sp + ("properties", name)
                     _optional(w, name, psp, ip + (name,), False)
-                    if np.own_null:
+                    if not builds:
+                        if np.own_null:
+                            _count_null(w, sub, psp)  # (the null counted: `sub` holds the values copied)
+                    elif np.own_null:
                         child = _nullable(w, child, psp)
                     else:
                         child["type"] = [t, "null"]
                 if np.leaf_steps:
                     _record_steps(w, sub, np.leaf_steps, psp or sp + ("properties", name))
-                out_props[name] = child
+                if builds:
+                    out_props[name] = child
+                else:
+                    n_unkept += 1
+                    chars_unkept += len(name)
                 continue
-        child = _property(w, name, sub, optional, sp, ip, depth, nest, np)
+        child = _property(w, name, sub, optional, sp, ip, depth, nest, np, builds)
         if child is not MISSING:
-            out_props[name] = child
-    w.n_props += len(out_props)
-    w.n_chars += sum(map(len, out_props))
+            if builds:
+                out_props[name] = child
+            else:
+                n_unkept += 1
+                chars_unkept += len(name)
+    w.n_props += len(out_props) + n_unkept
+    w.n_chars += sum(map(len, out_props)) + chars_unkept
+    if not builds:
+        return
     out["properties"] = out_props
     out["required"] = [n for n in out_props if n in req] if allowed else list(out_props)
     if not w.objects_unlisted or (w.objects_keep_closed and s.get("additionalProperties") is False):
@@ -359,9 +383,10 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
 
 
 def _property(w: Walk, name: str, sub: Any, optional: bool, sp: tuple, ip: NullPath, depth: int, nest: int,
-              plan: NodePlan | None = None) -> Any:
-    """The compiled property `name` of the object at `sp` (MISSING when it is left out), after
-    its own findings and null path; `plan` is that of its key shape, when looked up already."""
+              plan: NodePlan | None = None, builds: bool = True) -> Any:
+    """The compiled property `name` of the object at `sp` (MISSING when it is left out; None when
+    the form is not built, see _object), after its own findings and null path; `plan` is that of
+    its key shape, when looked up already."""
     psp = sp + ("properties", name)
     if sub is False:
         w.report("boolean-subschema", psp, value="false")
@@ -386,12 +411,15 @@ def _property(w: Walk, name: str, sub: Any, optional: bool, sp: tuple, ip: NullP
         w.bucket.legit.append(pip)
     child = node(w, sub, psp, pip, depth + 1, nest + 1, False, plan)
     if optional and not original_null:
+        if not builds:
+            _count_null(w, child, psp)  # (counted as in the form built; with no enum, nothing)
+            return None
         t = child.get("type")
         if type(t) is str and t != "null" and _plainly_nullable(child):
             child["type"] = [t, "null"]  # _with_null_own's common case, inline
         else:
             child = _nullable(w, child, psp)
-    return child
+    return None if not builds else child
 
 
 def _array(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:

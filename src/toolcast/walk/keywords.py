@@ -46,12 +46,16 @@ def _kept(w: Walk, op: int, k: str, v: Any, sp: tuple) -> bool:
             return False
     elif op == OP_PATTERN:
         return _pattern(w, v, sp + (k,))
-    elif op == OP_AT_MOST_ONE and v > 1:
-        # A count the rules take only as 0 or 1 (handler at-most-one): a larger one is dropped.
-        ksp = sp + (k,)
-        w.report("unsupported-keyword", ksp, keyword=f"{k}: {v}")
-        w.change("dropped-unsupported-keyword", ksp, f"({k} {v}; only 0 or 1 are supported)")
-        return False
+    elif op == OP_AT_MOST_ONE:
+        # A count the rules take only up to a figure (handler at-most-one: 1; at-most: the entry's
+        # `max`): a larger one is dropped.
+        most = w.r.keywords[k].most or 1
+        if v > most:
+            ksp = sp + (k,)
+            w.report("unsupported-keyword", ksp, keyword=f"{k}: {v}")
+            w.change("dropped-unsupported-keyword", ksp, f"({k} {v}; only 0 or 1 are supported)" if most == 1
+                     else f"({k} {v}; only values up to {most} are guaranteed)")
+            return False
     elif op == OP_ENUM:
         if not v:
             w.report("unsatisfiable-schema", sp + (k,), value="an empty enum")

@@ -32,7 +32,7 @@ def _check_finite(w: Walk, out: dict) -> None:
                 return
             seen.add(nxt)
             cur = defs.get(nxt, {})
-    if w.refusals:
+    if w.refusals or not w.builds:  # (the form is not built: no finding read from it counts)
         return
     # Least fixed point: a definition is finite once some finite value satisfies it. A
     # worklist: a schema is looked at again only when a definition it refers to turned
@@ -73,7 +73,8 @@ def _finish_null_paths(w: Walk) -> None:
         if p in legit:
             w.report("ambiguous-null-path", (), value="/".join("*" if s is ITEMS else s for s in p))
             return
-    w.null_paths = tuple(dict.fromkeys(nulls))
+    if w.builds:  # (a form not built uses no null path)
+        w.null_paths = tuple(dict.fromkeys(nulls))
 
 
 def _expand_null_paths(w: Walk) -> tuple[list[NullPath] | None, Any]:
@@ -95,9 +96,9 @@ def _expand_null_paths(w: Walk) -> tuple[list[NullPath] | None, Any]:
     if not n_nulls:
         return None, ()
     n_legit = expand("legit", counting=True) if any(b.legit for b in buckets.values()) else 0
-    if w._blocked():
-        # Refused already (or lossy where that blocks): no path will be used, and only an
-        # ambiguous one is still reported.
+    if w._blocked() or not w.builds:
+        # Refused already (or lossy where that blocks), or the form is not built: no path will
+        # be used, and only an ambiguous one is still reported.
         # Each legit path is looked for among the null paths without listing them.
         if not n_legit:
             return None, ()

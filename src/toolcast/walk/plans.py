@@ -7,6 +7,7 @@ from typing import Any
 
 from toolcast.rules import Rules
 from toolcast.walk.regex import _pattern_kept
+from toolcast.walk.vacuous import type_keywords
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
     _ONLY_STR,
@@ -65,7 +66,8 @@ def keyword_plan(r: Rules) -> dict:
     if plan is not None:
         return plan
     plan = {}
-    for k, (_cls, action, handler, vkind, dcode, tcode, _cite) in r.keywords.items():
+    for k, entry in r.keywords.items():
+        action, handler, vkind, dcode, tcode = entry[1], entry[2], entry[3], entry[4], entry[5]
         slot = r.slots.get(k)
         if action == "drop":
             op = OP_DROP
@@ -79,7 +81,7 @@ def keyword_plan(r: Rules) -> dict:
             op = OP_FORMAT
         elif handler == "pattern":
             op = OP_PATTERN
-        elif handler == "at-most-one":
+        elif handler == "at-most-one" or handler == "at-most":
             op = OP_AT_MOST_ONE  # (no plan copies it: node() checks the value)
         elif k == "enum":
             op = OP_ENUM
@@ -135,6 +137,8 @@ def _walk_tables(r: Rules) -> dict:
             "objects_unlisted": r.policy["objects"] != "closed", "objects_keep_closed": r.policy["objects"] == "open",
             # whether the walk's result is written in the OpenAPI subset afterwards (policy schema_form)
             "subset_form": r.policy.get("schema_form") == "openapi-subset",
+            # policy type_keywords per-type: keyword -> the types it applies to (walk.vacuous), else None
+            "type_keywords": type_keywords(r.policy),
         }
     return tables
 
@@ -264,7 +268,8 @@ def _node_plan(w: Any, keys: tuple) -> NodePlan:
     if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
         plans.clear()
     found = NO_PLAN
-    if "type" in keys:
+    # (under policy type_keywords per-type, a shape with a keyword of one type: node() reads it in full)
+    if "type" in keys and (w.type_keywords is None or w.type_keywords.keys().isdisjoint(keys)):
         leaf, container = _leaf_shape(w, keys), _container_shape(w, keys)
         if leaf is not None or container is not None:
             found = NodePlan(leaf, container, w.r, keys)

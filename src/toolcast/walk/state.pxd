@@ -29,6 +29,7 @@ cdef class Walk:
     cdef public bint objects_unlisted
     cdef public bint objects_keep_closed
     cdef public bint subset_form
+    cdef public object type_keywords
     cdef public list diags
     cdef public list trans
     cdef public _Bucket bucket
@@ -42,6 +43,8 @@ cdef class Walk:
     cdef public object root_raw
     cdef public bint guarded
     cdef public bint lossy_blocks
+    cdef public bint builds
+    cdef public bint builds_refused
     cdef public object optional_null
     cdef public bint branched
     cdef public Py_ssize_t entered_props

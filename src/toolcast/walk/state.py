@@ -55,6 +55,7 @@ class Walk:
         self.objects_unlisted = t["objects_unlisted"]
         self.objects_keep_closed = t["objects_keep_closed"]
         self.subset_form = t["subset_form"]  # whether the result is written in the OpenAPI subset (walk.subset)
+        self.type_keywords = t["type_keywords"]  # policy type_keywords per-type: walk.vacuous's table, else None
         # Records: (code, base, tokens, params) and (code, base, tokens, note); the null paths
         # noted per definition ("" the root), and the root's bucket.
         self.diags: list[tuple] = []
@@ -73,6 +74,12 @@ class Walk:
         # Set by a caller that will not send a schema with a lossy change strict (compile_tool,
         # unless allow_lossy): such a schema's null paths would never be used, like a refused one's.
         self.lossy_blocks = False
+        # Whether the walk builds the strict form; without it, every finding, null path and count
+        # is still recorded, but no property's form is kept (descent._object). Cleared before the
+        # walk by a caller that never uses the form, and by the walk on its first refusal where
+        # the caller cleared `builds_refused` (no refused form is sent: compile_tool, strict_schema).
+        self.builds = True
+        self.builds_refused = True
         # What an optional property that already accepts null becomes (compile_tool's
         # optional_null): "value", required with null a real value the handler receives, or
         # "omit", null stripped too.

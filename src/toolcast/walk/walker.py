@@ -86,7 +86,7 @@ def walk_schema(w: Walk, schema: Any) -> dict:
     (walk.nullpaths); written in the OpenAPI subset where the rules' schema form says so."""
     try:
         out = _compile(w, schema)
-        return to_subset(w, out) if w.subset_form else out
+        return to_subset(w, out) if w.subset_form and w.builds else out
     finally:
         if w.gc_paused and not w.hold_gc:
             w.gc_paused = False
@@ -107,7 +107,7 @@ def _compile(w: Walk, schema: Any) -> dict:
     out = node(w, root, (), (), 1, 0, root=True)
     if w.queue:
         _compile_defs(w)
-    if w.defs_out:
+    if w.defs_out and w.builds:
         out["$defs"] = {name: w.defs_out[name] for name in w.defs_raw if name in w.defs_out}
     if w.defs_raw:
         for name in w.defs_raw:
@@ -131,7 +131,7 @@ def _compile(w: Walk, schema: Any) -> dict:
     elif root_bucket.nulls:
         if root_bucket.legit:
             _finish_null_paths(w)
-        else:
+        elif w.builds:  # (else no null path is used, and without a legit one none is ambiguous)
             # Only a place walked twice (anyOf branches, a kept slot beside properties) can
             # repeat a path.
             nulls = root_bucket.nulls

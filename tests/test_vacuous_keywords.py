@@ -1,0 +1,175 @@
+"""Policy type_keywords `per-type` (DeepSeek): a keyword that constrains one JSON type only is dropped from
+the strict form where the node's settled type excludes it, as an exact fix; providers without the policy
+send it as written."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from oracles import deepseek as deepseek_oracle
+
+from toolcast.compile import compile_tool
+from toolcast.rules import Rules
+from toolcast.walk import actions
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import gen_tables  # noqa: E402
+import speclib  # noqa: E402
+
+NEW = "9999-12-31"  # a version no maintainer will date (extends OpenAI's 2026-10-17)
+
+
+def _tool(schema: dict) -> dict:
+    return {"name": "t", "description": "d", "parameters": schema}
+
+
+def _deepseek(schema: dict):
+    res = compile_tool(_tool(schema), target="deepseek")
+    return res, res.tool["function"]
+
+
+def _found(res) -> tuple[set, set]:
+    """(diagnostic codes, transformation codes) with their places."""
+    return ({(d.code, d.path) for d in res.diagnostics}, {(t.code, t.path) for t in res.transformations})
+
+
+def _obj(**props) -> dict:
+    return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+
+def test_a_merged_all_of_root_loses_its_number_bounds_exactly():
+    # JSON-Schema-Test-Suite allOf[2]: the root reads as an object, where minimum/maximum constrain nothing.
+    schema = {"allOf": [{"maximum": 30}, {"minimum": 20}]}
+    res, fn = _deepseek(schema)
+    assert res.status == "strict" and fn["strict"] is True
+    params = fn["parameters"]
+    assert params["type"] == "object" and "minimum" not in params and "maximum" not in params
+    diags, trans = _found(res)
+    assert {("deepseek/keyword-not-for-type", "#/minimum"), ("deepseek/keyword-not-for-type", "#/maximum")} <= diags
+    assert {("dropped-vacuous-keyword", "#/minimum"), ("dropped-vacuous-keyword", "#/maximum")} <= trans
+    assert not any(t.lossy for t in res.transformations)
+    assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+    assert schema == {"allOf": [{"maximum": 30}, {"minimum": 20}]}  # the input is not changed
+
+
+@pytest.mark.parametrize(("sub", "kept"), [
+    ({"type": "string", "minimum": 3}, {"type": "string"}),
+    ({"type": ["string", "null"], "maximum": 3, "pattern": "^x"}, {"type": ["string", "null"], "pattern": "^x"}),
+    ({"type": "integer", "pattern": "^1", "minimum": 0}, {"type": "integer", "minimum": 0}),
+    ({"type": "number", "multipleOf": 2, "exclusiveMaximum": 9}, {"type": "number", "multipleOf": 2, "exclusiveMaximum": 9}),
+    ({"type": "boolean", "exclusiveMinimum": 1}, {"type": "boolean"}),
+    ({"type": "object", "properties": {}, "required": [], "additionalProperties": False, "minimum": 1},
+     {"type": "object", "properties": {}, "required": [], "additionalProperties": False}),
+])
+def test_only_the_keywords_the_type_excludes_are_dropped(sub, kept):
+    # (each shape alone, as a property: the walk's planned path for a leaf or an object; in an array's
+    #  items; and in a definition behind a $ref)
+    for schema, at in (
+        (_obj(a=sub), ("properties", "a")),
+        (_obj(a={"type": "array", "items": sub}), ("properties", "a", "items")),
+        ({**_obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": sub}}, ("$defs", "A")),
+    ):
+        res, fn = _deepseek(copy.deepcopy(schema))
+        node = fn["parameters"]
+        for step in at:
+            node = node[step]
+        assert node == kept, (schema, node)
+        dropped = {p.rsplit("/", 1)[1] for c, p in _found(res)[1] if c == "dropped-vacuous-keyword"}
+        assert dropped == set(sub) - set(kept)
+        assert res.status == "strict"
+        assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+
+
+def test_a_keyword_vacuous_on_its_type_is_no_loss_even_where_the_provider_lacks_it():
+    # minLength is unsupported by DeepSeek (dropped, lossy), but on an integer it constrains nothing: the
+    # tool stays strict.
+    res, fn = _deepseek(_obj(n={"type": "integer", "minLength": 2}, s={"type": "string", "minLength": 2}))
+    trans = _found(res)[1]
+    assert ("dropped-vacuous-keyword", "#/properties/n/minLength") in trans
+    assert ("dropped-unsupported-keyword", "#/properties/s/minLength") in trans  # on a string it is a loss
+    assert res.status != "strict"  # (the string's loss: sent as written, without strict)
+    res, fn = _deepseek(_obj(n={"type": "integer", "minLength": 2}))
+    assert res.status == "strict" and fn["strict"] is True
+    assert fn["parameters"]["properties"]["n"] == {"type": "integer"}
+
+
+def test_keywords_merged_in_from_a_ref_and_in_any_of_branches():
+    schema = {**_obj(a={"$ref": "#/$defs/S", "minimum": 1},
+                     b={"anyOf": [{"type": "string", "maximum": 4}, {"type": "integer", "maximum": 4}]}),
+              "$defs": {"S": {"type": "string"}}}
+    res, fn = _deepseek(schema)
+    props = fn["parameters"]["properties"]
+    assert "minimum" not in str(props["a"])
+    assert props["b"]["anyOf"][0] == {"type": "string"} and props["b"]["anyOf"][1]["maximum"] == 4
+    assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+
+
+def test_providers_without_the_policy_send_the_keyword_as_written():
+    schema = _obj(a={"type": "string", "minimum": 3})
+    for target in ("openai", "xai", "anthropic"):
+        res = compile_tool(_tool(copy.deepcopy(schema)), target=target)
+        codes = {t.code for t in res.transformations} | {d.code.split("/")[1] for d in res.diagnostics}
+        assert "dropped-vacuous-keyword" not in codes and "keyword-not-for-type" not in codes, target
+    res = compile_tool(_tool(copy.deepcopy(schema)), target="openai")
+    assert res.tool["parameters"]["properties"]["a"]["minimum"] == 3
+
+
+# -- the policy is data: a YAML edit turns it on for another provider; the generator refuses what the
+#    walk cannot do with it
+@pytest.fixture
+def openai_spec(tmp_path) -> Path:
+    d = tmp_path / "spec"
+    shutil.copytree(ROOT / "spec", d, ignore=lambda where, names: [
+        n for n in names if Path(where) == ROOT / "spec" and (ROOT / "spec" / n).is_dir() and n != "openai"])
+    return d
+
+
+def _new_version(spec: Path, body: str) -> None:
+    (spec / "openai" / f"{NEW}.yaml").write_text(
+        f'provider: openai\nversion: "{NEW}"\nreviewed: "2026-12-01"\nextends: "2026-10-17"\nsummary: test\n{body}',
+        encoding="utf-8")
+
+
+_PER_TYPE = "policy:\n  type_keywords: {rule: per-type, cite: [O-SO]}\n"
+_ACTIVE = ("diagnostics:\n  openai/keyword-not-for-type: {status: active}\n"
+           "transformations:\n  dropped-vacuous-keyword: {status: active}\n")
+
+
+def test_a_yaml_edit_gives_another_provider_the_policy(openai_spec, tmp_path):
+    import importlib.util
+
+    _new_version(openai_spec, _PER_TYPE + _ACTIVE)
+    out = tmp_path / "tables"
+    assert gen_tables.main(["--spec", str(openai_spec), "--out", str(out), "--docs", str(tmp_path / "codes.md")]) == 0
+    module = gen_tables.module_name("openai", NEW)
+    loaded = importlib.util.spec_from_file_location(f"tc_{module}_{tmp_path.name}", out / f"{module}.py")
+    m = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(m)
+    rules = Rules(m)
+    res = compile_tool(_tool(_obj(a={"type": "string", "minimum": 3})), rules=rules)
+    assert res.tool["parameters"]["properties"]["a"] == {"type": "string"}
+    assert ("openai/keyword-not-for-type", "#/properties/a/minimum") in _found(res)[0]
+
+
+def test_the_policy_with_its_codes_left_reserved_is_refused(openai_spec):
+    # (the catalogue reserves both codes: only a provider stating the policy emits them)
+    _new_version(openai_spec, _PER_TYPE)
+    with pytest.raises(speclib.SpecError) as info:
+        gen_tables.build(openai_spec)
+    assert info.value.path == "diagnostics.openai/keyword-not-for-type"
+    assert "marked reserved (never emitted), but the walk reports pattern 'keyword-not-for-type'" in info.value.message
+
+
+def test_the_policy_is_refused_where_the_walk_has_no_action_for_it(openai_spec, monkeypatch):
+    monkeypatch.setitem(actions.OPTIONAL_POLICY, "type_keywords", ("any",))
+    _new_version(openai_spec, _PER_TYPE + _ACTIVE)
+    with pytest.raises(speclib.SpecError) as info:
+        gen_tables.build(openai_spec)
+    assert info.value.path == "policy.type_keywords.rule"
+    assert "no action for policy.type_keywords 'per-type'" in info.value.message
