@@ -45,6 +45,33 @@ def test_a_tuple_keeps_its_meaning_under_the_dialect_it_declares(target):
     assert check.is_valid({"pair": ["a", 1]})
 
 
+# A draft-07 tuple beside what draft-07 reads otherwise than 2020-12: `dependencies`, a sibling of
+# `$ref` (ignored), a keyword draft-07 does not define (ignored), a fragment-only `$id` (a name).
+MIXED = {"$schema": DRAFT7, "type": "object", "properties": {
+    "pair": {"type": "array", "items": [{"type": "string"}], "additionalItems": False},
+    "code": {"$ref": "#/definitions/code", "type": "integer"},
+    "card": {"type": "object", "dependencies": {"number": ["cvc"], "bank": {"required": ["iban"]}}},
+    "late": {"type": "array", "prefixItems": [{"type": "integer"}], "dependentRequired": {"a": ["b"]}},
+    "named": {"$ref": "#named"}},
+    "definitions": {"code": {"type": "string"}, "n": {"$id": "#named", "type": "boolean"}}}
+INSTANCES = [{"pair": ["a"]}, {"pair": ["a", "b"]}, {"pair": [1]}, {"code": "x"}, {"code": 1},
+             {"card": {"number": 1}}, {"card": {"number": 1, "cvc": 2}}, {"card": {"bank": 1}},
+             {"card": {"bank": 1, "iban": 2}}, {"late": ["s"]}, {"late": {"a": 1}}, {"named": True},
+             {"named": 1}]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_whole_body_means_in_2020_12_what_it_meant_in_its_own_dialect(target):
+    """Once the sent form declares 2020-12, every value the original accepted under draft-07 is
+    accepted, and every value it rejected is rejected (jsonschema's validators for each dialect)."""
+    sent = _sent(MIXED, target)
+    assert sent["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(sent)
+    before, after = jsonschema.Draft7Validator(MIXED), jsonschema.Draft202012Validator(sent)
+    assert [before.is_valid(i) for i in INSTANCES] == [after.is_valid(i) for i in INSTANCES]
+    assert not all(after.is_valid(i) for i in INSTANCES) and any(after.is_valid(i) for i in INSTANCES)
+
+
 def test_a_2020_12_or_undeclared_schema_keeps_what_it_says():
     plain = {**BOUNDS}
     del plain["$schema"]

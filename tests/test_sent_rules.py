@@ -4,11 +4,11 @@ interpreter has no action for."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from spec_folder import openai_only_spec
 
 import toolcast
 
@@ -23,10 +23,7 @@ NEW = "9999-12-31"
 
 @pytest.fixture
 def openai_spec(tmp_path) -> Path:
-    d = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", d, ignore=lambda where, names: [
-        n for n in names if Path(where) == ROOT / "spec" and (ROOT / "spec" / n).is_dir() and n != "openai"])
-    return d
+    return openai_only_spec(tmp_path)
 
 
 def _version(spec: Path, policy: str) -> Path:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from spec_folder import openai_only_spec
 
 from toolcast.compile import compile_tool
 from toolcast.rules import Rules
@@ -34,10 +35,7 @@ def spec(tmp_path) -> Path:
 @pytest.fixture
 def openai_spec(tmp_path) -> Path:
     """spec/ with OpenAI's files only: a refusal there needs no other provider's tables built."""
-    d = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", d, ignore=lambda where, names: [
-        n for n in names if Path(where) == ROOT / "spec" and (ROOT / "spec" / n).is_dir() and n != "openai"])
-    return d
+    return openai_only_spec(tmp_path)
 
 
 def new_version(spec: Path, body: str) -> Path:

@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from spec_folder import loaded_spec_folder
 
 import toolcast
-from toolcast import rules as rules_registry
 from toolcast import tool_input
 from toolcast.providers import EMITTERS
 from toolcast.toolset import NameRule, ToolSet
@@ -85,18 +85,7 @@ def test_a_toolset_refuses_a_name_its_rule_does_not_allow():
 
 @pytest.fixture
 def acme(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    folder = tmp_path / "spec"
-    (folder / "acme").mkdir(parents=True)
-    (folder / "acme" / "2026-12-01.yaml").write_text(ACME_NAMES, encoding="utf-8")
-    for name in ("VERSIONS", "DEFAULTS", "FAMILIES", "_LOADED", "PROVIDERS"):
-        value = getattr(rules_registry, name)
-        monkeypatch.setattr(rules_registry, name, type(value)(value))
-    rules_registry.load_spec_dir(folder)
-    yield folder
-    monkeypatch.undo()
-    rules_registry._load.cache_clear()
-    rules_registry._RESOLVED.clear()
-    tool_input._TARGETS.clear()
+    yield from loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": ACME_NAMES})
 
 
 def test_a_provider_from_a_spec_folder_names_tools_by_its_own_rule(acme):

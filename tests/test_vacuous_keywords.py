@@ -5,12 +5,12 @@ send it as written."""
 from __future__ import annotations
 
 import copy
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 from oracles import deepseek as deepseek_oracle
+from spec_folder import openai_only_spec
 
 from toolcast.compile import compile_tool
 from toolcast.rules import Rules
@@ -124,10 +124,7 @@ def test_providers_without_the_policy_send_the_keyword_as_written():
 #    walk cannot do with it
 @pytest.fixture
 def openai_spec(tmp_path) -> Path:
-    d = tmp_path / "spec"
-    shutil.copytree(ROOT / "spec", d, ignore=lambda where, names: [
-        n for n in names if Path(where) == ROOT / "spec" and (ROOT / "spec" / n).is_dir() and n != "openai"])
-    return d
+    return openai_only_spec(tmp_path)
 
 
 def _new_version(spec: Path, body: str) -> None:

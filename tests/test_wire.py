@@ -13,13 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from spec_folder import loaded_spec_folder
 
 import toolcast
 import toolcast.anthropic as tc_anthropic
 import toolcast.gemini as tc_gemini
 import toolcast.openai as tc_openai
-from toolcast import rules as rules_registry
-from toolcast import tool_input
 from toolcast.providers import EMITTERS, PROVIDER_OF, loop
 from toolcast.providers import openai as providers_openai
 from toolcast.providers.wire import fill
@@ -76,18 +75,7 @@ WEATHER = {"name": "get_weather", "description": "The weather in a city.",
 @pytest.fixture
 def acme(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A spec folder holding provider `acme`, loaded for this test only."""
-    folder = tmp_path / "spec"
-    (folder / "acme").mkdir(parents=True)
-    (folder / "acme" / "2026-12-01.yaml").write_text(ACME, encoding="utf-8")
-    for name in ("VERSIONS", "DEFAULTS", "FAMILIES", "_LOADED", "PROVIDERS"):
-        value = getattr(rules_registry, name)
-        monkeypatch.setattr(rules_registry, name, type(value)(value))
-    rules_registry.load_spec_dir(folder)
-    yield folder
-    monkeypatch.undo()
-    rules_registry._load.cache_clear()
-    rules_registry._RESOLVED.clear()
-    tool_input._TARGETS.clear()
+    yield from loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": ACME})
 
 
 # ---------------------------------------------------------------------------- the registry, emit

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from spec_folder import loaded_spec_folder
 
 import toolcast
-from toolcast import rules as rules_registry
-from toolcast import tool_input
 from toolcast.providers import EMITTERS, loop
 from toolcast.providers import anthropic as hand_anthropic
 from toolcast.providers import gemini as hand_gemini
@@ -117,18 +116,7 @@ wire:
 
 @pytest.fixture
 def acme(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    folder = tmp_path / "spec"
-    (folder / "acme").mkdir(parents=True)
-    (folder / "acme" / "2026-12-01.yaml").write_text(ACME, encoding="utf-8")
-    for name in ("VERSIONS", "DEFAULTS", "FAMILIES", "_LOADED", "PROVIDERS"):
-        value = getattr(rules_registry, name)
-        monkeypatch.setattr(rules_registry, name, type(value)(value))
-    rules_registry.load_spec_dir(folder)
-    yield folder
-    monkeypatch.undo()
-    rules_registry._load.cache_clear()
-    rules_registry._RESOLVED.clear()
-    tool_input._TARGETS.clear()
+    yield from loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": ACME})
 
 
 def test_a_provider_from_a_spec_folder_sends_an_image_result_through_the_openai_sdk(acme):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast import sent_rules
+from toolcast.sent_dialect import as_2020_12, needs_2020_terms
 from toolcast.tool_input import copy_json
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
@@ -19,10 +20,6 @@ _DEFS = ("$defs", "definitions")
 _BOUNDS = (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum"))
 # The walk's own guard on references followed in a row (a chain of pure $refs).
 _DEREF_GUARD = 64
-# A declared dialect whose keywords numeric_bounds and _tuple_items write in 2020-12 terms, and the
-# `$schema` a root then declares instead (a body valid in the dialect it declares).
-_OLDER = frozenset({"draft-04", "draft-06", "draft-07", "2019-09"})
-_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
 class _Recorder:
@@ -91,16 +88,14 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> 
     the passes whose keys occur nowhere in `sent` are skipped (None: every pass runs)."""
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
+    if needs_2020_terms(sent, declared, seen):  # (then the whole body, and what it declares: 2020-12)
+        sent = as_2020_12(sent, declared, r, trans)
+        declared = "2020-12"
     # (what draft-04's flags mean; another dialect's are invalid)
-    converted = len(trans)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
         numeric_bounds(sent, r, trans)
     if seen is None or seen.tuples:
         _tuple_items(sent, r, trans)
-    if len(trans) > converted and declared in _OLDER:  # (the body is now 2020-12's: so is what it declares)
-        sent["$schema"] = _SCHEMA_2020_12
-        trans.append((r.changes["converted-dialect-keyword"], "#", ("$schema",),
-                      f"(the {declared} `$schema` as 2020-12's: its keywords are written in 2020-12 terms)"))
     if policy.get("sent_references") == "local":
         sent = _local_references(sent, r, diags, trans, declared, seen)
         if sent is None:

@@ -1,0 +1,74 @@
+"""The form sent without strict, declared in an older dialect, written whole in 2020-12 terms where
+it must change its terms: exactly what the declared dialect meant, under the `$schema` it then
+declares (a body valid and read the same in the dialect it names).
+
+sendable writes draft-04's boolean bounds and the tuple form of `items` in 2020-12 terms (a
+provider that reads draft-04 numbers or 2020-12 tuples otherwise rejects or misreads them). The
+document then declares 2020-12, so the rest of it must mean in 2020-12 what it meant in its own
+dialect: what the old dialect ignores beside `$ref` and the keywords it does not define are dropped
+(walk.dialect.Rewrite, the walk's own rewrite), a fragment-only `$id` becomes an `$anchor` and
+draft-04's `id` an `$id`, and `dependencies` is split as 2019-09 split it. Every step is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolcast.walk.dialect import Rewrite
+from toolcast.walk.dialect import schema_nodes as _nodes
+
+# The declared dialects whose documents this rewrites, and the `$schema` they then declare.
+OLDER = frozenset({"draft-04", "draft-06", "draft-07", "2019-09"})
+SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
+    """Whether sendable will write something of `sent` (declared in `declared`) in 2020-12 terms:
+    an `items` list, or draft-04's boolean bounds. `seen` (sent_copy.Seen) rules most documents out."""
+    if declared not in OLDER or (seen is not None and not (seen.bounds or seen.tuples)):
+        return False
+    for _, node in _nodes(sent):
+        if type(node.get("items")) is list:
+            return True
+        if declared == "draft-04" and (type(node.get("exclusiveMinimum")) is bool
+                                       or type(node.get("exclusiveMaximum")) is bool):
+            return True
+    return False
+
+
+def as_2020_12(sent: dict, declared: str, r: Any, trans: list) -> dict:
+    """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`."""
+    code = r.changes["converted-dialect-keyword"]
+    rw = Rewrite(declared)
+    out = dict(rw.rewrite(sent, ()))
+    for place, key in rw.ignored:
+        trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
+    for place, key in rw.dropped:
+        trans.append((code, "#", place + (key,), f"(`{key}`, which {declared} does not define: dropped)"))
+    for place, fragment in rw.anchors:
+        trans.append((code, "#", place + ("$id",), f"(the fragment-only `$id` {fragment!r} as an `$anchor`)"))
+    for place, key, became in rw.bounds:
+        trans.append((code, "#", place + (key,), f"(`{key}` as {became})"))
+    _dependencies(out, code, trans)
+    out["$schema"] = SCHEMA_2020_12
+    trans.append((code, "#", ("$schema",), f"(the {declared} `$schema` as 2020-12's: its keywords are written "
+                                           "in 2020-12 terms)"))
+    return out
+
+
+def _dependencies(sent: dict, code: str, trans: list) -> None:
+    """Every `dependencies` split as 2019-09 split it: lists of names as `dependentRequired`,
+    schemas as `dependentSchemas` (the Rewrite dropped any of those the old dialect did not define)."""
+    for place, node in _nodes(sent):
+        deps = node.get("dependencies")
+        if type(deps) is not dict:
+            continue
+        required = {k: v for k, v in deps.items() if type(v) is list}
+        schemas = {k: v for k, v in deps.items() if type(v) is not list}
+        del node["dependencies"]
+        if required:
+            node["dependentRequired"] = required
+        if schemas:
+            node["dependentSchemas"] = schemas
+        trans.append((code, "#", place + ("dependencies",),
+                      "(`dependencies` as `dependentRequired` and `dependentSchemas`)"))
