@@ -5,7 +5,7 @@ declares (a body valid and read the same in the dialect it names).
 sendable writes draft-04's boolean bounds and the tuple form of `items` in 2020-12 terms (a
 provider that reads draft-04 numbers or 2020-12 tuples otherwise rejects or misreads them). The
 document then declares 2020-12, so the rest of it must mean in 2020-12 what it meant in its own
-dialect: what the old dialect ignores beside `$ref` and the keywords it does not define are dropped
+dialect: what the old dialect ignores beside `$ref` (annotations apart) and the keywords it does not define are dropped
 (walk.dialect.Rewrite, the walk's own rewrite), a fragment-only `$id` becomes an `$anchor` and
 draft-04's `id` an `$id`, and `dependencies` is split as 2019-09 split it. Every step is exact.
 """
@@ -20,6 +20,10 @@ from toolcast.walk.dialect import schema_nodes as _nodes
 # The declared dialects whose documents this rewrites, and the `$schema` they then declare.
 OLDER = frozenset({"draft-04", "draft-06", "draft-07", "2019-09"})
 SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# Beside `$ref`, what stays though the old dialect ignored it there: annotations, which constrain
+# nothing in 2020-12 either (the model still reads a `description`).
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated", "readOnly",
+                          "writeOnly"})
 
 
 def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
@@ -39,7 +43,7 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
 def as_2020_12(sent: dict, declared: str, r: Any, trans: list) -> dict:
     """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`."""
     code = r.changes["converted-dialect-keyword"]
-    rw = Rewrite(declared)
+    rw = Rewrite(declared, _ANNOTATIONS)
     out = dict(rw.rewrite(sent, ()))
     for place, key in rw.ignored:
         trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
