@@ -159,10 +159,9 @@ def compile_tool(
 
 
 def _alone(tool: Any, res: CompileResult, r: Rules, emitter: Any, mode: Any, target: str, api: str) -> CompileResult:
-    """`res`, but that a tool past a budget of strict tools on its own is never sent strict, in any
-    request (budgets.alone; most rules have no such budget)."""
-    if res._status != "strict" or not strict_budgets(r):
-        return res
+    """`res` (strict, under rules with a budget of strict tools: compile_tool asks that first), but
+    that a tool past a budget of strict tools on its own is never sent strict, in any request
+    (budgets.alone)."""
     return alone(tool, res, r, emitter, mode, _non_strict_compiler(target, api, r))
 
 

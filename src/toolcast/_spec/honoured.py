@@ -55,10 +55,11 @@ def _check_keyword_actions(r: dict, fail, actions, own: dict) -> None:
                        f"{entry['class']!r} drops {kw!r}: the handler would never apply")
         if (handler == "at-most") != ("max" in entry):
             raise fail(path + ("max",), "`max` and handler at-most go together: the largest value kept")
-        if handler is not None and kw not in (handlers.get(handler) if handler == "at-most" else (handlers.get(handler),)):
+        owner = handlers.get(handler)  # (a keyword, or the keywords a handler serves: at-most's counts)
+        if handler is not None and kw not in (owner if type(owner) is tuple else (owner,)):
             # The walk applies each handler where its keyword is read: merge-all-of given to `not`
             # would drop `not` without a finding (a constraint lost in silence).
-            raise fail(path + ("handler",), f"handler {handler!r} belongs to keyword {handlers.get(handler)!r}: "
+            raise fail(path + ("handler",), f"handler {handler!r} belongs to keyword {owner!r}: "
                        f"the interpreter has no action that applies it to {kw!r}")
         if kw in actions.STRUCTURAL and action != "keep":
             raise fail(path + ("class",), f"{kw!r} is read by the walk itself (objects, arrays, types, references); "

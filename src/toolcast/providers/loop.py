@@ -227,9 +227,23 @@ def tool_calls(
     return read_calls(raws, toolset, null_paths, make, reject, validate)
 
 
+# id(a wire's parts) -> (those parts, their image writer): made once per wire API, not per result.
+_WRITERS: dict[int, tuple[Mapping[str, Any], Any]] = {}
+
+
 def _image_writer(parts: Mapping[str, Any]) -> Any:
     """image(mime, data) -> the wire's `parts.image` filled in, or None (the placeholder) for an
-    image of another type or with data that is no base64."""
+    image of another type or with data that is no base64; made once for each `parts`."""
+    known = _WRITERS.get(id(parts))
+    if known is not None and known[0] is parts:
+        return known[1]
+    if len(_WRITERS) >= 256:  # (a handful of wire APIs; spec folders loaded again make new ones)
+        _WRITERS.clear()
+    writer = _WRITERS[id(parts)] = (parts, _new_image_writer(parts))
+    return writer[1]
+
+
+def _new_image_writer(parts: Mapping[str, Any]) -> Any:
     accepted = frozenset(parts["image_types"])
     template = parts["image"]
     raw = "$bytes" in repr(template)  # (decoded only where the template takes the bytes)

@@ -17,14 +17,8 @@ from toolcast.walk.semantics import (
 )
 from toolcast.walk.siblings import DEPENDS_ON, moved_keyword, no_dependents, same_reading
 from toolcast.walk.state import Walk
-from toolcast.walk.values import _TYPE_SETS, IMPLIES, MISSING, _is_number, _ok_type, describe
+from toolcast.walk.values import _TYPE_SETS, APPLIES_TO, MISSING, _is_number, _ok_type, describe
 
-# Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
-# instance passes them. `format` is left out: OpenAPI gives formats to numbers too (int64).
-APPLIES_TO = {
-    k: (frozenset({"number", "integer"}) if kind == "number" else frozenset({kind}))
-    for kind, kws in IMPLIES for k in kws if k != "format"
-}
 # Keywords beside a `$ref` never judged redundant by equality with the target's: their meaning
 # is not theirs alone (`nullable` rewrites `type`; nested definitions are handled elsewhere).
 _NOT_BY_EQUALITY = frozenset({"$ref", "$defs", "definitions", "nullable"})

@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.values import _TYPE_SETS, IMPLIES, _ok_type
+from toolcast.walk.values import _TYPE_SETS, APPLIES_TO, _ok_type
 
 # Left out of the table: the structural keywords, which the walk applies only where the node's type
-# is theirs already (descent._structure), and `format`, which OpenAPI gives to numbers too (int64),
-# as combinators.APPLIES_TO leaves it out.
-_NOT_DROPPED = frozenset({"properties", "required", "additionalProperties", "items", "format"})
+# is theirs already (descent._structure). (`format` is not in APPLIES_TO.)
+_NOT_DROPPED = frozenset({"properties", "required", "additionalProperties", "items"})
 
-# Keyword -> the instance types it constrains; an instance of any other type passes it, so on a node
-# whose type is none of them it constrains nothing (JSON Schema 2020-12 Validation §6, each keyword's
-# "if the instance is a ..."): `minimum` on a string, `pattern` on an integer, `minItems` on an object.
-TYPE_KEYWORDS: dict[str, frozenset[str]] = {
-    k: (frozenset({"number", "integer"}) if kind == "number" else frozenset({kind}))
-    for kind, kws in IMPLIES for k in kws if k not in _NOT_DROPPED
-}
+# Keyword -> the instance types it constrains (values.APPLIES_TO); an instance of any other type passes
+# it, so on a node whose type is none of them it constrains nothing (JSON Schema 2020-12 Validation §6,
+# each keyword's "if the instance is a ..."): `minimum` on a string, `pattern` on an integer, `minItems`
+# on an object.
+TYPE_KEYWORDS: dict[str, frozenset[str]] = {k: v for k, v in APPLIES_TO.items() if k not in _NOT_DROPPED}
 
 
 def type_keywords(policy: dict) -> dict[str, frozenset[str]] | None:

@@ -16,6 +16,12 @@ IMPLIES = (
     ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
 )
 _IMPLIES_SETS = tuple((kind, frozenset(kws)) for kind, kws in IMPLIES)
+# Type-specific keywords (from IMPLIES) -> the instance types they constrain; every other
+# instance passes them. `format` is left out: OpenAPI gives formats to numbers too (int64).
+APPLIES_TO = {
+    k: (frozenset({"number", "integer"}) if kind == "number" else frozenset({kind}))
+    for kind, kws in IMPLIES for k in kws if k != "format"
+}
 MISSING = object()
 _V = TypeVar("_V")
 # Structural nesting beyond this is refused outright, before Python's own recursion limit
