@@ -64,6 +64,27 @@ def supported_format(target: str = "openai", api: str | None = None, rules: str 
     return name
 
 
+def limit_entry(counter: str, target: str = "openai", api: str | None = None, rules: str | None = None):
+    """The limit those rules put on what the walk counts as `counter` (walk.actions.COUNTERS: `properties`,
+    `enum-values`, ...), a LimitEntry (value, code, cite, counts); None where they document no figure (the
+    walk counts it without bound)."""
+    return rules_of(target, api, rules).limit_of.get(counter)
+
+
+def limit(counter: str, target: str = "openai", api: str | None = None, rules: str | None = None) -> int | None:
+    """The figure of `limit_entry`, or None where the rules document none."""
+    entry = limit_entry(counter, target, api, rules)
+    return None if entry is None else entry.value
+
+
+def unlimited_target(counter: str, targets: tuple[str, ...] = ("anthropic", "deepseek", "gemini", "mcp", "xai")) -> str:
+    """The first of `targets` whose default rules document no figure for `counter`."""
+    for target in targets:
+        if limit(counter, target) is None:
+            return target
+    raise AssertionError(f"every one of {targets} now limits {counter!r}; name another target in the test")
+
+
 def good_value(fmt: str) -> str:
     return SAMPLES[fmt][0]
 

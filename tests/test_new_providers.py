@@ -15,6 +15,7 @@ from oracles import mcp as mcp_oracle
 from oracles import xai as xai_oracle
 from oracles.more import TARGETS, violations
 from oracles.more_schema import properties_of, walk
+from rule_facts import limit, limit_entry
 
 import toolcast
 
@@ -230,11 +231,17 @@ def test_deepseek_allows_recursion_and_has_no_openai_limits() -> None:
     rec = {"name": "t", "description": "d", "inputSchema": {"type": "object", "properties": {"n": {"$ref": "#/$defs/node"}},
                                                              "required": ["n"], "$defs": {"node": node}}}
     assert toolcast.compile_tool(rec, target="deepseek").status == "strict"
+    # Ten values in each of enough properties to pass OpenAI's limit on enum values in total (read from
+    # its default rules), which DeepSeek does not document.
+    cap = limit_entry("enum-values")
+    assert cap is not None and limit("enum-values", target="deepseek") is None
+    n = cap.value // 10 + 1
     many = {"name": "t", "description": "d", "inputSchema": {
         "type": "object", "properties": {f"p{i}": {"type": "string", "enum": [f"v{j}" for j in range(10)]}
-                                         for i in range(120)}, "required": [f"p{i}" for i in range(120)]}}
-    assert toolcast.compile_tool(many, target="deepseek").status == "strict"  # OpenAI: 1,000 enum values at most
-    assert toolcast.compile_tool(many, target="openai").status != "strict"
+                                         for i in range(n)}, "required": [f"p{i}" for i in range(n)]}}
+    assert toolcast.compile_tool(many, target="deepseek").status == "strict"
+    openai = toolcast.compile_tool(many, target="openai")
+    assert openai.status != "strict" and cap.code in {d.code for d in openai.diagnostics}
 
 
 # ---------------------------------------------------------------------------------------- xAI

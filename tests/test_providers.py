@@ -8,12 +8,12 @@ import copy
 import pytest
 from oracles import anthropic as anthropic_oracle
 from oracles import gemini as gemini_oracle
+from rule_facts import limit_entry, rules_of, unlimited_target
 from sdk_checks import sdk_round_trip
 from test_corpora import CORPUS, corpus_report
 
 import toolcast
 from toolcast.compile import compile_request
-from toolcast.rules import get_rules
 
 TARGETS = ("openai", "anthropic", "gemini", "vertex")
 
@@ -115,11 +115,18 @@ def test_enum_value_types():
 
 
 def test_a_counter_without_limit_is_unbounded():
-    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)},
-            "required": [f"p{i}" for i in range(6000)], "additionalProperties": False}
-    assert toolcast.compile_tool(_tool(wide)).status == "non-strict"  # OpenAI: 5,000 properties
-    assert toolcast.compile_tool(_tool(wide), target="anthropic").status == "strict"
-    assert get_rules("anthropic@latest").counted("properties").value > 10**9
+    # One property past OpenAI's limit (read from its default rules); a target whose rules document no
+    # such limit counts them without bound.
+    cap = limit_entry("properties")
+    assert cap is not None
+    n = cap.value + 1
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(n)},
+            "required": [f"p{i}" for i in range(n)], "additionalProperties": False}
+    openai = toolcast.compile_tool(_tool(wide))
+    assert openai.status == "non-strict" and cap.code in {d.code for d in openai.diagnostics}
+    free = unlimited_target("properties")
+    assert toolcast.compile_tool(_tool(wide), target=free).status == "strict"
+    assert rules_of(free).counted("properties").value > 10**9
 
 
 def test_rules_of_another_provider_are_a_clear_error():

@@ -1,5 +1,6 @@
 """Policy type_keywords `per-type` (DeepSeek): a keyword that constrains one JSON type only is dropped from
-the strict form where the node's settled type excludes it, as an exact fix; providers without the policy
+the strict form where the node's settled type excludes it, as an exact fix, and a type list where it constrains
+some of the types only is split into `anyOf` of one branch per type, exact too; providers without the policy
 send it as written."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 from oracles import deepseek as deepseek_oracle
 from spec_folder import openai_only_spec
 
@@ -135,7 +137,7 @@ def _new_version(spec: Path, body: str) -> None:
 
 _PER_TYPE = "policy:\n  type_keywords: {rule: per-type, cite: [O-SO]}\n"
 _ACTIVE = ("diagnostics:\n  openai/keyword-not-for-type: {status: active}\n"
-           "transformations:\n  dropped-vacuous-keyword: {status: active}\n")
+           "transformations:\n  dropped-vacuous-keyword: {status: active}\n  split-type-list-to-any-of: {status: active}\n")
 
 
 def test_a_yaml_edit_gives_another_provider_the_policy(openai_spec, tmp_path):
@@ -170,3 +172,96 @@ def test_the_policy_is_refused_where_the_walk_has_no_action_for_it(openai_spec, 
         gen_tables.build(openai_spec)
     assert info.value.path == "policy.type_keywords.rule"
     assert "no action for policy.type_keywords 'per-type'" in info.value.message
+
+
+# -- a keyword of one type beside a type list that also holds another: not vacuous, so not dropped; the
+#    list is split into anyOf, one branch per type with its own type's keywords (exact)
+_VALUES = (None, True, False, 0, 1, 2, 3, 4, 5, 2.5, -1, -2.5, "", "a", "ab", "ba", "abc", [], ["x"], [1], ["x", "y"],
+           {}, {"q": 1}, {"q": "x"}, {"q": 1, "r": 2})
+
+
+@pytest.mark.parametrize("sub", [
+    {"type": ["integer", "string"], "minimum": 1},
+    {"type": ["string", "number"], "maximum": 3, "exclusiveMinimum": -1, "multipleOf": 1, "pattern": "^a"},
+    {"type": ["integer", "string", "null"], "minimum": 1, "pattern": "b", "description": "either"},
+    {"type": ["number", "string", "boolean"], "maximum": 3, "enum": [1, 5, 2.5, "a", True, None]},
+    {"type": ["array", "integer"], "items": {"type": "string"}, "multipleOf": 2},
+    {"type": ["object", "string"], "properties": {"q": {"type": "integer"}}, "required": ["q"],
+     "additionalProperties": False, "pattern": "^a"},
+])
+def test_a_type_list_with_a_keyword_of_some_of_its_types_is_split_into_any_of(sub):
+    # (JSON Schema reads `minimum` beside `type: [integer, string]` as "an integer at least 1, or any string";
+    #  DeepSeek takes `minimum` only on a number/integer schema: its oracle's `number-keyword`.)
+    for schema, at in (
+        (_obj(a=sub), ("properties", "a")),
+        (_obj(a={"type": "array", "items": sub}), ("properties", "a", "items")),
+        ({**_obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": sub}}, ("$defs", "A")),
+    ):
+        given = copy.deepcopy(schema)
+        res, fn = _deepseek(given)
+        assert given == schema  # (the input is not changed)
+        assert res.status == "strict" and fn["strict"] is True and not res.lossy, _found(res)
+        assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+        assert ("split-type-list-to-any-of", "#/" + "/".join((*at, "type"))) in _found(res)[1]
+        node = fn["parameters"]
+        for step in at:
+            node = node[step]
+        assert "type" not in node and [b["type"] for b in node["anyOf"]] == [
+            t for t in sub["type"] if "enum" not in sub or any(
+                Draft202012Validator({"type": t}).is_valid(v) for v in sub["enum"])]
+        # the form sent accepts exactly the values the original does
+        sent, original = Draft202012Validator(fn["parameters"]), Draft202012Validator(schema)
+        for v in _VALUES:
+            value = {"a": [v]} if "items" in at else {"a": v}
+            assert sent.is_valid(value) == original.is_valid(value), (schema, v, fn["parameters"])
+
+
+def test_an_optional_property_of_such_a_type_list_gets_a_null_branch():
+    res, fn = _deepseek({"type": "object", "properties": {"a": {"type": ["integer", "string"], "minimum": 1}}})
+    assert res.status == "strict" and deepseek_oracle.tool_violations(res.tool, res.rules) == []
+    assert fn["parameters"]["properties"]["a"] == {
+        "anyOf": [{"type": "integer", "minimum": 1}, {"type": "string"}, {"type": "null"}]}
+    assert res.null_paths  # (null stands for "left out", stripped at run time as for any optional property)
+
+
+@pytest.mark.parametrize("sub", [
+    {"type": ["integer", "number"], "minimum": 1},  # number keywords constrain both
+    {"type": ["string", "null"], "pattern": "^a"},  # null beside one type: the nullable reading (C-P7)
+    {"type": ["integer", "string"], "description": "no keyword of one type"},
+])
+def test_a_type_list_every_keyword_of_which_fits_every_type_stays_a_list(sub):
+    res, fn = _deepseek(_obj(a=copy.deepcopy(sub)))
+    assert fn["parameters"]["properties"]["a"] == sub
+    assert "split-type-list-to-any-of" not in {c for c, _ in _found(res)[1]}
+    assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+
+
+def test_providers_without_the_policy_keep_the_type_list():
+    schema = _obj(a={"type": ["integer", "string"], "minimum": 1})
+    for target in ("openai", "xai"):
+        res = compile_tool(_tool(copy.deepcopy(schema)), target=target)
+        assert res.tool is not None and "split-type-list-to-any-of" not in {t.code for t in res.transformations}
+        params = res.tool["function"]["parameters"] if "function" in res.tool else res.tool["parameters"]
+        assert params["properties"]["a"]["type"] == ["integer", "string"], target
+
+
+def test_the_split_is_recorded_alike_whether_or_not_the_walk_builds_the_form():
+    # (a refusal first, an open map: the walk stops building the form; the findings stay those of a
+    #  walk that builds it, as tests/test_walk_builds.py checks for the other rules)
+    from toolcast.rules import get_rules
+    from toolcast.walk import Walk, walk_schema
+
+    props = {"map": {"type": "object", "additionalProperties": {"type": "string"}},
+             "n": {"type": ["integer", "string"], "minimum": 1},
+             "o": {"type": ["object", "string"], "properties": {"q": {"type": "integer"}}},
+             "l": {"type": ["array", "integer"], "items": {"type": "string"}}}
+    schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+    found = []
+    for builds_refused in (True, False):
+        w = Walk(get_rules("deepseek@latest"))
+        w.builds_refused = builds_refused
+        walk_schema(w, copy.deepcopy(schema))
+        assert w.refusals and w.builds is builds_refused  # (the second walk stopped building at `map`)
+        found.append((w.diags, w.trans, w.n_props, w.n_enum))
+    assert found[0] == found[1]
+    assert sum(t[0] == "split-type-list-to-any-of" for t in found[0][1]) == 3

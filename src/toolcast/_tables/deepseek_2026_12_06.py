@@ -24,7 +24,7 @@ DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local', 'type_keywords': 'per-type'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('deepseek/tool-name-invalid-characters', 'deepseek/tool-name-too-long', 'deepseek/tool-name-missing', 'deepseek/duplicate-tool-name', 'deepseek/root-schema-not-object', 'deepseek/non-json-value', 'deepseek/invalid-keyword-value', 'deepseek/non-schema-subschema')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC', 'DS-RIG')}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
@@ -288,7 +288,7 @@ TRANSFORMATIONS = {
     'renamed-input-schema-to-parameters': TransformationEntry(False, 'The MCP `inputSchema` (or Anthropic `input_schema`) became DeepSeek `parameters`.', 'active', 'renamed-input-schema-to-parameters'),
     'repointed-reference': TransformationEntry(False, 'Repointed a `$ref` by `$id`, anchor or pointer at the root definition it names (exact).', 'active', 'repointed-reference'),
     'rewrote-definitions-reference': TransformationEntry(False, 'Repointed a `#/definitions/` reference to `#/$defs/`.', 'active', 'rewrote-definitions-reference'),
-    'split-type-list-to-any-of': TransformationEntry(False, 'Rewrote a type list as `anyOf` of one-type branches.', 'reserved', 'split-type-list-to-any-of'),
+    'split-type-list-to-any-of': TransformationEntry(False, 'Rewrote a type list as `anyOf` of one-type branches.', 'active', 'split-type-list-to-any-of'),
     'stripped-description-characters': TransformationEntry(False, 'Removed invisible, bidi-control or tag characters from the description.', 'active', 'stripped-description-characters'),
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'active', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),

@@ -64,7 +64,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
     "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
                  "dropped-ineffective-nullable", "dropped-annotation-keyword", "dropped-nested-definitions"),
-    "types": ("inferred-type", "dropped-vacuous-keyword"),  # (the latter under policy type_keywords per-type)
+    "types": ("inferred-type", "dropped-vacuous-keyword",  # (the last two under policy type_keywords per-type)
+              "split-type-list-to-any-of"),
     "objects": ("closed-empty-parameters", "added-empty-properties", "added-additional-properties-false",
                 "closed-open-object", "dropped-additional-properties-schema", "removed-false-subschema",
                 "converted-optional-property-to-nullable", "stripped-explicit-null"),
@@ -341,7 +342,7 @@ REPORTED_UNDER: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
         "converted-type-list-to-nullable", "split-type-list-to-any-of", "converted-null-branch-to-nullable",
         "added-property-ordering", "dropped-non-string-enum"),
     ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings", "converted-number-enum-to-integer"),
-    ("type_keywords", ("per-type",)): ("dropped-vacuous-keyword",),
+    ("type_keywords", ("per-type",)): ("dropped-vacuous-keyword", "split-type-list-to-any-of"),
 }
 # Patterns reported only where a spec's keywords or fields call for them (a handler, a kept
 # annotation, a description cap, keywords beside `$ref`): a catalogue's `status: reserved` for one

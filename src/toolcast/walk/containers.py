@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.model import OPTIONAL_PAIR, NullPath
 from toolcast.walk.state import Walk
-from toolcast.walk.values import MISSING
+from toolcast.walk.values import _ONLY_STR, MISSING, RESOURCE_KEYS
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -98,3 +98,12 @@ def _optional(w: Walk, name: str, psp: tuple, pip: NullPath, original_null: bool
         w.trans.append((w.object_codes[1], "#", psp, ""))
         if flags[0] or flags[1]:
             w.refusals += flags[0] + flags[1]
+
+
+def _vouch_object(w: Walk, s: dict, props: dict) -> None:
+    """Clear Walk.scanned (see walker._compile) where the object `s` holds what the walk does not
+    read as the document scan would: a property name that is not a string or that the scan notes
+    (a resource or a reference), a schema for other keys (never walked)."""
+    if not (RESOURCE_KEYS.isdisjoint(props) and _ONLY_STR.issuperset(map(type, props))) or (
+            type(ap := s.get("additionalProperties")) is dict and ap):
+        w.scanned = False

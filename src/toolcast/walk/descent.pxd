@@ -6,7 +6,7 @@
 cimport cython
 
 from toolcast.walk.combinators cimport _normalize
-from toolcast.walk.containers cimport _optional, _property_keys
+from toolcast.walk.containers cimport _optional, _property_keys, _vouch_object
 from toolcast.walk.keywords cimport _kept
 from toolcast.walk.leaves cimport _count_null, _dropped, _nullable, _ordered, _record_steps
 from toolcast.walk.plans cimport NodePlan, _node_plan

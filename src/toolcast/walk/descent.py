@@ -13,6 +13,7 @@ from toolcast.walk.containers import (
     _object_rules,
     _optional,
     _property_keys,
+    _vouch_object,
 )
 from toolcast.walk.keywords import REWRITES, _kept, _scalar_values
 from toolcast.walk.leaves import _count_null, _dropped, _nullable, _ordered, _record_steps
@@ -32,7 +33,7 @@ from toolcast.walk.refs import _ref
 from toolcast.walk.semantics import INLINE_GUARD, allows_null
 from toolcast.walk.state import Walk, _Bucket
 from toolcast.walk.unlisted import unlisted_object_rules
-from toolcast.walk.vacuous import drop_vacuous
+from toolcast.walk.vacuous import drop_vacuous, split_types
 from toolcast.walk.values import (
     _IMPLIES_SETS,
     _NON_NULL_LEAF_TYPES,
@@ -78,6 +79,7 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
         elif (t == "object" or t == "array") and np.object is not None and (
                 out := _planned(w, s, np, t, sp, ip, depth, nest, root)) is not None:
             return out
+    w.scanned = False  # (node() reads it in full: see walker._compile)
     # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
     special = not _not_reshaping(s)
     if special and not normalized:
@@ -102,6 +104,8 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
         if not any_of:
             w.report("unsatisfiable-schema", sp + ("anyOf",), value="every anyOf branch is false")
         out["anyOf"] = any_of
+    if w.type_keywords is not None and type(out.get("type")) is list:
+        out = split_types(w, s, out, sp)  # (policy type_keywords per-type: one branch per type, exact)
     if nullable:
         out = _nullable(w, out, sp)
     return _ordered(w, out) if w.builds else out  # (the output order only matters in a form built)
@@ -153,6 +157,7 @@ def _inlined_again(w: Walk, ref: Any, same_depth: bool, sp: tuple) -> None:
 def _not_a_node(w: Walk, s: Any, sp: tuple, nest: int) -> dict | None:
     """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
     `true`, else None after a refusal."""
+    w.scanned = False  # (see walker._compile)
     if nest > NEST_GUARD:
         w.guarded = True
         w.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=w.r.counted("depth").value)
@@ -276,6 +281,8 @@ def _planned(w: Walk, s: dict, np: NodePlan, t: str, sp: tuple, ip: NullPath, de
         return None
     if np.container_steps:
         _record_steps(w, s, np.container_steps, sp)
+    if t == "object" and w.scanned and "items" in s:
+        w.scanned = False  # (an object's `items` is not walked: see walker._compile)
     _container(w, s, out, sp, ip, depth, nest, root, t == "object", t == "array")
     return out
 
@@ -321,9 +328,12 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
     req = (_object_rules(w, s, props, sp, root) if not w.objects_unlisted
            else unlisted_object_rules(w, s, props, sp, root))
     if req is None:
+        w.scanned = False  # (its properties are not walked: see walker._compile)
         return
     if w.key_re is not None:
         _property_keys(w, props, sp)
+    if w.scanned:
+        _vouch_object(w, s, props)
     # Under policy optional_properties `allowed`, an optional property stays optional: no
     # null, no null path, and `required` keeps the author's list.
     allowed = w.optional_allowed
@@ -428,6 +438,7 @@ def _array(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nes
         w.report("array-missing-items", sp)
         return
     if isinstance(items, list):
+        w.scanned = False  # (its schemas are not walked: see walker._compile)
         w.report("tuple-items", sp + ("items",))
         return
     if items is False:

@@ -6,7 +6,7 @@ from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT, _NOT_PLAIN_NULLAB
 from toolcast.walk.regex import _pattern_verdict
 from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.state import Walk
-from toolcast.walk.values import describe
+from toolcast.walk.values import describe, plain_value
 
 # A compiled node with one of these takes null by an anyOf branch, never as an enum member.
 _NULL_BY_BRANCH = _NOT_PLAIN_NULLABLE - {"enum"}
@@ -27,6 +27,9 @@ def _record_steps(w: Walk, s: dict, steps: tuple, sp: tuple) -> None:
         # The keyword's place is built where something is recorded there.
         if mode == _DROP:
             _dropped(w, k, sp + (k,), dcode, tcode, refuses)
+            if w.scanned and (t := type(v := s[k])) is not str and t is not bool and t is not int and (
+                    v is not None and not plain_value(v)):
+                w.scanned = False  # (a value dropped unread: the document scan reads it, see walker._compile)
         elif mode == _ENUM:
             _count_enum(w, s[k], sp, k)
         elif mode == _CONST:

@@ -13,8 +13,10 @@ from toolcast.walk.values import (
     _ONLY_STR,
     _SCALAR_TYPES,
     EXACT,
+    SCAN_KEYS,
     VALUE_CHECKS,
     _never,
+    plain_value,
     remember,
 )
 
@@ -119,27 +121,26 @@ def keyword_plan(r: Rules) -> dict:
     return plan
 
 
-def _walk_tables(r: Rules) -> dict:
-    """What a walk reads from its rule version, by attribute name (built once per Rules)."""
+def _walk_tables(r: Rules) -> tuple:
+    """What a walk reads from its rule version, in the order Walk.__init__ takes it (built once per
+    Rules; a tuple, so that a walk's set-up unpacks it without a lookup per table)."""
     tables = r.__dict__.get("_walk_tables")
     if tables is None:
         keyword_plan(r)
         d = r.__dict__
-        tables = d["_walk_tables"] = {
-            "r": r, "plan": d["_keyword_plan"], "refusing": d["_refusing_codes"], "lossy_codes": d["_lossy_codes"],
-            "rank": d["_rank"], "node_plans": d["_node_plans"],
-            "object_flags": d["_object_flags"], "limit_values": d["_limit_values"],
-            "enum_limits": d["_enum_limits"], "codes": r.patterns, "changes": r.changes,
-            "object_codes": d["_object_codes"], "annotations": r.ref_siblings,
+        tables = d["_walk_tables"] = (
+            r, d["_keyword_plan"], d["_refusing_codes"], d["_lossy_codes"], d["_rank"], d["_node_plans"],
+            d["_object_flags"], d["_limit_values"], d["_enum_limits"], r.patterns, r.changes, d["_object_codes"],
+            r.ref_siblings,
             # policy: optional properties left optional, the property-name rule
-            "optional_allowed": r.optional_allowed, "key_re": r.property_key_re, "enum_types": r.enum_types,
+            r.optional_allowed, r.property_key_re, r.enum_types,
             # policy objects: not closed by the walk (unlisted or open), and a closed one kept (open)
-            "objects_unlisted": r.policy["objects"] != "closed", "objects_keep_closed": r.policy["objects"] == "open",
+            r.policy["objects"] != "closed", r.policy["objects"] == "open",
             # whether the walk's result is written in the OpenAPI subset afterwards (policy schema_form)
-            "subset_form": r.policy.get("schema_form") == "openapi-subset",
+            r.policy.get("schema_form") == "openapi-subset",
             # policy type_keywords per-type: keyword -> the types it applies to (walk.vacuous), else None
-            "type_keywords": type_keywords(r.policy),
-        }
+            type_keywords(r.policy),
+        )
     return tables
 
 
@@ -198,8 +199,12 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
                 return None
         for k, exact, check, mode in values:
             v = s[k]
-            if check is not None and type(v) is not exact and not check(v):
+            tv = type(v)
+            if check is not None and tv is not exact and not check(v):
                 return None
+            if tv is not str and tv is not int and tv is not bool and v is not None and (
+                    tv is not list if mode == _ENUM else not plain_value(v)):
+                return None  # not plain JSON as it is (the document scan reads it: see walker._compile)
             if mode == _PLAIN:
                 out[k] = v
             elif mode == _ENUM:
@@ -268,8 +273,10 @@ def _node_plan(w: Any, keys: tuple) -> NodePlan:
     if len(plans) >= 4096:  # bounded: key orders are few in practice, but never grow without end
         plans.clear()
     found = NO_PLAN
-    # (under policy type_keywords per-type, a shape with a keyword of one type: node() reads it in full)
-    if "type" in keys and (w.type_keywords is None or w.type_keywords.keys().isdisjoint(keys)):
+    # (under policy type_keywords per-type, a shape with a keyword of one type: node() reads it in full;
+    # so is one the document scan would note, so that a walk without it sees that: walker._compile)
+    if "type" in keys and (w.type_keywords is None or w.type_keywords.keys().isdisjoint(keys)) and (
+            SCAN_KEYS.isdisjoint(keys)):
         leaf, container = _leaf_shape(w, keys), _container_shape(w, keys)
         if leaf is not None or container is not None:
             found = NodePlan(leaf, container, w.r, keys)

@@ -47,6 +47,7 @@ cdef class Walk:
     cdef public bint builds_refused
     cdef public object optional_null
     cdef public bint branched
+    cdef public bint scanned
     cdef public Py_ssize_t entered_props
     cdef public bint gc_paused
     cdef public bint hold_gc
@@ -65,6 +66,7 @@ cdef class Walk:
     cdef public Py_ssize_t n_inlined
     cdef public object inline_sizes
     cdef public object root_inferred
+    cpdef fresh(self)
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)
     cpdef lossy(self)

@@ -34,28 +34,37 @@ class Walk:
     of one C struct (state.pxd) and those functions are C functions over it."""
 
     def __init__(self, rules: Rules) -> None:
-        t = _walk_tables(rules)
-        # The rule version's tables (`t`, see plans._walk_tables), read on every node.
-        self.r = t["r"]
-        self.plan = t["plan"]
-        self.refusing = t["refusing"]
-        self.lossy_codes = t["lossy_codes"]
-        self.rank = t["rank"]
-        self.node_plans = t["node_plans"]
-        self.object_flags = t["object_flags"]
-        self.limit_values = t["limit_values"]
-        self.enum_limits = t["enum_limits"]
-        self.codes = t["codes"]
-        self.changes = t["changes"]
-        self.object_codes = t["object_codes"]
-        self.annotations = t["annotations"]
-        self.optional_allowed = t["optional_allowed"]
-        self.key_re = t["key_re"]
-        self.enum_types = t["enum_types"]
-        self.objects_unlisted = t["objects_unlisted"]
-        self.objects_keep_closed = t["objects_keep_closed"]
-        self.subset_form = t["subset_form"]  # whether the result is written in the OpenAPI subset (walk.subset)
-        self.type_keywords = t["type_keywords"]  # policy type_keywords per-type: walk.vacuous's table, else None
+        # The rule version's tables (see plans._walk_tables), read on every node; `subset_form`:
+        # whether the result is written in the OpenAPI subset (walk.subset); `type_keywords`: policy
+        # type_keywords per-type, walk.vacuous's table, else None.
+        (self.r, self.plan, self.refusing, self.lossy_codes, self.rank, self.node_plans, self.object_flags,
+         self.limit_values, self.enum_limits, self.codes, self.changes, self.object_codes, self.annotations,
+         self.optional_allowed, self.key_re, self.enum_types, self.objects_unlisted, self.objects_keep_closed,
+         self.subset_form, self.type_keywords) = _walk_tables(rules)
+        # Set by a caller that will not send a schema with a lossy change strict (compile_tool,
+        # unless allow_lossy): such a schema's null paths would never be used, like a refused one's.
+        self.lossy_blocks = False
+        # Whether the walk builds the strict form; without it, every finding, null path and count
+        # is still recorded, but no property's form is kept (descent._object). Cleared before the
+        # walk by a caller that never uses the form, and by the walk on its first refusal where
+        # the caller cleared `builds_refused` (no refused form is sent: compile_tool, strict_schema).
+        self.builds = True
+        self.builds_refused = True
+        # What an optional property that already accepts null becomes (compile_tool's
+        # optional_null): "value", required with null a real value the handler receives, or
+        # "omit", null stripped too.
+        self.optional_null = "value"
+        # Properties of the objects entered so far, and whether this walk paused the collector (see
+        # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
+        self.entered_props = 0
+        self.gc_paused = False
+        self.hold_gc = False
+        self.fresh()
+
+    def fresh(self) -> None:
+        """Set what the walk records to what it is before the walk: also the start of a walk
+        again from the document scan, when the walk that did without it could not vouch for every
+        value (see walker._compile)."""
         # Records: (code, base, tokens, params) and (code, base, tokens, note); the null paths
         # noted per definition ("" the root), and the root's bucket.
         self.diags: list[tuple] = []
@@ -71,27 +80,13 @@ class Walk:
         self.deepest: tuple = (0, ())
         self.root_raw: Any = None
         self.guarded = False  # whether node() refused a schema nested past NEST_GUARD
-        # Set by a caller that will not send a schema with a lossy change strict (compile_tool,
-        # unless allow_lossy): such a schema's null paths would never be used, like a refused one's.
-        self.lossy_blocks = False
-        # Whether the walk builds the strict form; without it, every finding, null path and count
-        # is still recorded, but no property's form is kept (descent._object). Cleared before the
-        # walk by a caller that never uses the form, and by the walk on its first refusal where
-        # the caller cleared `builds_refused` (no refused form is sent: compile_tool, strict_schema).
-        self.builds = True
-        self.builds_refused = True
-        # What an optional property that already accepts null becomes (compile_tool's
-        # optional_null): "value", required with null a real value the handler receives, or
-        # "omit", null stripped too.
-        self.optional_null = "value"
         # Whether a place was walked twice, in anyOf branches or a kept schema slot (so a null
         # path may repeat).
         self.branched = False
-        # Properties of the objects entered so far, and whether this walk paused the collector (see
-        # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
-        self.entered_props = 0
-        self.gc_paused = False
-        self.hold_gc = False
+        # Whether every value the walk met so far passed as the document scan passes it (see
+        # walker._compile): set by a walk that starts without the scan, cleared where the walk
+        # leaves a value unread or reads one some other way than a plan's copy.
+        self.scanned = False
         # Definitions, the reference caches and the merge guard: shared empty values until the walk
         # writes its own (most schemas need none of them).
         self.defs_raw: Any = _EMPTY  # def name -> raw schema

@@ -7,6 +7,7 @@ cimport cython
 
 @cython.locals(flags=Py_ssize_t, budget=Py_ssize_t, stack=list, flagged=bint)
 cpdef _plain_flags(doc)
+cpdef plain_value(v)
 
 cdef frozenset _FLAG_KEYS
 cdef dict _POINTERS

@@ -307,6 +307,27 @@ def _plain_flags(doc: Any) -> int:
     return flags
 
 
+# The keys that make the document scan note a resource or a reference to resolve in any schema
+# object (see _node_flags), whatever their value (`id` only with a string value: see SCAN_KEYS).
+RESOURCE_KEYS = frozenset({"$ref", "$id", "$anchor", "$dynamicAnchor"})
+# A key shape with none of these raises no flag that the walk needs before it starts, in a document
+# that declares no `$schema` (the others only decide the dialect's rewrite).
+SCAN_KEYS = RESOURCE_KEYS | {"id"}
+
+
+def plain_value(v: Any) -> bool:
+    """Whether `v`, a value inside a schema object, passes the document scan as it is: plain JSON
+    (see _plain_flags) that raises no flag. The walk asks it of the values a plan copies or drops
+    without reading them, when it started without the scan (see walker._compile)."""
+    tv = type(v)
+    if tv is str or tv is int or tv is bool or v is None:
+        return True
+    if tv is float:
+        return isfinite(v)
+    # (in a list: a schema object in it is not the document's root, as _node_flags tells them apart)
+    return (tv is dict or tv is list) and _plain_flags([v]) == 0
+
+
 # Assertion, applicator and identifier keywords by the first dialect that defines them (json-schema.org's
 # release notes of draft-06, draft-07, 2019-09 and 2020-12). To an older dialect each is an unknown
 # keyword, which its validators ignore: dialect.Rewrite drops them, so that the walk does not read

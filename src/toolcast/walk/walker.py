@@ -21,13 +21,18 @@ from toolcast.walk.refs import _collect_defs, _resolve_raw
 from toolcast.walk.state import Walk
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
+    HAS_IDS,
+    HAS_OTHER_REFS,
     IMPLIES,
     MISSING,
+    _plain_flags,
     describe,
 )
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+# A root with none of these (and `type: object`) is walked before the document scan (see _compile).
+_UNSCANNED_ROOT = _ROOT_PLAIN | {"$schema"}
 # A root without `type` that has one of these is read as an object (else: a tool without parameters):
 # the combinators and values it is read by, and every keyword that implies an object (IMPLIES), which
 # a tool without parameters would lose (`minProperties: 1` read so accepted `{}`).
@@ -94,6 +99,24 @@ def walk_schema(w: Walk, schema: Any) -> dict:
 
 
 def _compile(w: Walk, schema: Any) -> dict:
+    if type(schema) is dict and schema.get("type") == "object" and _UNSCANNED_ROOT.isdisjoint(schema):
+        # The commonest root, walked before the document scan (walk.document), which then reads
+        # only a document the walk could not vouch for: one with a value the walk left unread or
+        # read in full (Walk.scanned). Where the scan finds what it would have settled before the
+        # walk (a value that is not JSON, a resource to bundle), the walk starts again after it.
+        builds = w.builds
+        w.scanned = True
+        w.root_raw = schema
+        try:
+            out = _descend(w, schema)
+        except Exception:  # (raised by a value that is not JSON, or by the walk as it would be anyway)
+            if _vouched(schema):
+                raise
+            out = None
+        if out is not None and (w.scanned or _vouched(schema)):
+            return out
+        w.fresh()
+        w.builds = builds
     schema = _document(w, schema)
     if schema is MISSING:
         return {}
@@ -104,6 +127,19 @@ def _compile(w: Walk, schema: Any) -> dict:
         if type(root) is not dict or w.refusals:
             return root[0] if type(root) is tuple else {}
         w.inlined = ()  # (what the root's own `$ref` inlined is walked as the root)
+    return _descend(w, root)
+
+
+def _vouched(schema: dict) -> bool:
+    """Whether the document scan of `schema` (a root without `$schema`) finds nothing it settles
+    before the walk: no value that is not JSON, nothing to bundle (see document._document)."""
+    flags = _plain_flags(schema)
+    return flags >= 0 and not flags & (HAS_IDS | HAS_OTHER_REFS)
+
+
+def _descend(w: Walk, root: dict) -> dict:
+    """The walk of the document's root `root`, then of the definitions referred to, the limits,
+    and the reference graph and null paths."""
     out = node(w, root, (), (), 1, 0, root=True)
     if w.queue:
         _compile_defs(w)
