@@ -63,6 +63,7 @@ COMPILED: dict[str, dict] = {
     # A tool sent without strict: the copy of its original (one traversal) and the passes that make
     # it acceptable to its provider.
     "toolcast/sent_copy.py": {},
+    "toolcast/sent_refs.py": {},
     "toolcast/sendable.py": {},
 }
 # Modules whose .pxd cimports another's, or is cimported: compiled, each is bound to the others' C

@@ -14,8 +14,8 @@ from strategies import examples, schemas
 
 import toolcast
 from toolcast import compile as compile_mod
-from toolcast.sendable import _refs_to
 from toolcast.sent_copy import looked_copy
+from toolcast.sent_refs import _needs_bundle, _refs_to, _renamed_places
 from toolcast.tool_input import copy_json
 from toolcast.walk.dialect import schema_nodes
 
@@ -44,6 +44,20 @@ CASES = {
     "keys in a value": {"type": "object", "properties": {
         "a": {"type": "object", "default": {"$ref": "#/x/y", "items": [1], "exclusiveMinimum": True, "$id": "v"}},
         "x": FREE}},
+    "definitions beside $defs, referring to each other": {
+        "type": "object", "$defs": {"e": {"$ref": "#/definitions/d"}},
+        "properties": {"a": {"$ref": "#/definitions/d"}, "b": {"$ref": "#/$defs/e"}, "x": FREE},
+        "definitions": {"d": {"type": "object", "properties": {"n": {"$ref": "#/definitions/f"}}},
+                        "f": {"type": "string"}},
+        "anyOf": [{"$ref": "#/definitions/f"}, FREE]},
+    "definitions first, a root $ref among them": {
+        "definitions": {"d": {"type": "object", "properties": {"n": {"$ref": "#/definitions/d"}}}},
+        "$ref": "#/definitions/d", "properties": {"x": FREE, "y": {"items": {"$ref": "#/definitions/d"}}}},
+    "bundled, then renamed": {
+        "type": "object", "definitions": {"d": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/definitions/d"}, "b": {"$ref": "#/properties/c"}, "c": {"type": "integer"},
+                       "r": {"$id": "https://example.com/r", "properties": {"s": {"$ref": "#/definitions/t"}},
+                             "definitions": {"t": {"type": "string"}}}, "x": FREE}},
     "bad property name": {"type": "object", "properties": {"a b": {"type": "string"}, "x": FREE}},
     "bad name in a definition": {"type": "object", "$defs": {"d": {"type": "object", "properties": {"é": FREE}}},
                                  "properties": {"a": {"$ref": "#/$defs/d"}}},
@@ -104,3 +118,33 @@ def test_refs_to_finds_what_the_schema_nodes_loop_finds(schema: dict, prefix: st
         expected = [(place, id(node)) for place, node in schema_nodes(doc) if prefix is None
                     or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix))]
         assert [(place, id(node)) for place, node in _refs_to(doc, prefix)] == expected
+
+
+def _renamed(doc: dict) -> dict:
+    """`doc` with its root `definitions` joined to its `$defs`, in place, as sent_refs._defs_renamed does."""
+    doc["$defs"] = {**doc.get("$defs", {}), **doc.pop("definitions")}
+    return doc
+
+
+@examples(200)
+@given(schemas(), st.sampled_from(["#/definitions/", "#/$defs/", ""]))
+def test_the_copy_finds_the_references_the_passes_look_for(schema: dict, prefix: str) -> None:
+    # The copy's own notes stand in for three passes over it: the references (_refs_to(copy, "")),
+    # whether bundling has anything to do, and the references after draft-07's `definitions` are
+    # renamed `$defs` (their places and document order as a pass over the renamed copy finds them).
+    ref = {"$ref": "#/definitions/d"}
+    docs = [schema,
+            {"not": [schema], "items": [schema], "properties": [schema], "allOf": schema, "default": schema,
+             "$defs": {"a": schema, "b": [schema]}, "anyOf": [1, schema, {"$ref": 2}]},
+            {"$ref": "#/definitions/d", "$defs": {"a": schema, "b": ref}, "properties": {"p": schema, "q": ref},
+             "definitions": {"d": schema, "e": ref}, "allOf": [ref, schema]},
+            {"$defs!": {}, "definitions": {"d": ref, "e": schema}, "properties": {"p": ref}, "items": ref}]
+    for doc in docs:
+        copied, seen = looked_copy(doc)
+        assert seen is not None
+        assert [(p, id(n)) for p, n in seen.ref_places] == [(p, id(n)) for p, n in _refs_to(copied, "")]
+        assert seen.bundles(copied) == any(_needs_bundle(p, n, copied) for p, n in schema_nodes(copied))
+        if type(copied.get("definitions")) is dict and type(copied.get("$defs", {})) is dict:
+            renamed = _renamed(copied)
+            assert ([(p, id(n)) for p, n in _renamed_places(renamed, seen.ref_places, prefix)]
+                    == [(p, id(n)) for p, n in _refs_to(renamed, prefix)])

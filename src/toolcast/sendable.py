@@ -6,11 +6,10 @@ from typing import Any
 
 from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, needs_2020_terms
-from toolcast.tool_input import copy_json
+from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
 from toolcast.walk.dialect import schema_nodes as _nodes
-from toolcast.walk.resources import bundle
 from toolcast.walk.values import describe, ref_pointer
 
 # What an allOf part of the root may say and still be merged exactly (the rest is dropped, lossy).
@@ -20,19 +19,6 @@ _DEFS = ("$defs", "definitions")
 _BOUNDS = (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum"))
 # The walk's own guard on references followed in a row (a chain of pure $refs).
 _DEREF_GUARD = 64
-
-
-class _Recorder:
-    """What walk.resources.bundle reports and records, kept as the compile's records."""
-
-    def __init__(self, r: Any, diags: list, trans: list) -> None:
-        self.r, self.diags, self.trans = r, diags, trans
-
-    def report(self, pattern: str, place: tuple, **params: Any) -> None:
-        self.diags.append((self.r.patterns[pattern], "#", place, tuple(params.items())))
-
-    def change(self, pattern: str, place: tuple, detail: str = "") -> None:
-        self.trans.append((self.r.changes[pattern], "#", place, detail))
 
 
 def _is_null(s: Any) -> bool:
@@ -97,7 +83,9 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> 
     if seen is None or seen.tuples:
         _tuple_items(sent, r, trans)
     if policy.get("sent_references") == "local":
-        sent = _local_references(sent, r, diags, trans, declared, seen)
+        # (the copy's references hold while no pass above could have changed the copy)
+        places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples) else None
+        sent = local_references(sent, r, diags, trans, declared, seen, places)
         if sent is None:
             return None
     if r.sent_root_keywords:
@@ -152,108 +140,6 @@ def _tuple_items(sent: dict, r: Any, trans: list) -> None:
             node["items"] = node.pop("additionalItems")
         trans.append((r.changes["converted-dialect-keyword"], "#", place + ("items",),
                       "(the tuple form of `items`: `prefixItems`, and `additionalItems` as `items`)"))
-
-
-def _local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str | None,
-                      seen: Any = None) -> dict | None:
-    """`sent` with every `$ref` naming `#` or a root definition, resolved as JSON Schema does
-    (`$id` bases, anchors; walk.resources.bundle); None when one names a resource outside the
-    document (nothing is ever fetched) or nothing at all."""
-    if ((seen is not None and not seen.may_bundle(sent))
-            or not any(_needs_bundle(place, node, sent) for place, node in _nodes(sent))):
-        _defs_renamed(sent, r, trans, seen.refs if seen is not None else None)
-        return sent
-    before = {place: node["$ref"] for place, node in _refs_to(sent, "")}
-    out = bundle(sent, _Recorder(r, diags, trans), dialect or "2020-12")
-    if out is None:
-        return None
-    for place, node in _refs_to(out, None):
-        if place in before and node.get("$ref") != before[place]:
-            trans.append((r.changes["repointed-reference"], "#", place + ("$ref",),
-                          f"({describe(before[place])} as {describe(node.get('$ref'))})"))
-    out = copy_json(out)  # (bundle shares what it leaves alone: own every node again)
-    refs = _refs_to(out, "")
-    for place, node in refs:
-        if node["$ref"][:1] != "#":
-            diags.append((r.patterns["external-ref"], "#", place + ("$ref",), (("value", node["$ref"]),)))
-            return None
-    _defs_renamed(out, r, trans, [node["$ref"] for _, node in refs])
-    return out
-
-
-def _needs_bundle(place: tuple, node: dict, root: dict) -> bool:
-    """Whether a `$ref` at `node` names other than `#` or a root definition that exists (by `$id`, an
-    anchor, a deeper pointer, or nothing), or `node` is a resource or anchor of its own below the root."""
-    ref = node.get("$ref")
-    if type(ref) is str and ref != "#":
-        tokens = ref_pointer(ref) if ref[:1] == "#" else None
-        if (tokens is None or len(tokens) != 2 or tokens[0] not in _DEFS or type(root.get(tokens[0])) is not dict
-                or tokens[1] not in root[tokens[0]]):
-            return True
-    return bool(place) and ("$id" in node or "$anchor" in node)
-
-
-def _defs_renamed(sent: dict, r: Any, trans: list, refs: list | None = None) -> None:
-    """The root's `definitions` (draft-07's name) as `$defs`, the one 2020-12 and every provider's
-    list name, and references to them repointed (exact); left as they are where both hold a name.
-    `refs` (Seen.refs): every string `$ref` in `sent`, or None when not known."""
-    old = sent.get("definitions")
-    defs = sent.get("$defs", {})
-    if type(old) is not dict or type(defs) is not dict or set(old) & set(defs):
-        return
-    sent["$defs"] = {**defs, **old}
-    del sent["definitions"]
-    trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), ""))
-    if refs is not None and not any(ref.startswith("#/definitions/") for ref in refs):
-        return  # (no reference to repoint anywhere: the schema objects are not looked through)
-    for place, node in _refs_to(sent, "#/definitions/"):
-        node["$ref"] = "#/$defs/" + node["$ref"][len("#/definitions/"):]
-        trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
-
-
-def _refs_to(schema: dict, prefix: str | None) -> list:
-    """(place, node) of every schema object of `schema` whose `$ref` is a string starting with
-    `prefix` (None: every schema object), in document order: list(_nodes(schema)) filtered, with a
-    place made only for a node found."""
-    found: list = []
-    try:
-        _refs_below(schema, prefix, [], found)
-    except RecursionError:  # (a caller's own stack already deep: the loop, as before)
-        found = [(place, node) for place, node in _nodes(schema) if prefix is None
-                 or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix))]
-    return found
-
-
-def _refs_below(node: dict, prefix: str | None, path: list, found: list) -> None:
-    if prefix is None:
-        found.append((tuple(path), node))
-    else:
-        ref = node.get("$ref")
-        if type(ref) is str and ref.startswith(prefix):
-            found.append((tuple(path), node))
-    for key, v in node.items():
-        kind = SCHEMA_SLOTS.get(key) if type(key) is str else None
-        if kind is None:
-            continue
-        if type(v) is dict:
-            path.append(key)
-            if kind == "map":
-                for name, x in v.items():
-                    if type(x) is dict:
-                        path.append(name)
-                        _refs_below(x, prefix, path, found)
-                        path.pop()
-            else:
-                _refs_below(v, prefix, path, found)
-            path.pop()
-        elif type(v) is list and (kind == "list" or kind == "schema-or-list"):
-            path.append(key)
-            for i, x in enumerate(v):
-                if type(x) is dict:
-                    path.append(i)
-                    _refs_below(x, prefix, path, found)
-                    path.pop()
-            path.pop()
 
 
 def _target(root: dict, ref: Any) -> Any:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.tool_input import MAX_COPY_DEPTH, _TooDeep, copy_json
+from toolcast.walk.dialect import SCHEMA_SLOTS
 from toolcast.walk.values import ref_pointer
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_slot = SCHEMA_SLOTS.get
 _DEFS = ("$defs", "definitions")
 
 
@@ -15,30 +17,44 @@ class _Unusual(Exception):
     """A container that is no plain dict or list: copied by copy_json, every pass run."""
 
 
+def names_other(ref: str, root: dict) -> bool:
+    """Whether `ref` (a string `$ref`, not "#") names other than a root definition of `root` that
+    exists (by `$id`, an anchor, a deeper pointer, or nothing): what bundling resolves."""
+    tokens = ref_pointer(ref) if ref[:1] == "#" else None
+    return (tokens is None or len(tokens) != 2 or tokens[0] not in _DEFS or type(root.get(tokens[0])) is not dict
+            or tokens[1] not in root[tokens[0]])
+
+
 class Seen:
     """What the copy holds of what sendable's passes rewrite or check, looked for in every object of
     the copy, schema or not (a superset of the schema objects those passes visit): a pass none of
     whose keys occur anywhere would change and report nothing, so it is skipped; one whose keys
-    occur runs as it always does, on the schema objects only."""
+    occur runs as it always does, on the schema objects only. `ref_places` and `nested` are of the
+    schema objects alone (sent_refs._refs_below's slots), exact for the copy as it came out."""
 
-    __slots__ = ("bounds", "names", "refs", "resources", "tuples")
+    __slots__ = ("bounds", "names", "nested", "ref_places", "refs", "resources", "tuples")
 
     def __init__(self) -> None:
         self.bounds = self.tuples = self.resources = False  # a boolean bound, an `items` list, a nested $id/$anchor
+        self.nested = False  # a schema object below the root with an `$id` or `$anchor`
         self.refs: list = []  # every string `$ref` other than "#"
         self.names: list = []  # every `properties` object
+        # (place, node of the copy) of every schema object with a string `$ref`, "#" too, in document
+        # order: sent_refs._refs_to(copy, "") of the copy as it came out, made in the copy's pass.
+        self.ref_places: list = []
 
     def may_bundle(self, root: dict) -> bool:
         """False when no `$ref` names other than `#` or a root definition that exists, and no object
-        below the root is a resource or anchor (sendable._needs_bundle holds nowhere)."""
+        below the root is a resource or anchor (sent_refs._needs_bundle holds nowhere)."""
         if self.resources:
             return True
-        for ref in set(self.refs):  # (a document names few definitions, many times each)
-            tokens = ref_pointer(ref) if ref[:1] == "#" else None
-            if (tokens is None or len(tokens) != 2 or tokens[0] not in _DEFS or type(root.get(tokens[0])) is not dict
-                    or tokens[1] not in root[tokens[0]]):
-                return True
-        return False
+        # (a document names few definitions, many times each)
+        return any(names_other(ref, root) for ref in set(self.refs))
+
+    def bundles(self, root: dict) -> bool:
+        """Whether sent_refs._needs_bundle holds somewhere in `root`, the copy as it came out."""
+        return self.nested or any(names_other(node["$ref"], root) for _, node in self.ref_places
+                                  if node["$ref"] != "#")
 
     def names_match(self, key_re: Any) -> bool:
         """Whether every property name the copy holds matches `key_re` (sendable.property_names finds none that does not)."""
@@ -53,20 +69,25 @@ def looked_copy(schema: Any) -> tuple[Any, Seen | None]:
         return copy_json(schema), None
     seen = Seen()
     try:
-        return _dict(schema, 1, seen), seen
+        return _dict(schema, 1, seen, []), seen
     except (_Unusual, RecursionError):
         return copy_json(schema), None
 
 
-def _dict(value: dict, depth: int, seen: Seen) -> dict:
+def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = False) -> dict:
     # As tool_input._copy_dict (the same depth limit), and what the object holds noted in `seen`.
+    # `at`: the place of `value` (a list of keys) where it is a schema object, or a "map" slot's
+    # object (`members`) whose dict members are (the schema slots of sent_refs._refs_below); else None.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
     out = dict(value)
     if "$ref" in value:
         ref = value["$ref"]
-        if type(ref) is str and ref != "#":
-            seen.refs.append(ref)
+        if type(ref) is str:
+            if ref != "#":
+                seen.refs.append(ref)
+            if at is not None and not members:
+                seen.ref_places.append((tuple(at), out))
     if "properties" in value and type(value["properties"]) is dict:
         seen.names.append(value["properties"])
     if "items" in value and type(value["items"]) is list:
@@ -76,27 +97,49 @@ def _dict(value: dict, depth: int, seen: Seen) -> dict:
         seen.bounds = True
     if depth > 1 and ("$id" in value or "$anchor" in value):
         seen.resources = True
+        if at is not None and not members:
+            seen.nested = True
+    if at is None:  # (no schema object: a plain copy, looked at)
+        for k, v in value.items():
+            tv = type(v)
+            if tv is dict:
+                out[k] = _dict(v, depth + 1, seen, None)
+            elif tv is list:
+                out[k] = _list(v, depth + 1, seen, None)
+            elif tv not in _SCALARS:
+                raise _Unusual
+        return out
     for k, v in value.items():
         tv = type(v)
-        if tv is dict:
-            out[k] = _dict(v, depth + 1, seen)
-        elif tv is list:
-            out[k] = _list(v, depth + 1, seen)
+        if tv is dict or tv is list:
+            kind = "schema" if members else _slot(k) if type(k) is str else None
+            at.append(k)
+            if tv is dict:
+                out[k] = _dict(v, depth + 1, seen, None if kind is None else at, kind == "map")
+            else:
+                out[k] = _list(v, depth + 1, seen, at if kind == "list" or kind == "schema-or-list" else None)
+            at.pop()
         elif tv not in _SCALARS:
             raise _Unusual
     return out
 
 
-def _list(value: list, depth: int, seen: Seen) -> list:
+def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
+    # `at`: the place of `value` where its dict members are schema objects, else None.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
     out = list(value)
     for i, v in enumerate(value):
         tv = type(v)
         if tv is dict:
-            out[i] = _dict(v, depth + 1, seen)
+            if at is None:
+                out[i] = _dict(v, depth + 1, seen, None)
+            else:
+                at.append(i)
+                out[i] = _dict(v, depth + 1, seen, at)
+                at.pop()
         elif tv is list:
-            out[i] = _list(v, depth + 1, seen)
+            out[i] = _list(v, depth + 1, seen, None)
         elif tv not in _SCALARS:
             raise _Unusual
     return out
