@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import statistics
 import sys
@@ -89,14 +90,23 @@ def _chat(names: list[str], texts: list[str]) -> dict:
 _READER = {"openai": "openai", "openai chat": "openai", "anthropic": "anthropic", "gemini": "gemini"}
 
 
-def _median_time(fn, runs: int) -> float:
+def _median_times(ours, base, runs: int, warm_up: int = 5) -> tuple[float, float]:
+    """The median times of `ours` and of `base`, their runs interleaved (a change in the machine's
+    load weighs on both alike), after a full collection and `warm_up` untimed runs of each: the
+    first shape timed in a process read 1.3-2.0x once in a while (the set-up's garbage collected
+    during its runs, cold caches)."""
     # The thread's CPU time: on a shared machine, the time another process holds the core is not ours.
-    times = []
+    gc.collect()
+    for _ in range(warm_up):
+        ours()
+        base()
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
-        start = time.thread_time()
-        fn()
-        times.append(time.thread_time() - start)
-    return statistics.median(times)
+        for fn, out in ((ours, times[0]), (base, times[1])):
+            start = time.thread_time()
+            fn()
+            out.append(time.thread_time() - start)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def bench_calls(n: int, runs: int) -> bool:
@@ -134,8 +144,8 @@ def _compare(readers: dict, responses: dict, toolset: object, null_paths: dict, 
         read = readers[shape]
         calls, rejected = read(response, toolset, null_paths)
         assert len(calls) == n and not rejected, (shape, rejected[:1])
-        ours = _median_time(lambda read=read, response=response: read(response, toolset, null_paths), runs)
-        base = _median_time(lambda texts=texts: [json.loads(t) for t in texts], runs)
+        ours, base = _median_times(lambda read=read, response=response: read(response, toolset, null_paths),
+                                   lambda texts=texts: [json.loads(t) for t in texts], runs)
         ratio = ours / base
         ok &= ratio <= limit
         print(f"{shape:<12} {ours / n * 1e6:8.2f} {base / n * 1e6:19.2f} {ratio:6.2f}"

@@ -66,21 +66,19 @@ _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite
 _SCAN = _DECODER.scan_once
 
 
-def loads_bounded(text: str, *, max_depth: int, max_bytes: int) -> Any:
+def loads_bounded(text: str, max_depth: int, max_bytes: int) -> Any:
     """``json.loads`` that refuses texts over ``max_bytes`` (UTF-8) or ``max_depth`` levels.
 
     Raises :class:`JsonLimitError` for a limit, a non-finite number (``NaN``, ``1e400``), a
     number too long to convert or a lone surrogate (``"\\ud800"``, not Unicode text), and ``json.JSONDecodeError`` (also a ValueError) for bad JSON.
     """
-    # Characters first: the UTF-8 size is only computed when it could exceed the bound.
-    too_large = len(text) > max_bytes or (
-        len(text) * 4 > max_bytes and len(text.encode("utf-8", "surrogatepass")) > max_bytes
-    )
-    if too_large:
+    n = len(text)
+    # Characters first (at most 4 UTF-8 bytes each): the UTF-8 size is only computed when it
+    # could exceed the bound.
+    if n * 4 > max_bytes and (n > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes):
         raise JsonLimitError(f"is larger than {max_bytes} bytes")
     # A JSON text nests a level per bracket pair: one of 2 * max_depth + 1 characters or fewer
     # that decodes is never too deep, and counting brackets rules it out for most others.
-    n = len(text)
     short = n <= 2 * max_depth + 1
     if not short:
         _check_nesting(text, max_depth)

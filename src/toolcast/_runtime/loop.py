@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from toolcast._runtime.json_limits import JsonLimitError, loads_bounded, plain_json
 from toolcast.model import ToolcastError
+from toolcast.nulls import NullPathError, _strip_owned
 from toolcast.walk.semantics import json_equal
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _is_object(obj: Any) -> bool:
 
 
 def _has(obj: Any, name: str) -> bool:
-    if isinstance(obj, Mapping):
+    if type(obj) is dict or isinstance(obj, Mapping):  # (a dict before the slower ABC check)
         return name in obj
     try:
         getattr(obj, name)
@@ -196,7 +197,7 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
     """``(arguments, None)``, or ``(None, why)`` for arguments the tool must not receive."""
     if type(args) is str:  # the common case first: a model's JSON text
         try:
-            value = loads_bounded(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES)
+            value = loads_bounded(args, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)  # (keywords cost a lookup each)
         except (json.JSONDecodeError, JsonLimitError) as exc:
             # Zero-argument calls arrive as "" from some models and servers.
             return ({}, None) if not args.strip() else (None, _decode_problem(name, exc))
@@ -266,12 +267,11 @@ def strip_call_nulls(name: str, arguments: dict[str, Any], null_paths: Any) -> d
 
 def check_null_paths(null_paths: Any) -> Mapping[str, Any]:
     """The null paths mapping of ``null_paths`` (a mapping, a ToolsReport or None), checked."""
-    from toolcast.nulls import NullPathError
-
     if isinstance(null_paths, ToolsReport):
         null_paths = null_paths.null_paths
     paths_by_tool = null_paths or {}
-    if not isinstance(paths_by_tool, Mapping):
+    # (A dict or a ToolsReport's mapping proxy matches before the slower ABC check.)
+    if not isinstance(paths_by_tool, (dict, MappingProxyType, Mapping)):
         raise NullPathError(
             "null_paths: expected a mapping of tool name to null paths, or a ToolsReport, "
             f"got {_kind(paths_by_tool)}"
@@ -319,14 +319,22 @@ class ToolCall:
             json_equal(v, theirs[k]) if k == "arguments" else v == theirs[k] for k, v in mine.items())
 
     @classmethod
-    def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        """The call ``raw`` made to ``exposed``. Built without the frozen ``__init__`` (one
-        ``object.__setattr__`` per field), which was a fifth of what a call costs to read."""
+    def _of(cls, raw: RawCall, names: tuple[str, str, str], arguments: dict[str, Any]) -> ToolCall:
+        """The call ``raw`` made to the tool ``names`` stands for (:func:`tool_names`). Built
+        without the frozen ``__init__`` (one ``object.__setattr__`` per field), which was a fifth
+        of what a call costs to read."""
         call = object.__new__(cls)
         fields = call.__dict__  # item by item: cheaper than update() with keywords
-        fields["call_id"], fields["name"] = raw[0], exposed.name
-        fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
+        fields["call_id"] = raw[0]
+        fields["name"], fields["server"], fields["tool"] = names
+        fields["arguments"] = arguments
         return call
+
+
+def tool_names(exposed: Any) -> tuple[str, str, str]:
+    """An exposed tool's (name, server, tool), the fields its calls carry: read_calls reads them
+    once per tool a response calls, not once per call."""
+    return exposed.name, exposed.server, exposed.tool
 
 
 _UNSET = object()
@@ -343,12 +351,11 @@ def read_calls(
     """``(calls, rejected)`` from :class:`RawCall` s (or tuples of their fields), any provider.
 
     An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
-    the others ``make_call(raw, exposed_tool, arguments)``, nulls stripped at null paths only.
+    the others ``make_call(raw, tool_names(exposed_tool), arguments)``, nulls stripped at null
+    paths only.
     Arguments that break a tool's enforced constraints (``null_paths`` a ToolsReport of
     ``tools(..., enforce=True)``), or with ``validate`` its original schema, are rejected too.
     """
-    from toolcast.nulls import _strip_owned
-
     paths_by_tool = check_null_paths(null_paths)
     checks = getattr(null_paths, "checks", None) if isinstance(null_paths, ToolsReport) else None
     # Per name called: the exposed tool and its null paths compiled, looked up once a response.
@@ -363,12 +370,19 @@ def read_calls(
             if exposed is None:
                 rejected.append(reject(RawCall._make(raw), unknown_tool_message(name, toolset)))
                 continue
-            tool = known[name] = (exposed, null_node(paths_by_tool.get(name)), getattr(exposed, "local", None),
+            tool = known[name] = (tool_names(exposed), null_node(paths_by_tool.get(name)), getattr(exposed, "local", None),
                                   _check_for(name, exposed, checks, validate) if checks or validate else None)
-        arguments, problem = decode_arguments(name, given)
-        if arguments is None:
-            rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
-            continue
+        arguments = None
+        if type(given) is str:  # a model's JSON text (the common case): an object is taken as it decodes
+            try:
+                arguments = loads_bounded(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
+            except ValueError:  # (bad JSON or over a limit: decode_arguments below words it)
+                arguments = None
+        if type(arguments) is not dict:  # anything else: decode_arguments decides, and words a problem
+            arguments, problem = decode_arguments(name, given)
+            if arguments is None:
+                rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
+                continue
         # The arguments are fresh (decoded or copied): the nulls go from them in place. (No
         # search for "null" in the text first: on a long text it costs more than the strip.)
         if tool[1] is not None:

@@ -216,8 +216,8 @@ def tool_calls(
     t = _target(target)
     raws = _extract(response, t, _apis(t, api))
 
-    def make(raw: Any, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
-        call = ToolCall._of(raw, exposed, arguments)
+    def make(raw: Any, names: tuple[str, str, str], arguments: dict[str, Any]) -> ToolCall:
+        call = ToolCall._of(raw, names, arguments)
         call.__dict__["target"], call.__dict__["api"] = target, raw[3]
         return call
 

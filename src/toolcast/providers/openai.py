@@ -111,11 +111,12 @@ class ToolCall(_ToolCall):
     api: Api = "responses"
 
     @classmethod
-    def _of(cls, raw: RawCall, exposed: Any, arguments: dict[str, Any]) -> ToolCall:
+    def _of(cls, raw: RawCall, names: tuple[str, str, str], arguments: dict[str, Any]) -> ToolCall:
         call = object.__new__(cls)  # as the base's _of, with the API (one call, not two)
         fields = call.__dict__
-        fields["call_id"], fields["name"] = raw[0], exposed.name
-        fields["server"], fields["tool"], fields["arguments"] = exposed.server, exposed.tool, arguments
+        fields["call_id"] = raw[0]
+        fields["name"], fields["server"], fields["tool"] = names
+        fields["arguments"] = arguments
         fields["api"] = raw[3]
         return call
 
