@@ -252,6 +252,19 @@ def test_the_cli_starts_without_dataclasses() -> None:
     assert _modules_after(run, ("dataclasses", "inspect", "ast", *_HEAVY)) == set()
 
 
+def test_a_plain_cli_compile_writes_the_emit_code_of_its_target_only() -> None:
+    """Listing the targets (the CLI's help) builds no emit function; the compile builds its own
+    target's on its first emit (each is source compiled at run time). `secrets` (and the hashlib,
+    random and hmac it brings) is imported only to write a baseline."""
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "refund_order.json")
+    run = f"import io, toolcast.cli.main; assert toolcast.cli.main.main(['compile', {example!r}], stdout=io.StringIO()) == 0"
+    built = ("; from toolcast.providers import EMITTERS; "
+             "print(','.join(n for n, t in EMITTERS.items() if t.emit.__code__.co_filename.startswith('<wire')))")
+    out = subprocess.run([sys.executable, "-c", run + built], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "openai"
+    assert _modules_after(run, ("secrets",)) == set()
+
+
 def test_findings_are_read_only_records_built_on_first_read() -> None:
     res = toolcast.compile_tool({"name": "t", "description": "d", "parameters": {
         "type": "object", "properties": {"a": {"type": "string", "default": "x"}, "b": {"$ref": 5}}}})

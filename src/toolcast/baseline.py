@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -65,6 +64,8 @@ def write(path: Path, results: Sequence[tuple[str, CompileResult]]) -> int:
                                            "and replacing it would lose it")) from None
     found = keys(results)
     parent = path.parent if str(path.parent) else Path(".")
+    import secrets  # (only a baseline written needs it: kept off a plain compile's start-up)
+
     tmp = parent / f".toolcast-{os.getpid()}-{secrets.token_hex(4)}.tmp"
     try:
         _fsops.create(tmp, [dumps(found).encode("utf-8")], sync=False)

@@ -144,9 +144,10 @@ def compile_tool(
         if mode is False and r.sends_original:
             status = _unwalked(schema, r, diags)
             compiled, schema_diags, schema_trans = None, [], []
-        else:
-            walk, compiled, status, schema, held_gc, enforcement = _walk_enforcing(
-                schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe)
+        else:  # (without enforce, _walk_enforcing's answer without its call)
+            walk, compiled, status, schema, held_gc, enforcement = (
+                _walk_enforcing(schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe) if enforce
+                else (*_walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans), None))
             schema_diags, schema_trans = walk.diags, walk.trans
         if not name_ok:
             status = "refused"
@@ -202,10 +203,18 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
             walk.lossy_blocks = True
         if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
             diags.append((r.patterns["strict-disabled"], "#", (), ()))
-            compiled, status = _walked(walk, schema, True, True, len(diags), len(trans))
-            status = "non-strict" if status == "strict" else "refused"
-        else:
-            compiled, status = _walked(walk, schema, mode, allow_lossy, len(diags), len(trans))
+        try:
+            compiled = walk_schema(walk, schema)
+        except RecursionError:
+            # Merging recursive definitions can unfold deeper than any guard foresaw.
+            compiled = {}
+            walk.report("schema-too-deep", (), count="too many", limit=walk.r.counted("depth").value)
+        if walk.refusals == 0 and not walk.lossy():
+            status = "strict" if mode is not False else "non-strict"
+        elif mode is not False:
+            status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))
+        else:  # (strict off: blocked as under strict true with every loss allowed)
+            status = "non-strict" if _blocked_status(walk, True, True, len(diags), len(trans)) == "strict" else "refused"
         if again or not walk.refusals or (type(schema) is dict and "$schema" in schema) or not _boolean_bounds(walk.diags, r):
             break
         # Draft-04's boolean exclusive bounds in a schema that declares no draft-04: read as what
@@ -295,19 +304,6 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
     if enforcement is not None and status == "strict":  # (enforce: what the run time checks)
         res._enforcement = enforcement
     return res
-
-
-def _walked(walk: Walk, schema: Any, mode: StrictMode, allow_lossy: bool, n_diags: int, n_trans: int) -> tuple:
-    """(the strict form of `schema`, the tool's status as the walk leaves it)."""
-    try:
-        compiled = walk_schema(walk, schema)
-    except RecursionError:
-        # Merging recursive definitions can unfold deeper than any guard foresaw.
-        compiled = {}
-        walk.report("schema-too-deep", (), count="too many", limit=walk.r.counted("depth").value)
-    if walk.refusals == 0 and not walk.lossy():
-        return compiled, "strict"
-    return compiled, _blocked_status(walk, mode, allow_lossy, n_diags, n_trans)
 
 
 def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: list) -> Any:

@@ -76,12 +76,14 @@ _TOOL_SLOTS = {"name": "name", "description": "description", "schema": "paramete
 _SCALAR = (str, int, float, bool, type(None))
 
 
-def _emitter(nodes: dict[str, tuple], where: str) -> Any:
+def _emitter(nodes: dict[str, tuple], where: str, owner: Any = None) -> Any:
     """A function (name, description, parameters, strict, api) -> the filled template of `api`,
     generated from the compiled templates as straight-line code, one branch per API: as fast as a
     hand-written emit (a tool is emitted per compile). Keys, API names and scalar constants enter the
     source as repr() literals, slots as fixed argument names; anything else is rejected, so the
-    spec's data never becomes code."""
+    spec's data never becomes code. The source is written (and a bad template refused) now; it is
+    compiled on the first emit (listing the targets, as the CLI's help does, compiles none), and
+    then stands as `owner.emit` (no extra call per tool after the first)."""
     lines = ["def emit(name, description, parameters, strict, api):",
              "    description_ = '' if description is None else description"]
     consts: dict[str, Any] = {"_copy": _copy}
@@ -123,9 +125,18 @@ def _emitter(nodes: dict[str, tuple], where: str) -> Any:
         expr, _ = value(node, api)
         lines.append(f"        return {expr}")
     lines.append("    raise KeyError(api)")
-    namespace = dict(consts)
-    exec(compile("\n".join(lines), f"<wire {where}>", "exec"), namespace)  # (what may enter: see the docstring)
-    return namespace["emit"]
+    made: list = []
+
+    def emit(name: Any, description: Any, parameters: Any, strict: Any, api: str) -> Any:
+        if not made:
+            namespace = dict(consts)
+            exec(compile("\n".join(lines), f"<wire {where}>", "exec"), namespace)  # (what may enter: see the docstring)
+            made.append(namespace["emit"])
+            if owner is not None:
+                owner.emit = made[0]
+        return made[0](name, description, parameters, strict, api)
+
+    return emit
 
 
 def _slot_path(node: tuple, name: str) -> tuple | None:
@@ -175,7 +186,7 @@ class Target:
         self._tools = _compile(first["tools"]) if "tools" in first else None
         self._tool = {a: _compile(w["tool"]) for a, w in self.wire.items()}
         # (an instance attribute: compile calls it per tool, without a method's extra frame)
-        self.emit = _emitter(self._tool, f"{name}.wire.apis")
+        self.emit = _emitter(self._tool, f"{name}.wire.apis", self)
         # Where each API's tool keeps its schema (schema_of), most specific first.
         paths = []
         for api, node in self._tool.items():
