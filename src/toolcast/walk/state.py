@@ -33,6 +33,21 @@ class Walk:
     walk.nullpaths). Compiled (setup.py), it is an extension type whose attributes are the fields
     of one C struct (state.pxd) and those functions are C functions over it."""
 
+    # The source build's instance layout: the fields state.pxd declares (56 attributes are past
+    # what CPython keeps without a per-instance dict, and a dict per walk is a tenth of a small
+    # tool's compile). Compiled, the extension type's struct is the layout.
+    __slots__ = (
+        "_merging", "annotations", "branched", "bucket", "buckets", "builds", "builds_refused",
+        "changes", "codes", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
+        "entered_props", "enum_limits", "enum_types", "gc_paused", "guarded", "hold_gc",
+        "inline_sizes", "inlined", "inlining", "key_re", "limit_values", "lossy_blocks",
+        "lossy_codes", "merged_refs", "n_chars", "n_enum", "n_inlined", "n_props", "node_plans",
+        "null_cuts", "null_paths", "object_codes", "object_flags", "objects_keep_closed",
+        "objects_unlisted", "optional_allowed", "optional_null", "plan", "queue", "r", "rank",
+        "ref_names", "ref_neutral", "ref_nulls", "refusals", "refusing", "root_inferred",
+        "root_raw", "scanned", "subset_form", "trans", "type_keywords",
+    )
+
     def __init__(self, rules: Rules) -> None:
         # The rule version's tables (see plans._walk_tables), read on every node; `subset_form`:
         # whether the result is written in the OpenAPI subset (walk.subset); `type_keywords`: policy
