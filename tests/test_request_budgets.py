@@ -4,14 +4,17 @@ would exceed sent together are noted once) unless --request makes it one request
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
 
 import toolcast
+from toolcast.budgets import strict_budgets
 from toolcast.cli.main import main
 from toolcast.compile import compile_request
+from toolcast.rules import get_rules
 
 
 def _optional_tool(n: int, name: str = "many_optional") -> dict:
@@ -102,6 +105,23 @@ def test_a_request_does_not_report_a_tool_demoted_alone_twice():
     assert used["max_optional_parameters"] == (10, 20)
     refused = compile_request([_optional_tool(30)], target="anthropic", strict=True).results[0]
     assert refused.status == "refused" and _codes(refused).count("anthropic/too-many-optional-parameters") == 1
+
+
+def test_each_compile_reads_the_strict_budgets_of_its_own_rules_when_rule_versions_alternate():
+    """budgets.strict_budgets keeps the last rule version's answer beside its per-version cache: a
+    compile under another version in between, or a version whose budgets were replaced, must not be
+    answered with it."""
+    anthropic, openai = get_rules(None, "anthropic"), get_rules(None, "openai")
+    unbudgeted = copy.copy(anthropic)
+    unbudgeted.budgets = {}
+    assert [strict_budgets(r) for r in (anthropic, openai, openai, anthropic, unbudgeted, anthropic)] == [
+        True, False, False, True, False, True]
+    big = _optional_tool(30)
+    as_openai = {"name": big["name"], "parameters": big["input_schema"]}
+    for _ in range(2):
+        assert toolcast.compile_tool(big, target="anthropic").status == "non-strict"  # (past max_optional_parameters)
+        assert toolcast.compile_tool(as_openai, target="openai").status == "strict"
+        assert toolcast.compile_tool(big, target="anthropic", rules=unbudgeted).status == "strict"
 
 
 # -- the CLI: a set of definitions, or with --request one request --------------------------------

@@ -58,6 +58,13 @@ CASES = {
         "properties": {"a": {"$ref": "#/definitions/d"}, "b": {"$ref": "#/properties/c"}, "c": {"type": "integer"},
                        "r": {"$id": "https://example.com/r", "properties": {"s": {"$ref": "#/definitions/t"}},
                              "definitions": {"t": {"type": "string"}}}, "x": FREE}},
+    "draft-07 tuples, dependencies split": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"p": {"type": "array", "items": [{"type": "string"}]}, "x": FREE},
+        "dependencies": {"p": ["x"], "x": {"required": ["p"]}}},
+    "draft-07 tuples, no dependencies": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"p": {"type": "array", "items": [{"type": "string"}], "additionalItems": FREE}, "x": FREE}},
     "bad property name": {"type": "object", "properties": {"a b": {"type": "string"}, "x": FREE}},
     "bad name in a definition": {"type": "object", "$defs": {"d": {"type": "object", "properties": {"é": FREE}}},
                                  "properties": {"a": {"$ref": "#/$defs/d"}}},
@@ -96,6 +103,8 @@ def test_the_copy_notes_what_the_passes_look_for() -> None:
     assert not seen.may_bundle(plain)
     assert looked_copy(CASES["draft-04 bound"])[1].bounds
     assert looked_copy(CASES["tuple items"])[1].tuples
+    assert looked_copy(CASES["draft-07 tuples, dependencies split"])[1].dependencies
+    assert not looked_copy(CASES["draft-07 tuples, no dependencies"])[1].dependencies
     assert looked_copy(CASES["nested resource"])[1].may_bundle(CASES["nested resource"])
     assert looked_copy(CASES["deep pointer"])[1].may_bundle(CASES["deep pointer"])
     assert looked_copy(CASES["missing definition"])[1].may_bundle(CASES["missing definition"])

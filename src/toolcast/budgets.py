@@ -122,15 +122,23 @@ def alone(tool: Any, res: CompileResult, rules: Any, emitter: Any, mode: Any,
 
 # Per rule version (by its budgets' identity, the object held so the id stays its own): whether
 # any budget counts strict tools alone (`applies: strict`). Most have none: `alone` ends there.
+# The last one asked is also kept alone (compile_tool asks once per strict tool, mostly of one
+# rule version): one identity test, without the id() and the dict look-up.
 _STRICT_BUDGETS: dict[int, tuple[dict, bool]] = {}
+_last_strict: tuple = (None, False)
 
 
 def strict_budgets(rules: Any) -> bool:
     """Whether `rules` has a budget that applies to strict tools (one `alone` may apply)."""
+    global _last_strict
     budgets = rules.budgets
+    known = _last_strict
+    if known[0] is budgets:
+        return known[1]
     known = _STRICT_BUDGETS.get(id(budgets))
     if known is None or known[0] is not budgets:
         known = _STRICT_BUDGETS[id(budgets)] = (budgets, any(b.applies == "strict" for b in budgets.values()))
+    _last_strict = known
     return known[1]
 
 

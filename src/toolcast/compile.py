@@ -36,7 +36,7 @@ from toolcast.tool_input import (
     resolve_target,
     strict_mode,
 )
-from toolcast.walk import Walk, walk_schema, without_cycle_gc
+from toolcast.walk import Walk, budget, walk_schema, without_cycle_gc
 from toolcast.walk.values import non_json
 from toolcast.walk.walker import root_not_object
 
@@ -143,16 +143,15 @@ def compile_tool(
             schema = object_root(schema, r, trans)  # (in every form: a tool's arguments are an object)
         if mode is False and r.sends_original:
             status = _unwalked(schema, r, diags)
-            compiled, schema_diags, schema_trans = None, [], []
-        else:  # (without enforce, _walk_enforcing's answer without its call)
-            walk, compiled, status, schema, held_gc, enforcement = (
-                _walk_enforcing(schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe) if enforce
-                else (*_walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans), None))
-            schema_diags, schema_trans = walk.diags, walk.trans
+            compiled = None
+        elif enforce:
+            walk, compiled, status, schema, held_gc, enforcement = _walk_enforcing(
+                schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe)
+        else:  # (_walk_enforcing's answer without enforce, without its call)
+            walk, compiled, status, schema, held_gc = _walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans)
         if not name_ok:
             status = "refused"
-        res = _result(name, description, schema, status, compiled, walk, diags, trans, schema_diags, schema_trans, r,
-                      emitter, api, enforcement)
+        res = _result(name, description, schema, status, compiled, walk, diags, trans, r, emitter, api, enforcement)
         return res if res._status != "strict" or not strict_budgets(r) else _alone(tool, res, r, emitter, mode, target, api)
     finally:
         if paused or held_gc or (walk is not None and walk.gc_paused):
@@ -193,9 +192,8 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
     """(the walk, the strict form, the status, the schema walked, whether a first walk paused the
     cycle collector) of a tool's schema; the tool's own findings so far are in `diags` and `trans`."""
     n_diags = len(diags)
-    held_gc = False
-    for again in (False, True):
-        del diags[n_diags:]
+    held_gc = again = False
+    while True:
         walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
         walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
         walk.builds_refused = False  # a refused schema's strict form is never sent (see Walk.builds)
@@ -215,19 +213,24 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
             status = _blocked_status(walk, mode, allow_lossy, len(diags), len(trans))
         else:  # (strict off: blocked as under strict true with every loss allowed)
             status = "non-strict" if _blocked_status(walk, True, True, len(diags), len(trans)) == "strict" else "refused"
-        if again or not walk.refusals or (type(schema) is dict and "$schema" in schema) or not _boolean_bounds(walk.diags, r):
-            break
+        if not walk.refusals or again or (type(schema) is dict and "$schema" in schema) or not _boolean_bounds(walk.diags, r):
+            return walk, compiled, status, schema, held_gc
         # Draft-04's boolean exclusive bounds in a schema that declares no draft-04: read as what
-        # they mean (exact) and walked again; rare, so looked for only once refused.
+        # they mean (exact) and walked again (the first walk's findings dropped); rare, so looked
+        # for only once refused.
         held_gc = walk.gc_paused
         schema = numeric_bounds(copy_json(schema), r, trans)
-    return walk, compiled, status, schema, held_gc
+        del diags[n_diags:]
+        again = True
 
 
 def _boolean_bounds(walk_diags: list, r: Rules) -> bool:
     """Whether the walk refused a boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04's form)."""
     invalid = r.patterns["invalid-keyword-value"]
-    return any(_boolean_bound(d, invalid) for d in walk_diags)
+    for d in walk_diags:  # noqa: SIM110 (a loop, not any() over a generator: run on every refused tool's findings)
+        if d[0] == invalid and _boolean_bound(d, invalid):
+            return True
+    return False
 
 
 def _boolean_bound(d: tuple, invalid: str) -> bool:
@@ -266,10 +269,11 @@ def _unwalked(schema: Any, r: Rules, diags: list) -> Status:
 
 
 def _result(name: Any, description: Any, schema: Any, status: Status, compiled: Any, walk: Walk | None,
-            diags: list, trans: list, schema_diags: list, schema_trans: list, r: Rules, emitter: Any,
-            api: str, enforcement: tuple | None = None) -> CompileResult:
-    """The CompileResult of a tool whose findings are recorded: its emitted form (the compiled
+            diags: list, trans: list, r: Rules, emitter: Any, api: str, enforcement: tuple | None = None) -> CompileResult:
+    """The CompileResult of a tool whose findings are recorded (the tool's own in `diags` and
+    `trans`, the schema's in `walk`, None when it was not walked): its emitted form (the compiled
     schema if strict, a copy of the original if not, none if refused) and its null paths."""
+    schema_diags, schema_trans = (walk.diags, walk.trans) if walk is not None else ((), ())
     tool_out = None
     null_paths: tuple = ()
     if status == "strict":
@@ -279,7 +283,7 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
         tool_out = emitter.emit(name, description, compiled, True, api)
     elif status != "refused":
         if r.sends_original:
-            params = _original(schema, r, diags, trans, schema_diags)
+            params = _original(schema, r, diags, trans, schema_diags, walk)
             if params is not None and r.policy.get("root_type") == "object":
                 params = _typed_root(params, r, trans)
         else:  # the converted schema, lossy changes and all; nothing to send after a refusal
@@ -306,12 +310,12 @@ def _result(name: Any, description: Any, schema: Any, status: Status, compiled: 
     return res
 
 
-def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: list) -> Any:
+def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: list, walk: Walk | None = None) -> Any:
     """A copy of the original schema to send non-strict, made acceptable to the provider without
     strict (toolcast.sendable, its rewrites recorded in `trans`), or None when it cannot be sent: no
     acceptable form exists, it is too deep to serialise safely (reported, unless the walk reported
     the depth already), or it names a property as the rules refuse in every mode (the walk judged
-    only the places it walked)."""
+    only the places it walked). `walk`: the walk of `schema`, whose bundle of it is taken (Walk.bundled)."""
     seen = None
     try:
         if schema is None:
@@ -323,8 +327,12 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
         if not any(d[0] == too_deep for d in schema_diags):
             diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
         return None
+    except budget.SchemaTooLarge as e:  # (shared in place below what the walk walks: see walk.budget)
+        diags.append((r.patterns["too-many-schema-nodes"], "#", e.place, (("limit", f"{budget.NODE_BUDGET:,}"),)))
+        return None
     if type(sent) is dict:
-        sent = sendable(sent, r, diags, trans, seen)
+        bundled = walk.bundled if walk is not None else None
+        sent = sendable(sent, r, diags, trans, seen, bundled if bundled is not None and bundled[0] is schema else None)
         if sent is None:
             return None
         not_object = root_not_object(sent)

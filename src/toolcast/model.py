@@ -238,10 +238,16 @@ class CompileResult:
         `unsent` (n_diags, n_trans), the records from those indexes on are about a form of the
         schema that was not sent (a non-strict tool's compiled schema; everything of a refused one)."""
         self = object.__new__(cls)
-        self._name, self._status, self._tool, self._null_paths = name, status, tool, null_paths
-        self._diagnostics = self._transformations = None
-        self._rules, self._api, self._records, self._unsent = rules.id, api, (rules, diags, trans), unsent
-        self._enforcement = None
+        # (one statement per field: a multiple assignment builds and unpacks a tuple per result)
+        self._name = name
+        self._status = status
+        self._tool = tool
+        self._null_paths = null_paths
+        self._diagnostics = self._transformations = self._enforcement = None
+        self._rules = rules.id
+        self._api = api
+        self._records = (rules, diags, trans)
+        self._unsent = unsent
         return self
 
     # Read-only views of the fields (a property without a setter refuses assignment).

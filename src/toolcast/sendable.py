@@ -67,15 +67,16 @@ def object_root(schema: Any, r: Any, trans: list) -> Any:
     return out
 
 
-def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> dict | None:
+def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bundled: Any = None) -> dict | None:
     """`sent` (the compile's own copy of the original, changed in place) made acceptable to the
     provider without strict, each rewrite recorded in `trans` (a lossy one where it widens); None
     when no acceptable form exists (the reason in `diags`). `seen` (sent_copy.Seen, from the copy):
-    the passes whose keys occur nowhere in `sent` are skipped (None: every pass runs)."""
+    the passes whose keys occur nowhere in `sent` are skipped (None: every pass runs). `bundled`:
+    the walk's bundle of the document `sent` is a copy of (Walk.bundled), or None."""
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
     if needs_2020_terms(sent, declared, seen):  # (then the whole body, and what it declares: 2020-12)
-        sent = as_2020_12(sent, declared, r, trans)
+        sent = as_2020_12(sent, declared, r, trans, seen)
         declared = "2020-12"
     # (what draft-04's flags mean; another dialect's are invalid)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
@@ -85,7 +86,7 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None) -> 
     if policy.get("sent_references") == "local":
         # (the copy's references hold while no pass above could have changed the copy)
         places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples) else None
-        sent = local_references(sent, r, diags, trans, declared, seen, places)
+        sent = local_references(sent, r, diags, trans, declared, seen, places, bundled)
         if sent is None:
             return None
     if r.sent_root_keywords:

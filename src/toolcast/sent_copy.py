@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.tool_input import MAX_COPY_DEPTH, _TooDeep, copy_json
+from toolcast.walk import budget
 from toolcast.walk.dialect import SCHEMA_SLOTS
 from toolcast.walk.values import ref_pointer
 
@@ -32,16 +33,20 @@ class Seen:
     occur runs as it always does, on the schema objects only. `ref_places` and `nested` are of the
     schema objects alone (sent_refs._refs_below's slots), exact for the copy as it came out."""
 
-    __slots__ = ("bounds", "names", "nested", "ref_places", "refs", "resources", "tuples")
+    __slots__ = ("bounds", "dependencies", "left", "names", "nested", "ref_places", "refs", "resources", "tuples")
 
     def __init__(self) -> None:
         self.bounds = self.tuples = self.resources = False  # a boolean bound, an `items` list, a nested $id/$anchor
         self.nested = False  # a schema object below the root with an `$id` or `$anchor`
+        self.dependencies = False  # a `dependencies` key (sent_dialect._dependencies' only one)
         self.refs: list = []  # every string `$ref` other than "#"
         self.names: list = []  # every `properties` object
         # (place, node of the copy) of every schema object with a string `$ref`, "#" too, in document
         # order: sent_refs._refs_to(copy, "") of the copy as it came out, made in the copy's pass.
         self.ref_places: list = []
+        # The containers the copy may still make: a subtree shared in place is copied once per place,
+        # as the walk visits it (walk.budget; the walk leaves unwalked what the rules drop).
+        self.left = budget.NODE_BUDGET
 
     def may_bundle(self, root: dict) -> bool:
         """False when no `$ref` names other than `#` or a root definition that exists, and no object
@@ -64,7 +69,7 @@ class Seen:
 
 def looked_copy(schema: Any) -> tuple[Any, Seen | None]:
     """(copy_json(schema), what it holds: Seen, or None when it was not looked at and every pass must run).
-    Raises _TooDeep as copy_json does."""
+    Raises _TooDeep as copy_json does, and walk.budget.SchemaTooLarge past its budget of containers."""
     if type(schema) is not dict:
         return copy_json(schema), None
     seen = Seen()
@@ -80,6 +85,9 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
     # object (`members`) whose dict members are (the schema slots of sent_refs._refs_below); else None.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
+    seen.left -= 1
+    if seen.left < 0:
+        raise budget.SchemaTooLarge(tuple(at) if at is not None else ())
     out = dict(value)
     if "$ref" in value:
         ref = value["$ref"]
@@ -99,6 +107,8 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
         seen.resources = True
         if at is not None and not members:
             seen.nested = True
+    if "dependencies" in value:
+        seen.dependencies = True
     if at is None:  # (no schema object: a plain copy, looked at)
         for k, v in value.items():
             tv = type(v)
@@ -128,6 +138,9 @@ def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
     # `at`: the place of `value` where its dict members are schema objects, else None.
     if depth > MAX_COPY_DEPTH:
         raise _TooDeep
+    seen.left -= 1
+    if seen.left < 0:
+        raise budget.SchemaTooLarge(tuple(at) if at is not None else ())
     out = list(value)
     for i, v in enumerate(value):
         tv = type(v)

@@ -40,8 +40,9 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
     return False
 
 
-def as_2020_12(sent: dict, declared: str, r: Any, trans: list) -> dict:
-    """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`."""
+def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None) -> dict:
+    """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`.
+    `seen` (sent_copy.Seen of `sent`, or None): no `dependencies` anywhere, nothing to split."""
     code = r.changes["converted-dialect-keyword"]
     rw = Rewrite(declared, _ANNOTATIONS)
     out = dict(rw.rewrite(sent, ()))
@@ -53,7 +54,8 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list) -> dict:
         trans.append((code, "#", place + ("$id",), f"(the fragment-only `$id` {fragment!r} as an `$anchor`)"))
     for place, key, became in rw.bounds:
         trans.append((code, "#", place + (key,), f"(`{key}` as {became})"))
-    _dependencies(out, code, trans)
+    if seen is None or seen.dependencies:  # (the rewrite only ever drops a keyword)
+        _dependencies(out, code, trans)
     out["$schema"] = SCHEMA_2020_12
     trans.append((code, "#", ("$schema",), f"(the {declared} `$schema` as 2020-12's: its keywords are written "
                                            "in 2020-12 terms)"))

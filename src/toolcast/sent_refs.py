@@ -28,10 +28,12 @@ class _Recorder:
 
 
 def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str | None,
-                     seen: Any = None, places: list | None = None) -> dict | None:
+                     seen: Any = None, places: list | None = None, bundled: tuple | None = None) -> dict | None:
     """`sent` with every `$ref` naming `#` or a root definition, resolved as JSON Schema does
     (`$id` bases, anchors; walk.resources.bundle); None when one names a resource outside the
-    document (nothing is ever fetched) or nothing at all. `places`: _refs_to(sent, ""), or None."""
+    document (nothing is ever fetched) or nothing at all. `places`: _refs_to(sent, ""), or None.
+    `bundled`: the walk's bundle of the document `sent` copies (Walk.bundled), or None; taken only
+    while `sent` is that copy unchanged (`places` given) and the dialect is the same."""
     if places is not None:  # (what the copy found is exact while the copy is unchanged)
         bundles = seen.bundles(sent)
     else:
@@ -41,9 +43,16 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
         _defs_renamed(sent, r, trans, seen.refs if seen is not None else None, places)
         return sent
     before = {place: node["$ref"] for place, node in (_refs_to(sent, "") if places is None else places)}
-    out = bundle(sent, _Recorder(r, diags, trans), dialect or "2020-12")
-    if out is None:
-        return None
+    dialect = dialect or "2020-12"
+    if bundled is not None and places is not None and bundled[1] == dialect:
+        # (the same input as this bundle's, so the same output and records: the walk's, taken)
+        out = bundled[2]
+        diags += bundled[3]
+        trans += bundled[4]
+    else:
+        out = bundle(sent, _Recorder(r, diags, trans), dialect)
+        if out is None:
+            return None
     # (bundle shares what it leaves alone: own every node again, finding the references in the same
     # pass; bundle changes no place's `$ref` but to another string, so the schema objects without
     # one need no look)

@@ -161,7 +161,7 @@ class _Unusual(Exception):
     """A value the fast copy does not take; the careful one decides (and words any error)."""
 
 
-def plain_json(value: Any, *, max_depth: int, max_bytes: int | None = None) -> Any:
+def plain_json(value: Any, max_depth: int, max_bytes: int | None = None) -> Any:
     """A fresh copy of ``value`` as plain JSON data (dict, list, str, int, finite float, ...).
 
     Raises :class:`JsonLimitError` naming the first place that is nested deeper than

@@ -208,7 +208,7 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
         return {}, None
     if type(args) is dict or isinstance(args, Mapping):
         try:  # already decoded (by a caller or a proxy): copy it, checked as JSON
-            return plain_json(args, max_depth=MAX_JSON_DEPTH, max_bytes=MAX_ARGUMENTS_BYTES), None
+            return plain_json(args, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES), None
         except JsonLimitError as exc:
             if str(exc).startswith("is larger"):  # worded as for the same arguments sent as text
                 return None, _decode_problem(name, exc)
@@ -377,6 +377,11 @@ def read_calls(
             try:
                 arguments = loads_bounded(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
             except ValueError:  # (bad JSON or over a limit: decode_arguments below words it)
+                arguments = None
+        elif type(given) is dict:  # decoded by the SDK (Anthropic, Gemini): a copy, checked as JSON
+            try:
+                arguments = plain_json(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
+            except JsonLimitError:  # (decode_arguments below words it)
                 arguments = None
         if type(arguments) is not dict:  # anything else: decode_arguments decides, and words a problem
             arguments, problem = decode_arguments(name, given)

@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('A-PY', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema', 'anthropic/non-json-value')
+ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema', 'anthropic/non-json-value', 'anthropic/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT'), 'sent_references': ('A-SO',), 'sent_root_keywords': ('E-ROOT', 'E-ROOT-NON-STRICT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z0-9_.-]{1,64}$'
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf')
@@ -220,6 +220,7 @@ DIAGNOSTICS = {
     'anthropic/strict-optional-property': DiagnosticEntry('info', 'reports', 'Property {name!r} is optional.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use', ('A-STRICT',), 'reserved', 'strict-optional-property'),
     'anthropic/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'The schema has {count} null paths, more than toolcast lists ({limit}).', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'reserved', 'too-many-null-paths'),
     'anthropic/too-many-optional-parameters': DiagnosticEntry('error', 'refuses', "Sent strict, this tool would bring the request's optional parameters to {count}; Anthropic accepts at most {limit} across all strict tools.", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', None),
+    'anthropic/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', 'too-many-schema-nodes'),
     'anthropic/too-many-strict-tools': DiagnosticEntry('error', 'refuses', 'This would be strict tool {count} of the request; Anthropic accepts at most {limit} strict tools per request.', 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', None),
     'anthropic/too-many-union-parameters': DiagnosticEntry('error', 'refuses', "Sent strict, this tool would bring the request's parameters using anyOf or type arrays to {count}; Anthropic accepts at most {limit} across all strict tools.", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', ('A-SO',), 'active', None),
     'anthropic/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters Anthropic does not accept; names must match {pattern}.', 'https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools', ('A-DEF',), 'active', 'tool-name-invalid-characters'),
@@ -364,6 +365,7 @@ PATTERNS = {
     'strict-disabled': 'anthropic/strict-disabled',
     'strict-optional-property': 'anthropic/strict-optional-property',
     'too-many-null-paths': 'anthropic/too-many-null-paths',
+    'too-many-schema-nodes': 'anthropic/too-many-schema-nodes',
     'tool-name-invalid-characters': 'anthropic/tool-name-invalid-characters',
     'tool-name-missing': 'anthropic/tool-name-missing',
     'tool-name-too-long': 'anthropic/tool-name-too-long',

@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('bedrock/tool-name-invalid-characters', 'bedrock/tool-name-too-long', 'bedrock/tool-name-missing', 'bedrock/duplicate-tool-name', 'bedrock/root-schema-not-object', 'bedrock/non-json-value', 'bedrock/invalid-keyword-value', 'bedrock/non-schema-subschema')
+ALWAYS_REFUSED = ('bedrock/tool-name-invalid-characters', 'bedrock/tool-name-too-long', 'bedrock/tool-name-missing', 'bedrock/duplicate-tool-name', 'bedrock/root-schema-not-object', 'bedrock/non-json-value', 'bedrock/invalid-keyword-value', 'bedrock/non-schema-subschema', 'bedrock/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('BR-API',), 'optional_properties': ('BR-API',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('BR-API',), 'sent_references': ('BR-API',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
@@ -219,6 +219,7 @@ DIAGNOSTICS = {
     'bedrock/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; Amazon Bedrock accepts at most {limit}.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', None),
     'bedrock/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', 'too-many-null-paths'),
     'bedrock/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; Amazon Bedrock accepts at most {limit}.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', None),
+    'bedrock/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'too-many-schema-nodes'),
     'bedrock/too-many-strict-tools': DiagnosticEntry('error', 'refuses', "Amazon Bedrock's strict subset is not known to toolcast, so no tool is sent strict (this would be strict tool {count}; the limit is {limit}).", 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-SO',), 'active', None),
     'bedrock/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; Amazon Bedrock accepts at most {limit} tools per request.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'reserved', None),
     'bedrock/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters Amazon Bedrock does not accept; names must match {pattern}.', 'https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html', ('BR-API',), 'active', 'tool-name-invalid-characters'),
@@ -366,6 +367,7 @@ PATTERNS = {
     'strict-disabled': 'bedrock/strict-disabled',
     'strict-optional-property': 'bedrock/strict-optional-property',
     'too-many-null-paths': 'bedrock/too-many-null-paths',
+    'too-many-schema-nodes': 'bedrock/too-many-schema-nodes',
     'tool-name-invalid-characters': 'bedrock/tool-name-invalid-characters',
     'tool-name-missing': 'bedrock/tool-name-missing',
     'tool-name-too-long': 'bedrock/tool-name-too-long',

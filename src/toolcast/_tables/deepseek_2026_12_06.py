@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local', 'type_keywords': 'per-type'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('deepseek/tool-name-invalid-characters', 'deepseek/tool-name-too-long', 'deepseek/tool-name-missing', 'deepseek/duplicate-tool-name', 'deepseek/root-schema-not-object', 'deepseek/non-json-value', 'deepseek/invalid-keyword-value', 'deepseek/non-schema-subschema')
+ALWAYS_REFUSED = ('deepseek/tool-name-invalid-characters', 'deepseek/tool-name-too-long', 'deepseek/tool-name-missing', 'deepseek/duplicate-tool-name', 'deepseek/root-schema-not-object', 'deepseek/non-json-value', 'deepseek/invalid-keyword-value', 'deepseek/non-schema-subschema', 'deepseek/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC', 'DS-RIG')}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
@@ -210,6 +210,7 @@ DIAGNOSTICS = {
     'deepseek/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; DeepSeek accepts at most {limit}.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'reserved', None),
     'deepseek/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'too-many-null-paths'),
     'deepseek/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; DeepSeek accepts at most {limit}.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'reserved', None),
+    'deepseek/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'too-many-schema-nodes'),
     'deepseek/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; DeepSeek accepts at most {limit} tools per request.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'reserved', None),
     'deepseek/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters DeepSeek does not accept; names must match {pattern}.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'tool-name-invalid-characters'),
     'deepseek/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://api-docs.deepseek.com/guides/tool_calls', ('DS-TC',), 'active', 'tool-name-missing'),
@@ -356,6 +357,7 @@ PATTERNS = {
     'strict-disabled': 'deepseek/strict-disabled',
     'strict-optional-property': 'deepseek/strict-optional-property',
     'too-many-null-paths': 'deepseek/too-many-null-paths',
+    'too-many-schema-nodes': 'deepseek/too-many-schema-nodes',
     'tool-name-invalid-characters': 'deepseek/tool-name-invalid-characters',
     'tool-name-missing': 'deepseek/tool-name-missing',
     'tool-name-too-long': 'deepseek/tool-name-too-long',

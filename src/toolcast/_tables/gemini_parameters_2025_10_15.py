@@ -25,7 +25,7 @@ DESCRIPTION_CITE = ('G-API', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'non_strict': 'converted', 'number_enums': 'drop', 'objects': 'unlisted', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'schema_form': 'openapi-subset'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('gemini/tool-name-invalid-characters', 'gemini/tool-name-too-long', 'gemini/tool-name-missing', 'gemini/duplicate-tool-name', 'gemini/root-schema-not-object', 'gemini/non-json-value')
+ALWAYS_REFUSED = ('gemini/tool-name-invalid-characters', 'gemini/tool-name-too-long', 'gemini/tool-name-missing', 'gemini/duplicate-tool-name', 'gemini/root-schema-not-object', 'gemini/non-json-value', 'gemini/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('G-API',), 'definitions': ('G-API', 'G-PY'), 'non_strict': ('G-API',), 'number_enums': ('G-API',), 'objects': ('G-API', 'G-PY'), 'optional_properties': ('G-API',), 'recursion': ('G-API', 'G-PY'), 'ref_siblings': ('G-API',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-API', 'E-ROOT-OBJECT'), 'schema_form': ('G-API', 'E-TYPE-LIST')}
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
@@ -210,6 +210,7 @@ DIAGNOSTICS = {
     'gemini/strict-disabled': DiagnosticEntry('info', 'reports', 'Strict compilation is off for this compile; the schema is converted to the parameters subset with every change applied, lossy ones included.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'strict-disabled'),
     'gemini/strict-optional-property': DiagnosticEntry('info', 'reports', 'Property {name!r} is optional.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'strict-optional-property'),
     'gemini/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'The schema has {count} null paths, more than toolcast lists ({limit}).', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'reserved', 'too-many-null-paths'),
+    'gemini/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'too-many-schema-nodes'),
     'gemini/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters Gemini does not accept; names must match {pattern}.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'tool-name-invalid-characters'),
     'gemini/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'tool-name-missing'),
     'gemini/tool-name-too-long': DiagnosticEntry('error', 'refuses', 'Tool name is {count} characters long; Gemini accepts at most {limit}.', 'https://ai.google.dev/gemini-api/docs/function-calling', ('G-API-GEN',), 'active', 'tool-name-too-long'),
@@ -352,6 +353,7 @@ PATTERNS = {
     'strict-disabled': 'gemini/strict-disabled',
     'strict-optional-property': 'gemini/strict-optional-property',
     'too-many-null-paths': 'gemini/too-many-null-paths',
+    'too-many-schema-nodes': 'gemini/too-many-schema-nodes',
     'tool-name-invalid-characters': 'gemini/tool-name-invalid-characters',
     'tool-name-missing': 'gemini/tool-name-missing',
     'tool-name-too-long': 'gemini/tool-name-too-long',

@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('MCP-2511-SCHEMA',)
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_property_schemas': 'any', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('mcp/tool-name-invalid-characters', 'mcp/tool-name-too-long', 'mcp/tool-name-missing', 'mcp/duplicate-tool-name', 'mcp/root-schema-not-object', 'mcp/non-json-value', 'mcp/invalid-keyword-value', 'mcp/non-schema-subschema', 'mcp/unsupported-dialect')
+ALWAYS_REFUSED = ('mcp/tool-name-invalid-characters', 'mcp/tool-name-too-long', 'mcp/tool-name-missing', 'mcp/duplicate-tool-name', 'mcp/root-schema-not-object', 'mcp/non-json-value', 'mcp/invalid-keyword-value', 'mcp/non-schema-subschema', 'mcp/unsupported-dialect', 'mcp/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('MCP-2511-TOOLS', 'MCP-2511-BASIC'), 'definitions': ('MCP-2511-BASIC',), 'objects': ('MCP-2511-BASIC',), 'optional_properties': ('MCP-2511-BASIC',), 'recursion': ('MCP-2511-BASIC',), 'ref_siblings': ('MCP-2511-BASIC',), 'root_combinators': ('MCP-2511-SCHEMA',), 'root_type': ('MCP-2607-SCHEMA',), 'sent_property_schemas': ('MCP-2607-SCHEMA',), 'sent_references': ('MCP-2607-BASIC',), 'sent_root_keywords': ('MCP-2607-SCHEMA',)}
 SENT_ROOT_KEYWORDS = ()
 
@@ -225,6 +225,7 @@ DIAGNOSTICS = {
     'mcp/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; MCP accepts at most {limit}.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'reserved', None),
     'mcp/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'reserved', 'too-many-null-paths'),
     'mcp/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; MCP accepts at most {limit}.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'reserved', None),
+    'mcp/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'active', 'too-many-schema-nodes'),
     'mcp/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; MCP accepts at most {limit} tools per request.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'reserved', None),
     'mcp/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters MCP does not accept; names must match {pattern}.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'active', 'tool-name-invalid-characters'),
     'mcp/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://modelcontextprotocol.io/specification/2026-07-28/server/tools', ('MCP-2607-TOOLS',), 'active', 'tool-name-missing'),
@@ -371,6 +372,7 @@ PATTERNS = {
     'strict-disabled': 'mcp/strict-disabled',
     'strict-optional-property': 'mcp/strict-optional-property',
     'too-many-null-paths': 'mcp/too-many-null-paths',
+    'too-many-schema-nodes': 'mcp/too-many-schema-nodes',
     'tool-name-invalid-characters': 'mcp/tool-name-invalid-characters',
     'tool-name-missing': 'mcp/tool-name-missing',
     'tool-name-too-long': 'mcp/tool-name-too-long',

@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('mistral/tool-name-invalid-characters', 'mistral/tool-name-too-long', 'mistral/tool-name-missing', 'mistral/duplicate-tool-name', 'mistral/root-schema-not-object', 'mistral/non-json-value', 'mistral/invalid-keyword-value', 'mistral/non-schema-subschema')
+ALWAYS_REFUSED = ('mistral/tool-name-invalid-characters', 'mistral/tool-name-too-long', 'mistral/tool-name-missing', 'mistral/duplicate-tool-name', 'mistral/root-schema-not-object', 'mistral/non-json-value', 'mistral/invalid-keyword-value', 'mistral/non-schema-subschema', 'mistral/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('MI-DOCS',), 'optional_properties': ('MI-DOCS',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_references': ('MI-COMMON',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
@@ -219,6 +219,7 @@ DIAGNOSTICS = {
     'mistral/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; Mistral accepts at most {limit}.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'reserved', None),
     'mistral/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'reserved', 'too-many-null-paths'),
     'mistral/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; Mistral accepts at most {limit}.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'reserved', None),
+    'mistral/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'active', 'too-many-schema-nodes'),
     'mistral/too-many-strict-tools': DiagnosticEntry('error', 'refuses', 'Mistral documents no strict subset for tools, so toolcast sends no tool strict (this would be strict tool {count}; the limit is {limit}).', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-PY', 'MI-DOCS'), 'active', None),
     'mistral/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; Mistral accepts at most {limit} tools per request.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'reserved', None),
     'mistral/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters Mistral does not accept; names must match {pattern}.', 'https://docs.mistral.ai/capabilities/function_calling/', ('MI-COMMON',), 'active', 'tool-name-invalid-characters'),
@@ -366,6 +367,7 @@ PATTERNS = {
     'strict-disabled': 'mistral/strict-disabled',
     'strict-optional-property': 'mistral/strict-optional-property',
     'too-many-null-paths': 'mistral/too-many-null-paths',
+    'too-many-schema-nodes': 'mistral/too-many-schema-nodes',
     'tool-name-invalid-characters': 'mistral/tool-name-invalid-characters',
     'tool-name-missing': 'mistral/tool-name-missing',
     'tool-name-too-long': 'mistral/tool-name-too-long',

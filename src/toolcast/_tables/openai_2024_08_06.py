@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('E-DESC', 'E-DESC-1024-A', 'E-DESC-1024-B')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
-ALWAYS_REFUSED = ('openai/tool-name-invalid-characters', 'openai/tool-name-too-long', 'openai/tool-name-missing', 'openai/duplicate-tool-name', 'openai/root-schema-not-object', 'openai/non-json-value', 'openai/invalid-keyword-value', 'openai/non-schema-subschema')
+ALWAYS_REFUSED = ('openai/tool-name-invalid-characters', 'openai/tool-name-too-long', 'openai/tool-name-missing', 'openai/duplicate-tool-name', 'openai/root-schema-not-object', 'openai/non-json-value', 'openai/invalid-keyword-value', 'openai/non-schema-subschema', 'openai/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('O-SO', 'O-NODE'), 'optional_properties': ('O-SO',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
@@ -216,6 +216,7 @@ DIAGNOSTICS = {
     'openai/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; OpenAI accepts at most {limit}.', 'https://developers.openai.com/api/docs/guides/structured-outputs#limitations-on-enum-size', ('O-SO',), 'active', None),
     'openai/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://developers.openai.com/api/docs/guides/structured-outputs#all-fields-must-be-required', ('O-SO',), 'active', 'too-many-null-paths'),
     'openai/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; OpenAI accepts at most {limit}.', 'https://developers.openai.com/api/docs/guides/structured-outputs#objects-have-limitations-on-nesting-depth-and-size', ('O-SO',), 'active', None),
+    'openai/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas', ('O-SO',), 'active', 'too-many-schema-nodes'),
     'openai/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; OpenAI accepts at most {limit} tools per request.', 'https://developers.openai.com/api/docs/guides/function-calling', ('O-PY', 'E-TOOLS-128'), 'active', None),
     'openai/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters OpenAI does not accept; names must match {pattern}.', 'https://developers.openai.com/api/docs/guides/function-calling', ('O-PY',), 'active', 'tool-name-invalid-characters'),
     'openai/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://developers.openai.com/api/docs/guides/function-calling', ('O-PY',), 'active', 'tool-name-missing'),
@@ -362,6 +363,7 @@ PATTERNS = {
     'strict-disabled': 'openai/strict-disabled',
     'strict-optional-property': 'openai/strict-optional-property',
     'too-many-null-paths': 'openai/too-many-null-paths',
+    'too-many-schema-nodes': 'openai/too-many-schema-nodes',
     'tool-name-invalid-characters': 'openai/tool-name-invalid-characters',
     'tool-name-missing': 'openai/tool-name-missing',
     'tool-name-too-long': 'openai/tool-name-too-long',

@@ -25,7 +25,7 @@ DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_any_of': 'alone', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value', 'vertex/invalid-keyword-value', 'vertex/non-schema-subschema')
+ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value', 'vertex/invalid-keyword-value', 'vertex/non-schema-subschema', 'vertex/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 ENUM_VALUE_TYPES = ('string', 'number')
@@ -210,6 +210,7 @@ DIAGNOSTICS = {
     'vertex/strict-disabled': DiagnosticEntry('info', 'reports', 'Strict compilation is off for this compile; the original schema is sent as parametersJsonSchema.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'strict-disabled'),
     'vertex/strict-optional-property': DiagnosticEntry('info', 'reports', 'Property {name!r} is optional.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'strict-optional-property'),
     'vertex/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'The schema has {count} null paths, more than toolcast lists ({limit}).', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'reserved', 'too-many-null-paths'),
+    'vertex/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'too-many-schema-nodes'),
     'vertex/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters Vertex AI does not accept; names must match {pattern}.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'tool-name-invalid-characters'),
     'vertex/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'tool-name-missing'),
     'vertex/tool-name-too-long': DiagnosticEntry('error', 'refuses', 'Tool name is {count} characters long; Vertex AI accepts at most {limit}.', 'https://cloud.google.com/vertex-ai/generative-ai/docs/multimodal/function-calling', ('G-VTX',), 'active', 'tool-name-too-long'),
@@ -353,6 +354,7 @@ PATTERNS = {
     'strict-disabled': 'vertex/strict-disabled',
     'strict-optional-property': 'vertex/strict-optional-property',
     'too-many-null-paths': 'vertex/too-many-null-paths',
+    'too-many-schema-nodes': 'vertex/too-many-schema-nodes',
     'tool-name-invalid-characters': 'vertex/tool-name-invalid-characters',
     'tool-name-missing': 'vertex/tool-name-missing',
     'tool-name-too-long': 'vertex/tool-name-too-long',

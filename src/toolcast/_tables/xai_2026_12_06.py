@@ -23,7 +23,7 @@ DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 # structural rule: what the walk does (see spec.schema.json, policy)
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_property_schemas': 'objects', 'sent_references': 'local'}
 REF_SIBLINGS = ()
-ALWAYS_REFUSED = ('xai/tool-name-invalid-characters', 'xai/tool-name-too-long', 'xai/tool-name-missing', 'xai/duplicate-tool-name', 'xai/root-schema-not-object', 'xai/non-json-value', 'xai/invalid-keyword-value', 'xai/non-schema-subschema')
+ALWAYS_REFUSED = ('xai/tool-name-invalid-characters', 'xai/tool-name-too-long', 'xai/tool-name-missing', 'xai/duplicate-tool-name', 'xai/root-schema-not-object', 'xai/non-json-value', 'xai/invalid-keyword-value', 'xai/non-schema-subschema', 'xai/too-many-schema-nodes')
 POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('X-SO',), 'objects': ('X-SO',), 'optional_properties': ('X-SO',), 'recursion': ('X-SO',), 'ref_siblings': ('X-SO',), 'root_combinators': ('X-SO',), 'root_type': ('X-SO',), 'sent_empty': ('X-SO',), 'sent_keywords': ('X-SO',), 'sent_property_schemas': ('X-SO',), 'sent_references': ('X-SO',), 'sent_root_keywords': ('X-SO',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 SENT_DROP = ('maxContains', 'minContains')
@@ -216,6 +216,7 @@ DIAGNOSTICS = {
     'xai/too-many-enum-values': DiagnosticEntry('error', 'refuses', 'The schema has {count} enum values in total; xAI accepts at most {limit}.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'reserved', None),
     'xai/too-many-null-paths': DiagnosticEntry('error', 'refuses', 'Through its `$ref`s the schema has {count} places where null would have to be stripped, more than toolcast lists ({limit}): a definition with optional properties is reached along too many paths.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'reserved', 'too-many-null-paths'),
     'xai/too-many-properties': DiagnosticEntry('error', 'refuses', 'The schema has {count} properties in total; xAI accepts at most {limit}.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'reserved', None),
+    'xai/too-many-schema-nodes': DiagnosticEntry('error', 'refuses', 'The schema has more than {limit} nodes counted place by place (a subschema shared by several places counts at each, as it would be written out); toolcast does not walk it, and the tool cannot be sent in any mode.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'active', 'too-many-schema-nodes'),
     'xai/too-many-tools': DiagnosticEntry('error', 'refuses', 'This would be tool {count} of the request; xAI accepts at most {limit} tools per request.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'reserved', None),
     'xai/tool-name-invalid-characters': DiagnosticEntry('error', 'refuses', 'Tool name {name!r} has characters xAI does not accept; names must match {pattern}.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'active', 'tool-name-invalid-characters'),
     'xai/tool-name-missing': DiagnosticEntry('error', 'refuses', 'The tool has no name.', 'https://docs.x.ai/developers/model-capabilities/text/structured-outputs', ('X-SO',), 'active', 'tool-name-missing'),
@@ -363,6 +364,7 @@ PATTERNS = {
     'strict-disabled': 'xai/strict-disabled',
     'strict-optional-property': 'xai/strict-optional-property',
     'too-many-null-paths': 'xai/too-many-null-paths',
+    'too-many-schema-nodes': 'xai/too-many-schema-nodes',
     'tool-name-invalid-characters': 'xai/tool-name-invalid-characters',
     'tool-name-missing': 'xai/tool-name-missing',
     'tool-name-too-long': 'xai/tool-name-too-long',

@@ -13,7 +13,7 @@ REPORTS: dict[str, tuple[str, ...]] = {
     "root": ("empty-parameters", "boolean-subschema", "root-schema-not-object", "root-schema-anyof"),
     # values every keyword is checked against (walk.keywords)
     "values": ("invalid-keyword-value", "enum-value-not-scalar", "non-schema-subschema", "boolean-subschema",
-               "false-subschema-unrepresentable", "schema-too-deep"),
+               "false-subschema-unrepresentable", "schema-too-deep", "too-many-schema-nodes"),
     # leaves: enum, const, format, pattern, a count taken only as 0 or 1 (walk.keywords)
     "leaves": ("unsatisfiable-schema", "unsupported-string-format", "pattern-invalid", "unsupported-keyword"),
     # rewrites named by a keyword's handler (walk.keywords)
@@ -158,7 +158,7 @@ GIVES_UP = ("non-json-value", "unsupported-dialect", "non-schema-subschema", "fa
             "external-ref", "unresolvable-ref", "unsupported-ref-target", "ref-sibling-conflict",
             "conflicting-definitions-keywords", "ambiguous-null-path", "too-many-null-paths",
             "unbounded-null-paths", "inlined-schema-too-large", "type-union-unrepresentable",
-            "recursive-schema", "infinite-recursion", "lossy-change-refused")
+            "recursive-schema", "infinite-recursion", "lossy-change-refused", "too-many-schema-nodes")
 # The same, under one policy rule only: where objects are closed, an open map or a free-form
 # object is left unclosed and unwalked (under `open` or `unlisted` it keeps its meaning); where the
 # root may not be a combinator, one is walked as it is, for its findings only.
@@ -310,6 +310,7 @@ PARAMS: dict[str, tuple[str, ...]] = {
     "recursive-schema": ("name",), "ref-sibling-conflict": ("keyword",), "ref-sibling-ignored": ("keyword", "value"),
     "ref-with-siblings": ("value",), "required-property-undefined": ("name",), "root-schema-anyof": ("keyword",),
     "root-schema-not-object": ("value",), "schema-missing-type": (), "schema-too-deep": ("count", "limit"),
+    "too-many-schema-nodes": ("limit",),
     "sent-non-strict": ("value",), "strict-disabled": (), "strict-optional-property": ("name",),
     "too-many-null-paths": ("count", "limit"), "tool-name-invalid-characters": ("name", "pattern"),
     "tool-name-missing": (), "tool-name-too-long": ("count", "limit"), "tuple-items": (),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.walk.budget import SchemaTooLarge
 from toolcast.walk.refs import _resolve_raw
 from toolcast.walk.semantics import (
     INLINE_GUARD,
@@ -175,6 +176,9 @@ def _merge(w: Walk, parts: list, sp: tuple, depth: int = 0) -> dict | None:
     definitions can nest without end)."""
     if depth > RECURSION_GUARD:
         raise too_deep()
+    w.nodes_left -= 1  # (the node budget, see walk.budget: parts shared in place are merged per path)
+    if w.nodes_left < 0:
+        raise SchemaTooLarge(sp)
     out: dict = {}
     closed: list[set] = []  # property names each closed part allows
     open_schema = None

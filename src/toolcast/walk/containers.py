@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.model import OPTIONAL_PAIR, NullPath
 from toolcast.walk.state import Walk
-from toolcast.walk.values import _ONLY_STR, MISSING, RESOURCE_KEYS
+from toolcast.walk.values import _ONLY_STR, MISSING, NAME_KEYS
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -103,7 +103,8 @@ def _optional(w: Walk, name: str, psp: tuple, pip: NullPath, original_null: bool
 def _vouch_object(w: Walk, s: dict, props: dict) -> None:
     """Clear Walk.scanned (see walker._compile) where the object `s` holds what the walk does not
     read as the document scan would: a property name that is not a string or that the scan notes
-    (a resource or a reference), a schema for other keys (never walked)."""
-    if not (RESOURCE_KEYS.isdisjoint(props) and _ONLY_STR.issuperset(map(type, props))) or (
+    (a resource, a reference, a keyword a declared dialect rewrites), a schema for other keys (never
+    walked)."""
+    if not (NAME_KEYS.isdisjoint(props) and _ONLY_STR.issuperset(map(type, props))) or (
             type(ap := s.get("additionalProperties")) is dict and ap):
         w.scanned = False

@@ -24,7 +24,7 @@ cpdef _object(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nes
 @cython.locals(child=dict, d=dict)
 cpdef _property(Walk w, name, sub, bint optional, sp, ip, Py_ssize_t depth, Py_ssize_t nest, plan=*, bint builds=*)
 cpdef _array(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
-@cython.locals(np=NodePlan)
+@cython.locals(np=NodePlan, left=Py_ssize_t)
 cpdef node(Walk w, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root=*, plan=*, bint normalized=*)
 cpdef _inlined(Walk w, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
 cpdef _inlined_again(Walk w, ref, bint same_depth, sp)

@@ -7,6 +7,7 @@ from gc import isenabled as gc_isenabled
 from typing import Any
 
 from toolcast.model import ITEMS, NullPath
+from toolcast.walk.budget import SchemaTooLarge
 from toolcast.walk.combinators import _normalize
 from toolcast.walk.containers import (
     PAUSE_GC_AFTER_PROPERTIES,
@@ -45,6 +46,7 @@ from toolcast.walk.values import (
     MISSING,
     NEST_GUARD,
     _ok_type,
+    def_ref_name,
     describe,
 )
 
@@ -59,7 +61,8 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
     """The compiled form of schema `s` at schema path `sp` (instance path `ip`); its findings
     recorded. `plan` is the plan of `s`'s key shape, when the caller has looked it up;
     `normalized`: `s` is _normalize's result already (see _inlined)."""
-    if type(s) is not dict or nest > NEST_GUARD:
+    left = w.nodes_left = w.nodes_left - 1  # (the node budget: see walk.budget)
+    if type(s) is not dict or nest > NEST_GUARD or left < 0:
         s = _not_a_node(w, s, sp, nest)
         if s is None:
             return {}
@@ -79,7 +82,8 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
         elif (t == "object" or t == "array") and np.object is not None and (
                 out := _planned(w, s, np, t, sp, ip, depth, nest, root)) is not None:
             return out
-    w.scanned = False  # (node() reads it in full: see walker._compile)
+    if w.scanned and not (len(s) == 1 and def_ref_name(s.get("$ref")) is not None):
+        w.scanned = False  # (node() reads it in full; a bare `$ref` to a root definition raises no scan flag)
     # Only a node with one of these keywords can need reshaping (or a $ref / anyOf below).
     special = not _not_reshaping(s)
     if special and not normalized:
@@ -156,7 +160,9 @@ def _inlined_again(w: Walk, ref: Any, same_depth: bool, sp: tuple) -> None:
 
 def _not_a_node(w: Walk, s: Any, sp: tuple, nest: int) -> dict | None:
     """What node() walks instead of `s`, a value that is not a dict or is nested too deep: {} for
-    `true`, else None after a refusal."""
+    `true`, else None after a refusal; past the node budget, SchemaTooLarge."""
+    if w.nodes_left < 0:
+        raise SchemaTooLarge(sp)
     w.scanned = False  # (see walker._compile)
     if nest > NEST_GUARD:
         w.guarded = True

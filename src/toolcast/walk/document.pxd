@@ -8,3 +8,5 @@ from toolcast.walk.state cimport Walk
 
 cpdef _document(Walk w, schema)
 cpdef _dialect(Walk w, dict schema, Py_ssize_t flags)
+cpdef bint as_declared(Walk w, str dialect, Py_ssize_t flags)
+cpdef bint _later(str dialect, Py_ssize_t flags)

@@ -46,10 +46,31 @@ def _document(w: Walk, schema: Any) -> Any:
         if schema is MISSING:
             return MISSING
     if flags & (HAS_IDS | HAS_OTHER_REFS):
-        schema = bundle(schema, w, dialect)
-        if schema is None:
+        n_diags, n_trans = len(w.diags), len(w.trans)
+        out = bundle(schema, w, dialect)
+        if out is None:
             return MISSING
+        w.bundled = (schema, dialect, out, w.diags[n_diags:], w.trans[n_trans:])  # (see Walk.bundled)
+        schema = out
     return schema
+
+
+def as_declared(w: Walk, dialect: str, flags: int) -> bool:
+    """Whether a document in `dialect` (one toolcast knows) whose scan gave `flags` means in 2020-12
+    terms what it says, so that _dialect hands it back unchanged, recording nothing. With no flag,
+    every dialect but draft-04 does (walker._compile walks such a document before the scan)."""
+    if flags & HAS_OPENAPI_KEYWORDS:
+        return False
+    later = _later(dialect, flags)
+    return dialect == "2020-12" or (dialect == "2019-09" and not later) or (
+        dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
+        and (not flags & HAS_ANNOTATED_REFS or w.annotations >= ANNOTATIONS_BESIDE_REF))
+
+
+def _later(dialect: str, flags: int) -> bool:
+    """Whether the document may hold keywords `dialect` does not define (see Rewrite's `later`)."""
+    return dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
+        dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))
 
 
 def _refused(w: Walk, pattern: str, place: tuple, **params: Any) -> Any:
@@ -65,15 +86,11 @@ def _dialect(w: Walk, schema: dict, flags: int) -> Any:
     dialect = dialect_of(declared)
     if dialect is None:
         return _refused(w, "unsupported-dialect", ("$schema",), value=describe(declared))
-    later = dialect == "draft-04" or bool(flags & HAS_LATER_KEYWORDS) or (
-        dialect == "draft-06" and bool(flags & HAS_DRAFT_07_KEYWORDS))  # (keywords it may not define)
+    if as_declared(w, dialect, flags):
+        return schema  # (the rewrite would give back the same document and record nothing)
     # OpenAPI's `nullable` is a keyword of no declared dialect: unknown there, not a null type.
     foreign = OPENAPI_KEYWORDS if flags & HAS_OPENAPI_KEYWORDS else frozenset()
-    if not foreign and (dialect == "2020-12" or (dialect == "2019-09" and not later) or (
-            dialect != "draft-04" and not flags & HAS_OLD_DIALECT_FORMS and not later
-            and (not flags & HAS_ANNOTATED_REFS or w.annotations >= ANNOTATIONS_BESIDE_REF))):
-        return schema  # (the rewrite would give back the same document and record nothing)
-    rw = Rewrite(dialect, frozenset(w.annotations), later, foreign)
+    rw = Rewrite(dialect, frozenset(w.annotations), _later(dialect, flags), foreign)
     out = rw.rewrite(schema, ())
     if rw.unread:
         # Dropped as the rules drop a keyword they do not list (keyword_classes.unknown; its

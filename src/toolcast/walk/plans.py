@@ -274,7 +274,7 @@ def _node_plan(w: Any, keys: tuple) -> NodePlan:
         plans.clear()
     found = NO_PLAN
     # (under policy type_keywords per-type, a shape with a keyword of one type: node() reads it in full;
-    # so is one the document scan would note, so that a walk without it sees that: walker._compile)
+    # so is one with a key the document scan notes, so that a walk without it sees that: walker._compile)
     if "type" in keys and (w.type_keywords is None or w.type_keywords.keys().isdisjoint(keys)) and (
             SCAN_KEYS.isdisjoint(keys)):
         leaf, container = _leaf_shape(w, keys), _container_shape(w, keys)

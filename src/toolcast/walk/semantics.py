@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any, Protocol
 
+from toolcast.walk.budget import SchemaTooLarge
 from toolcast.walk.values import def_ref_name
 
 
@@ -16,6 +17,7 @@ class Walk(Protocol):
     ref_nulls: Any
     ref_neutral: Any
     null_cuts: int
+    nodes_left: int
 
 
 # How deep the recursive questions below (and the walk's merge) follow nesting and $ref chains before
@@ -171,6 +173,9 @@ def allows_null(s: Any, walk: Walk, _seen: set[str] | frozenset[str] = frozenset
         raise too_deep()
     if s is True:
         return True
+    left = walk.nodes_left = walk.nodes_left - 1  # (the node budget: a shared subtree is judged per path)
+    if left < 0:
+        raise SchemaTooLarge(())
     # (The document pass leaves plain dicts only, see values.plain_containers.)
     return _object_allows_null(s, walk, _seen, _depth) if type(s) is dict else False
 

@@ -49,6 +49,7 @@ cdef class Walk:
     cdef public bint branched
     cdef public bint scanned
     cdef public Py_ssize_t entered_props
+    cdef public Py_ssize_t nodes_left
     cdef public bint gc_paused
     cdef public bint hold_gc
     cdef public object defs_raw
@@ -66,6 +67,7 @@ cdef class Walk:
     cdef public Py_ssize_t n_inlined
     cdef public object inline_sizes
     cdef public object root_inferred
+    cdef public object bundled
     cpdef fresh(self)
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)

@@ -7,6 +7,7 @@ from typing import Any
 
 from toolcast.model import NullPath
 from toolcast.rules import Rules
+from toolcast.walk import budget
 from toolcast.walk.plans import _walk_tables
 
 
@@ -37,11 +38,11 @@ class Walk:
     # what CPython keeps without a per-instance dict, and a dict per walk is a tenth of a small
     # tool's compile). Compiled, the extension type's struct is the layout.
     __slots__ = (
-        "_merging", "annotations", "branched", "bucket", "buckets", "builds", "builds_refused",
+        "_merging", "annotations", "branched", "bucket", "buckets", "builds", "builds_refused", "bundled",
         "changes", "codes", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
         "entered_props", "enum_limits", "enum_types", "gc_paused", "guarded", "hold_gc",
         "inline_sizes", "inlined", "inlining", "key_re", "limit_values", "lossy_blocks",
-        "lossy_codes", "merged_refs", "n_chars", "n_enum", "n_inlined", "n_props", "node_plans",
+        "lossy_codes", "merged_refs", "n_chars", "n_enum", "n_inlined", "n_props", "node_plans", "nodes_left",
         "null_cuts", "null_paths", "object_codes", "object_flags", "objects_keep_closed",
         "objects_unlisted", "optional_allowed", "optional_null", "plan", "queue", "r", "rank",
         "ref_names", "ref_neutral", "ref_nulls", "refusals", "refusing", "root_inferred",
@@ -72,6 +73,9 @@ class Walk:
         # Properties of the objects entered so far, and whether this walk paused the collector (see
         # PAUSE_GC_AFTER_PROPERTIES); a caller that sets hold_gc turns it back on itself.
         self.entered_props = 0
+        # The nodes the walk may still visit (descent.node, semantics.allows_null), counted down from
+        # walk.budget's NODE_BUDGET across the whole compile (fresh() leaves it): past 0 the walk stops.
+        self.nodes_left = budget.NODE_BUDGET
         self.gc_paused = False
         self.hold_gc = False
         self.fresh()
@@ -122,6 +126,10 @@ class Walk:
         self.n_inlined = 0
         self.inline_sizes: Any = _EMPTY
         self.root_inferred: Any = None  # the keyword the root's inferred `type: object` came from
+        # (document, dialect, bundle's result, its diagnostics, its changes) where the document pass
+        # bundled the document (walk.document): the original sent without strict, when it bundles
+        # the same document in the same dialect, takes these (sent_refs.local_references).
+        self.bundled: Any = None
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:

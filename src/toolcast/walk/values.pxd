@@ -6,8 +6,8 @@ cimport cython
 
 
 @cython.locals(flags=Py_ssize_t, budget=Py_ssize_t, stack=list, flagged=bint)
-cpdef _plain_flags(doc)
-cpdef plain_value(v)
+cpdef _plain_flags(doc, Py_ssize_t look=*)
+cpdef plain_value(v, Py_ssize_t look=*)
 
 cdef frozenset _FLAG_KEYS
 cdef dict _POINTERS

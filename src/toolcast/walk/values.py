@@ -256,15 +256,16 @@ def scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
     return (None, flags) if flags >= 0 else _exact_scan(doc)
 
 
-def _plain_flags(doc: Any) -> int:
+def _plain_flags(doc: Any, look: int = 0) -> int:
     """scan's flags for a document of plain dicts, lists, str keys and JSON scalars (the input of
     nearly every call); -1 when something else is in it (then _exact_scan says what, and where).
+    With `look`, -1 also past that many containers (see plain_value).
 
     One loop over each container's keys and values with `type(x) is ...` tests: compiled, each
     test is a pointer comparison, so this costs about a fifth of the set-of-types check it replaced
     (bfcl, compiled build; see benchmarks/README.md)."""
     flags = 0
-    budget = _PLAIN_BUDGET  # containers checked before shared ones are looked for (a DAG can be
+    budget = look or _PLAIN_BUDGET  # containers checked before shared ones are looked for (a DAG can be
     seen: set[int] | None = None  # exponential in its depth; JSON text never shares)
     stack = [doc]
     while stack:
@@ -276,6 +277,8 @@ def _plain_flags(doc: Any) -> int:
             return -1
         budget -= 1
         if budget < 0:
+            if look:
+                return -1
             if seen is None:
                 seen = set()
             if id(v) in seen:
@@ -307,25 +310,25 @@ def _plain_flags(doc: Any) -> int:
     return flags
 
 
-# The keys that make the document scan note a resource or a reference to resolve in any schema
-# object (see _node_flags), whatever their value (`id` only with a string value: see SCAN_KEYS).
-RESOURCE_KEYS = frozenset({"$ref", "$id", "$anchor", "$dynamicAnchor"})
-# A key shape with none of these raises no flag that the walk needs before it starts, in a document
-# that declares no `$schema` (the others only decide the dialect's rewrite).
-SCAN_KEYS = RESOURCE_KEYS | {"id"}
+# The containers plain_value looks at before it answers no (annotation values are small: a default
+# object, a list of examples).
+VALUE_LOOK = 64
 
 
-def plain_value(v: Any) -> bool:
+def plain_value(v: Any, look: int = VALUE_LOOK) -> bool:
     """Whether `v`, a value inside a schema object, passes the document scan as it is: plain JSON
     (see _plain_flags) that raises no flag. The walk asks it of the values a plan copies or drops
-    without reading them, when it started without the scan (see walker._compile)."""
+    without reading them, when it started without the scan (see walker._compile). A value of more
+    than `look` containers is not looked at to the end: the answer is no (the node is read in full,
+    the document scan reads the value once), so that a value shared at every level of a document
+    built in Python (see walk.budget) costs each place a bounded look, not its whole size."""
     tv = type(v)
     if tv is str or tv is int or tv is bool or v is None:
         return True
     if tv is float:
         return isfinite(v)
     # (in a list: a schema object in it is not the document's root, as _node_flags tells them apart)
-    return (tv is dict or tv is list) and _plain_flags([v]) == 0
+    return (tv is dict or tv is list) and _plain_flags([v], look) == 0
 
 
 # Assertion, applicator and identifier keywords by the first dialect that defines them (json-schema.org's
@@ -361,6 +364,13 @@ OPENAPI_KEYWORDS = frozenset({"nullable"})
 # The keys that make _node_flags worth calling for a schema object.
 _FLAG_KEYS = (frozenset({"$ref", "$id", "id", "$anchor", "$dynamicAnchor"}) | _LATER_FLAGGED | _DRAFT_07_FLAGGED
               | OPENAPI_KEYWORDS)
+
+# The keys that make the document scan note something in an object (a resource, a reference, what a
+# declared dialect rewrites: see _node_flags), as the walk reads them: a key shape with one of them
+# has no plan (plans._node_plan), an object with a property so named is not vouched for
+# (containers._vouch_object; `id` only flags with a string value, and a property's value is a schema).
+SCAN_KEYS = _FLAG_KEYS
+NAME_KEYS = _FLAG_KEYS - {"id"}
 
 # Containers the plain scan visits before it starts a set of the ones seen. JSON text never shares
 # a container, so below this a document pays no set; a DAG from Python (or a cycle) costs at most

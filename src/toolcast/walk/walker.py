@@ -8,9 +8,11 @@ from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
 from typing import Any, TypeVar
 
+from toolcast.walk import budget
 from toolcast.walk.combinators import _merge
 from toolcast.walk.descent import _compile_defs, node
-from toolcast.walk.document import _document
+from toolcast.walk.dialect import dialect_of
+from toolcast.walk.document import _document, as_declared
 from toolcast.walk.nullpaths import (
     _check_finite,
     _check_progress,
@@ -21,18 +23,26 @@ from toolcast.walk.refs import _collect_defs, _resolve_raw
 from toolcast.walk.state import Walk
 from toolcast.walk.subset import to_subset
 from toolcast.walk.values import (
+    _ONLY_STR,
     HAS_IDS,
     HAS_OTHER_REFS,
     IMPLIES,
     MISSING,
+    SCAN_KEYS,
     _plain_flags,
     describe,
+    plain_value,
 )
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
-# A root with none of these (and `type: object`) is walked before the document scan (see _compile).
-_UNSCANNED_ROOT = _ROOT_PLAIN | {"$schema"}
+# A root with one of these is scanned before the walk (see _first).
+_SCANNED_FIRST = frozenset({"$ref", "anyOf", "oneOf"})
+# The declared dialects of a root walked before the scan: those document.as_declared keeps as they are
+# where the scan notes nothing (draft-04 is always rewritten).
+_WALKED_FIRST_DIALECTS = frozenset({"2020-12", "2019-09", "draft-07", "draft-06"})
+_DEFS = ("$defs", "definitions")
+_DEFS_KEYS = frozenset(_DEFS)
 # A root without `type` that has one of these is read as an object (else: a tool without parameters):
 # the combinators and values it is read by, and every keyword that implies an object (IMPLIES), which
 # a tool without parameters would lose (`minProperties: 1` read so accepted `{}`).
@@ -92,6 +102,10 @@ def walk_schema(w: Walk, schema: Any) -> dict:
     try:
         out = _compile(w, schema)
         return to_subset(w, out) if w.subset_form and w.builds else out
+    except budget.SchemaTooLarge as e:  # (the findings so far, one per path walked, give way to it)
+        w.fresh()
+        w.report("too-many-schema-nodes", e.place, limit=f"{budget.NODE_BUDGET:,}")
+        return {}
     finally:
         if w.gc_paused and not w.hold_gc:
             w.gc_paused = False
@@ -99,42 +113,85 @@ def walk_schema(w: Walk, schema: Any) -> dict:
 
 
 def _compile(w: Walk, schema: Any) -> dict:
-    if type(schema) is dict and schema.get("type") == "object" and _UNSCANNED_ROOT.isdisjoint(schema):
-        # The commonest root, walked before the document scan (walk.document), which then reads
-        # only a document the walk could not vouch for: one with a value the walk left unread or
-        # read in full (Walk.scanned). Where the scan finds what it would have settled before the
-        # walk (a value that is not JSON, a resource to bundle), the walk starts again after it.
+    if _first(schema):
+        # Walked before the document scan (walk.document), which then reads only a document the walk
+        # could not vouch for: one with a value the walk left unread or read in full (Walk.scanned),
+        # a definition it did not walk (_defs_vouched). Where the scan finds what it would have
+        # settled before the walk (a value that is not JSON, a resource to bundle, the declared
+        # dialect's rewrite), the walk starts again after it.
         builds = w.builds
         w.scanned = True
-        w.root_raw = schema
         try:
-            out = _descend(w, schema)
+            out = _rooted(w, schema)
         except Exception:  # (raised by a value that is not JSON, or by the walk as it would be anyway)
-            if _vouched(schema):
+            if _vouched(w, schema):
                 raise
             out = None
-        if out is not None and (w.scanned or _vouched(schema)):
+        if out is not None and ((w.scanned and _defs_vouched(w, schema)) or _vouched(w, schema)):
             return out
         w.fresh()
         w.builds = builds
     schema = _document(w, schema)
     if schema is MISSING:
         return {}
+    return _rooted(w, schema)
+
+
+def _first(schema: Any) -> bool:
+    """Whether root `schema` is walked before the document scan (see _compile): `type: object`,
+    none of _SCANNED_FIRST, and a declared dialect (if any) that means what 2020-12 does unless the
+    scan notes otherwise (see document.as_declared), beside no root definitions.
+
+    A document that declares a dialect and holds definitions is scanned first: such documents are
+    large and hand-written (the large set's), their root is read in full (its `$id`, `if`,
+    `patternProperties`), so the walk cannot vouch for them, and where the scan then settled
+    something (a dialect's rewrite, a bundle) a walk first was a walk thrown away."""
+    if type(schema) is not dict or schema.get("type") != "object" or not _SCANNED_FIRST.isdisjoint(schema):
+        return False
+    if "$schema" not in schema:
+        return True
+    return dialect_of(schema["$schema"]) in _WALKED_FIRST_DIALECTS and _DEFS_KEYS.isdisjoint(schema)
+
+
+def _rooted(w: Walk, schema: Any) -> dict:
+    """The root settled (walker._root), then the descent; {} (or the result of a root with nothing
+    to walk) when there is nothing to walk."""
     if type(schema) is dict and schema.get("type") == "object" and _ROOT_PLAIN.isdisjoint(schema):
         root = w.root_raw = schema  # the commonest root: nothing to settle before the walk
     else:
         root = _root(w, schema)
         if type(root) is not dict or w.refusals:
+            w.scanned = False  # (the document is not walked: see _compile)
             return root[0] if type(root) is tuple else {}
         w.inlined = ()  # (what the root's own `$ref` inlined is walked as the root)
     return _descend(w, root)
 
 
-def _vouched(schema: dict) -> bool:
-    """Whether the document scan of `schema` (a root without `$schema`) finds nothing it settles
-    before the walk: no value that is not JSON, nothing to bundle (see document._document)."""
+def _vouched(w: Walk, schema: dict) -> bool:
+    """Whether the document scan of `schema` (a root _first takes) finds nothing it settles before
+    the walk: no value that is not JSON, nothing to bundle, no rewrite of its declared dialect (see
+    document._document)."""
     flags = _plain_flags(schema)
-    return flags >= 0 and not flags & (HAS_IDS | HAS_OTHER_REFS)
+    if flags < 0 or flags & (HAS_IDS | HAS_OTHER_REFS):
+        return False
+    return "$schema" not in schema or as_declared(w, dialect_of(schema["$schema"]), flags)
+
+
+def _defs_vouched(w: Walk, schema: dict) -> bool:
+    """Whether the root definitions of `schema` pass the document scan as they are, where the walk
+    vouched for all it walked: each one it walked (Walk.defs_out) is vouched for; every other, and
+    the maps' names, are looked at here (see values.plain_value)."""
+    for key in _DEFS:
+        defs = schema.get(key, MISSING)
+        if defs is MISSING:
+            continue
+        if type(defs) is not dict or not (SCAN_KEYS.isdisjoint(defs) and _ONLY_STR.issuperset(map(type, defs))):
+            return False
+        walked, raw = w.defs_out, w.defs_raw
+        for name, d in defs.items():
+            if not (name in walked and raw.get(name, MISSING) is d) and not plain_value(d, 0):
+                return False
+    return True
 
 
 def _descend(w: Walk, root: dict) -> dict:

@@ -1,0 +1,105 @@
+"""The original sent without strict takes the walk's bundle of the document (Walk.bundled) where it
+would bundle the very same input in the same dialect, and bundles its own copy everywhere else: the
+result is the same either way, and `bundle` runs once per bundled document where the two agree."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import toolcast
+from toolcast import compile as compile_mod
+from toolcast import sent_refs
+from toolcast.sendable import sendable as _sendable
+
+FREE = {"type": "object"}  # a free-form object: no target sends it strict, so the original is sent
+DEEP = {"$ref": "#/properties/a/properties/b"}  # a pointer below a root definition: bundled
+A = {"type": "object", "properties": {"b": {"type": "string"}}}
+TARGETS = [("openai", "responses"), ("anthropic", None), ("gemini", "json-schema"), ("vertex", "json-schema")]
+
+# Documents the walk bundles as they are: the original sent takes its result.
+SHARED = {
+    "deep pointer": {"type": "object", "properties": {"a": A, "c": DEEP, "x": FREE}},
+    "nested resource": {"type": "object", "properties": {
+        "r": {"$id": "https://example.com/r", "type": "object", "properties": {"s": {"$ref": "#/$defs/t"}},
+              "$defs": {"t": {"type": "string"}}}, "x": FREE}},
+    "2020-12 declared, definitions renamed after": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+        "definitions": {"d": {"type": "string"}},
+        "properties": {"a": A, "c": DEEP, "d": {"$ref": "#/definitions/d"}, "x": FREE}},
+}
+# Documents whose two bundles would differ: what the original sent holds here (checked below) is
+# not in the walk's bundle.
+DIFFERENT = {
+    # The walk reads draft-07 as 2020-12 (a `$ref`'s siblings dropped, Walk's dialect rewrite); the
+    # original is sent as it was declared, `minimum` beside the `$ref` kept.
+    "a dialect rewrite": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                          "properties": {"a": A, "c": {"$ref": "#/properties/a/properties/b", "minimum": 1},
+                                         "x": FREE}},
+    # sendable writes the tuple form as `prefixItems` in its copy before bundling it; the walk
+    # bundled the document as it was.
+    "a tuple `items`": {"type": "object", "properties": {
+        "a": A, "c": DEEP, "p": {"type": "array", "items": [{"type": "string"}], "additionalItems": False},
+        "x": FREE}},
+    # The walk bundles the document with its tuples made lists (plain_containers); the original
+    # sent is copied as it is.
+    "a tuple container": {"type": "object", "properties": {
+        "a": A, "c": DEEP, "e": {"type": "string", "enum": ("u", "v")}, "x": FREE}},
+}
+
+
+def _compile(schema: dict, target: str, api: str | None) -> dict:
+    tool = {"name": "t", "description": "d", "inputSchema": schema}
+    before = copy.deepcopy(tool)
+    res = toolcast.compile_tool(tool, target=target, api=api)
+    assert tool == before  # never mutated
+    return res.to_dict()
+
+
+def _unshared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The original sent bundles its own copy whatever the walk did (as at 8398165)."""
+    monkeypatch.setattr(compile_mod, "sendable",
+                        lambda sent, r, diags, trans, seen=None, bundled=None: _sendable(sent, r, diags, trans, seen))
+
+
+def _parameters(out: dict) -> dict:
+    tool = out["tool"]
+    return tool.get("parameters") or tool.get("input_schema") or tool.get("inputSchema") or tool["parametersJsonSchema"]
+
+
+@pytest.mark.parametrize("target,api", TARGETS)
+@pytest.mark.parametrize("case", sorted(SHARED))
+def test_the_original_sent_takes_the_walks_bundle(case: str, target: str, api: str | None,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = SHARED[case]
+    with monkeypatch.context() as m:
+        _unshared(m)
+        expected = _compile(schema, target, api)
+    assert expected["status"] == "non-strict" and "$defs" in _parameters(expected)
+
+    def no_second_bundle(*args: object, **kwargs: object) -> None:
+        raise AssertionError("bundled again")
+
+    monkeypatch.setattr(sent_refs, "bundle", no_second_bundle)
+    assert _compile(schema, target, api) == expected
+
+
+@pytest.mark.parametrize("target,api", TARGETS)
+@pytest.mark.parametrize("case", sorted(DIFFERENT))
+def test_the_original_sent_bundles_its_own_copy_where_the_inputs_differ(case: str, target: str, api: str | None,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = DIFFERENT[case]
+    out = _compile(schema, target, api)
+    assert out["status"] == "non-strict"
+    sent = _parameters(out)
+    c = sent["properties"]["c"]
+    if case == "a dialect rewrite":
+        assert c.get("minimum") == 1 or any(s.get("minimum") == 1 for s in c.get("allOf", ()))
+    elif case == "a tuple `items`":
+        assert sent["properties"]["p"]["prefixItems"] == [{"type": "string"}]
+    else:
+        assert type(sent["properties"]["e"]["enum"]) is tuple  # (copied as it came: copy_json)
+    assert c.get("$ref", "#/$defs/").startswith("#/$defs/")  # (bundled all the same)
+    _unshared(monkeypatch)
+    assert _compile(schema, target, api) == out
