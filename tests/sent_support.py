@@ -1,9 +1,11 @@
-"""Shared by tests/test_sent_accepted.py, tests/test_rejection_replay.py and tools/target_report.py:
+"""Shared by tests/test_sent_accepted.py, tests/test_rejection_replay.py, tests/test_sent_copy.py,
+tests/test_sent_shared.py and tools/target_report.py:
 every target and API toolcast sends through, the strict modes, and a Checker that compiles tools
 and asks the independent oracle (tests/oracles/sent.py) about every tool sent."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from typing import Any, ClassVar
@@ -22,6 +24,15 @@ TARGETS = (("openai", "responses"), ("openai", "chat"), ("anthropic", None), ("g
            ("mcp", None), ("deepseek", None), ("xai", None), ("mistral", None), ("bedrock", None))
 MODES = ("auto", True, False)
 SHOWN = 15  # rejected tools quoted in a failure message (all are counted)
+
+
+def compiled_unmutated(schema: dict, target: str, api: str | None) -> dict:
+    """compile_tool's result (to_dict) for a tool of parameters `schema`, asserting the input is left as it was."""
+    tool = {"name": "t", "description": "d", "inputSchema": schema}
+    before = copy.deepcopy(tool)
+    res = toolcast.compile_tool(tool, target=target, api=api)
+    assert tool == before  # never mutated
+    return res.to_dict()
 
 
 def label(target: str, api: str | None, mode: Any = None) -> str:

@@ -4,11 +4,9 @@ result is the same either way, and `bundle` runs once per bundled document where
 
 from __future__ import annotations
 
-import copy
-
 import pytest
+from sent_support import compiled_unmutated
 
-import toolcast
 from toolcast import compile as compile_mod
 from toolcast import sent_refs
 from toolcast.sendable import sendable as _sendable
@@ -49,12 +47,7 @@ DIFFERENT = {
 }
 
 
-def _compile(schema: dict, target: str, api: str | None) -> dict:
-    tool = {"name": "t", "description": "d", "inputSchema": schema}
-    before = copy.deepcopy(tool)
-    res = toolcast.compile_tool(tool, target=target, api=api)
-    assert tool == before  # never mutated
-    return res.to_dict()
+_compile = compiled_unmutated
 
 
 def _unshared(monkeypatch: pytest.MonkeyPatch) -> None:
