@@ -3,6 +3,8 @@
 # their .pxd cimports them (those holding a generator, a lambda or a nested function, which a C
 # function cannot, stay Python functions).
 
+cimport cython
+
 from toolcast.walk.combinators cimport _merge
 from toolcast.walk.descent cimport _compile_defs, node
 from toolcast.walk.document cimport _document
@@ -12,6 +14,7 @@ from toolcast.walk.state cimport Walk
 
 
 cpdef _inline_root_ref(Walk w, dict root)
+@cython.locals(plain=bint)
 cpdef _compile(Walk w, schema)
 cpdef _set_root_type(Walk w, dict root)
 cpdef _check_limits(Walk w)

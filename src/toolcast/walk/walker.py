@@ -36,6 +36,8 @@ from toolcast.walk.values import (
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
 _ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+# A root with none of these (and `type: object`) is walked before the document scan as it is (see _compile).
+_UNSCANNED_ROOT = _ROOT_PLAIN | {"$schema"}
 # A root with one of these is scanned before the walk (see _first).
 _SCANNED_FIRST = frozenset({"$ref", "anyOf", "oneOf"})
 # The declared dialects of a root walked before the scan: those document.as_declared keeps as they are
@@ -113,7 +115,9 @@ def walk_schema(w: Walk, schema: Any) -> dict:
 
 
 def _compile(w: Walk, schema: Any) -> dict:
-    if _first(schema):
+    # (the commonest root, bfcl's and most MCP tools': no dialect, no definitions, nothing to settle)
+    plain = type(schema) is dict and schema.get("type") == "object" and _UNSCANNED_ROOT.isdisjoint(schema)
+    if plain or _first(schema):
         # Walked before the document scan (walk.document), which then reads only a document the walk
         # could not vouch for: one with a value the walk left unread or read in full (Walk.scanned),
         # a definition it did not walk (_defs_vouched). Where the scan finds what it would have
@@ -122,12 +126,16 @@ def _compile(w: Walk, schema: Any) -> dict:
         builds = w.builds
         w.scanned = True
         try:
-            out = _rooted(w, schema)
+            if plain:
+                w.root_raw = schema
+                out = _descend(w, schema)
+            else:
+                out = _rooted(w, schema)
         except Exception:  # (raised by a value that is not JSON, or by the walk as it would be anyway)
             if _vouched(w, schema):
                 raise
             out = None
-        if out is not None and ((w.scanned and _defs_vouched(w, schema)) or _vouched(w, schema)):
+        if out is not None and ((w.scanned and (plain or _defs_vouched(w, schema))) or _vouched(w, schema)):
             return out
         w.fresh()
         w.builds = builds
