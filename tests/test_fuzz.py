@@ -17,7 +17,7 @@ from oracles.openai_strict import tool_violations
 from strategies import PROFILE_OF, RULES, SETTINGS, examples
 
 import toolcast
-from toolcast.cli import main as cli
+from toolcast.cli.main import main as cli_main
 from toolcast.openai import strict_schema
 
 KEYWORDS = ["type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",
@@ -91,7 +91,7 @@ def test_strip_and_fill_nulls_never_crash(args, paths):
 
 def _run_cli(argv, data: bytes):
     out, err = io.StringIO(), io.StringIO()
-    code = cli.main(argv, stdout=out, stderr=err, stdin=io.BytesIO(data))
+    code = cli_main(argv, stdout=out, stderr=err, stdin=io.BytesIO(data))
     text = err.getvalue()
     assert code in (0, 1, 2), (code, text)
     assert "internal error" not in text and "Traceback" not in text, text
