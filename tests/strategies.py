@@ -531,7 +531,7 @@ _SUBSCHEMA_ONE = ("items", "additionalProperties", "not", "if", "then", "else", 
 _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 
 
-def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any:
+def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True, piece: bool = False) -> Any:
     """The original schema with toolcast's *reported* narrowings applied, independently.
 
     close: objects with properties accept no undeclared property (``openai/object-missing-
@@ -539,6 +539,10 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any
     properties is the empty object (``openai/empty-parameters``).
     infer: a node without `type` whose keywords apply to one type only gets that type
     (``openai/type-inferred`` / ``inferred-type``).
+    `allOf` branches are pieces of one node (toolcast merges them, ``merged-all-of``, then infers the
+    merged node's type and closes it): a piece gets no type and is not closed by itself; the node
+    holding them gets the type the pieces' keywords imply together, and is closed with
+    `unevaluatedProperties`, which sees every piece's properties.
     An instance the original accepts but this rejects was excluded by a reported narrowing.
     """
     if root and close and (schema is True or schema is None or schema == {}):
@@ -555,8 +559,16 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any
             s[k] = narrowed(s[k], close=close, infer=infer, root=False)
     for k in _SUBSCHEMA_LISTS:
         if isinstance(s.get(k), list):
-            s[k] = [narrowed(v, close=close, infer=infer, root=False) for v in s[k]]
-    if infer and "type" not in s and not any(k in s for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
+            s[k] = [narrowed(v, close=close, infer=infer, root=False, piece=k == "allOf") for v in s[k]]
+    if infer and not piece and not root and isinstance(s.get("allOf"), list):
+        # The merged node's type: inferred from every piece's keywords, where none decides it (the
+        # root is an object whatever they say: below).
+        keys = _merged_keys(s)
+        if not keys & {"type", "$ref", "anyOf", "oneOf", "enum", "const"}:
+            implied = [name for name, kws in _IMPLIED if not keys.isdisjoint(kws)]
+            if len(implied) == 1:
+                s["type"] = implied[0]
+    elif infer and not piece and "type" not in s and not any(k in s for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
         implied = [name for name, kws in _IMPLIED if any(k in s for k in kws)]
         if len(implied) == 1:
             s["type"] = implied[0]
@@ -568,9 +580,13 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any
         # A root `$ref` is inlined at the root, where openai/empty-parameters closes a target with
         # no object keywords (`{"maximum": 10}`): the arguments are an object either way.
         s["type"] = "object"
-    if close:
+    if close and not piece:
         ap = s.get("additionalProperties")
-        if isinstance(s.get("properties"), dict) and s["properties"]:
+        if isinstance(s.get("allOf"), list) and _declares_properties(s):
+            if ap is None or ap is True or ap == {}:
+                s.pop("additionalProperties", None)
+                s["unevaluatedProperties"] = False
+        elif isinstance(s.get("properties"), dict) and s["properties"]:
             if ap is None or ap is True or ap == {}:
                 s["additionalProperties"] = False
         elif root and ap is None and not any(k in s for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
@@ -579,6 +595,25 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True) -> Any
             if "type" not in s:
                 s["type"] = "object"
     return s
+
+
+def _merged_keys(s: Any) -> set:
+    """The keywords of `s` and of its `allOf` pieces (nested): the merged node's."""
+    if not isinstance(s, dict):
+        return set()
+    keys = set(s) - {"allOf"}
+    for b in s["allOf"] if isinstance(s.get("allOf"), list) else ():
+        keys |= _merged_keys(b)
+    return keys
+
+
+def _declares_properties(s: Any) -> bool:
+    """Whether `s` or one of its `allOf` pieces (nested) declares a property."""
+    if not isinstance(s, dict):
+        return False
+    if isinstance(s.get("properties"), dict) and s["properties"]:
+        return True
+    return isinstance(s.get("allOf"), list) and any(_declares_properties(b) for b in s["allOf"])
 
 
 # Codes (diagnostic or transformation) that report a narrowing, and which rule they map to.

@@ -192,6 +192,126 @@ def _replaced(root: Any, place: tuple, new: Any) -> Any:
     return copy
 
 
+# --------------------------------------------------------------------------- what the check judges
+
+# The change patterns that narrow what the original means (a type inferred from a node's keywords, an
+# object closed): what the tool means is the original with them, and the run time judges that. Under
+# `oneOf` or `not` a narrowed branch widens the whole (`""` meets both `{"properties": ...}` and
+# `{"type": "string"}`, but not `{"type": "object", ...}`), so the raw original is not it.
+_NARROWINGS = ("inferred-type", "added-additional-properties-false", "closed-open-object", "closed-empty-parameters")
+_JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "null", "object", "array"})
+
+
+def meaning(schema: Any, trans: list, r: Any) -> Any:
+    """`schema` (a copy the caller owns, changed in place) with the narrowings the walk recorded in
+    `trans` (its records: code, base, the node's tokens, note) put where the walk made them. A node the
+    walk merged from `allOf` branches (its path is the merged one) is found in its branches; it is
+    closed with `unevaluatedProperties` there, which sees the branches' properties."""
+    changes = r.changes
+    wanted = {changes[p]: p for p in _NARROWINGS if p in changes}
+    copied = {}  # a `$ref` target the walk copied into `$defs` (and walked there): its name -> its place
+    for rec in trans:
+        if rec[0] == changes.get("copied-ref-target-to-defs") and type(rec[3]) is str and rec[3].startswith("(as #/$defs/"):
+            copied[rec[3][len("(as #/$defs/"):-1]] = rec[2]
+    merged_code = changes.get("merged-all-of")
+    merged = {_placed(rec[2], copied)[:-1] for rec in trans if rec[0] == merged_code and rec[1] == "#" and rec[2]}
+    for rec in trans:
+        pattern = wanted.get(rec[0])
+        if pattern is None or rec[1] != "#":
+            continue
+        tokens = _placed(rec[2], copied)
+        if pattern == "inferred-type":
+            kind = rec[3][1:].split(",")[0].split(")")[0] if type(rec[3]) is str else ""
+            if kind not in _JSON_TYPES:
+                continue  # (a type from an enum's values, which says no more than the enum)
+            for node in _nodes(schema, () if tokens == ("type",) else tokens, merged):
+                node.setdefault("type", kind)
+            continue
+        if pattern == "closed-open-object":
+            tokens = tokens[:-1]  # (the record names the `additionalProperties` it closed)
+        nodes = _nodes(schema, tokens, merged)
+        if len(nodes) != 1:
+            continue  # (an object merged from pieces in two places: no one place closes it)
+        node = nodes[0]
+        if pattern == "closed-empty-parameters":
+            node.setdefault("type", "object")
+        if tokens in merged or "$ref" in node:
+            node["unevaluatedProperties"] = False
+        elif node.get("additionalProperties", True) in (True, {}):
+            node["additionalProperties"] = False
+    return schema
+
+
+def _placed(tokens: tuple, copied: dict) -> tuple:
+    """A walk's path in the original: one into a copied `$ref` target goes to the target's own place."""
+    if len(tokens) >= 2 and tokens[0] == "$defs" and tokens[1] in copied:
+        return (*copied[tokens[1]], *tokens[2:])
+    return tokens
+
+
+def _nodes(schema: Any, tokens: tuple, merged: set) -> list:
+    """The dicts at `tokens` (a walk's path) in `schema`: one, or the pieces of a node merged from
+    `allOf` branches (the walk's path runs through the merged node); `$defs` read as `definitions`
+    and `anyOf` as `oneOf` where only that is there."""
+    found = [schema]
+    for i, t in enumerate(tokens):
+        step = []
+        for node in found:
+            pieces = _pieces(node) if tokens[:i] in merged else (node,)
+            for piece in pieces:
+                if type(piece) is dict:
+                    if t not in piece:
+                        t2 = {"$defs": "definitions", "anyOf": "oneOf"}.get(t, t)
+                        if t2 in piece:
+                            step.append(piece[t2])
+                    else:
+                        step.append(piece[t])
+                elif type(piece) is list and type(t) is int and 0 <= t < len(piece):
+                    step.append(piece[t])
+        found = step
+    return [n for n in found if type(n) is dict]
+
+
+def _pieces(node: Any) -> list:
+    """`node` and, nested, its `allOf` branches: what the walk merged into one node."""
+    out = [node]
+    if type(node) is dict and type(node.get("allOf")) is list:
+        for branch in node["allOf"]:
+            out.extend(_pieces(branch))
+    return out
+
+
+# Keywords under which a subschema's verdict can turn the whole's the other way (a branch that fails
+# more makes `oneOf` or `not` accept more).
+_DECIDING = ("oneOf", "not", "if")
+
+
+def _formats_named(schema: Any) -> tuple[list, bool, bool]:
+    """(the formats the validator checks that `schema` names anywhere, whether it names one the validator
+    cannot check, whether it holds a `oneOf`, `not` or `if`). The check asserts every one of the first:
+    the dropped ones the run time checks, and the kept ones the provider checks, which decide between
+    `oneOf` branches as much. One it cannot check (an OpenAPI `int32` a provider keeps) reads as always
+    met, which under `oneOf` or `not` rejects what the tool means."""
+    out: set = set()
+    unknown = deciding = False
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if type(node) is dict:
+            f = node.get("format")
+            if type(f) is str:
+                if f in CHECKED_FORMATS:
+                    out.add(f)
+                else:
+                    unknown = True
+            if not deciding and any(k in node for k in _DECIDING):
+                deciding = True
+            stack.extend(v for v in node.values() if type(v) is dict or type(v) is list)
+        elif type(node) is list:
+            stack.extend(v for v in node if type(v) is dict or type(v) is list)
+    return sorted(out), unknown, deciding
+
+
 # --------------------------------------------------------------------------- the compiler's step
 
 
@@ -205,8 +325,13 @@ def apply(walk: Any, compiled: Any, schema: Any, r: Any, describe_places: bool) 
         return None
     from toolcast.validation import ArgumentCheck
 
-    formats = tuple(dict.fromkeys(e.constraint[len("format: "):] for e, _ in pairs if e.constraint.startswith("format: ")))
-    check = ArgumentCheck(copy_json(schema), formats)
+    meant = meaning(copy_json(schema), walk.trans, r)
+    named, unknown, deciding = _formats_named(meant)
+    if unknown and deciding:  # (a format the validator cannot check may decide a `oneOf`, a `not`)
+        return None
+    formats = tuple(dict.fromkeys([*(e.constraint[len("format: "):] for e, _ in pairs
+                                     if e.constraint.startswith("format: ")), *named]))
+    check = ArgumentCheck(meant, formats)
     if not check.ready():  # the validator cannot read the original (a regex, a reference): nothing is checked
         return None
     if describe_places:

@@ -15,11 +15,13 @@ _UNREADABLE = object()
 
 
 class ArgumentCheck:
-    """A tool's original schema, and the dropped formats to check, made into a validator once, on first
-    use. The validator is jsonschema-rs (benchmarks/validators.py: the JSON-Schema-Test-Suite cases
+    """A tool's schema as it means it (toolcast.enforce.meaning: the original with the compile's
+    narrowings), and the formats to check, made into a validator once, on first use. The validator is jsonschema-rs (benchmarks/validators.py: the JSON-Schema-Test-Suite cases
     vendored in tests/corpus/jsts, and 100x jsonschema's speed); `$ref`s resolve inside the schema only
     (nothing is fetched); OpenAPI's `nullable: true` admits null, as toolcast reads it; a format is
-    checked only where it was dropped (the provider's strict mode checks the ones it kept)."""
+    checked wherever the schema names it when it is one of `formats` (under enforce: every format the
+    validator checks that the original names, dropped or kept: a kept one decides between `oneOf`
+    branches as much as a dropped one), else it is an annotation."""
 
     __slots__ = ("_validator", "formats", "schema")
 
@@ -110,8 +112,7 @@ def _build(schema: Any, formats: tuple[str, ...]) -> Any:
 
     from toolcast.formats import CHECKED_FORMATS
 
-    # Every format the validator knows is an annotation (always valid) but the dropped ones: those it
-    # checks itself.
+    # Every format the validator knows is an annotation (always valid) but `formats`: those it checks.
     unchecked = {name: _anything for name in CHECKED_FORMATS - set(formats)}
     return jsonschema_rs.validator_for(_nullable_read(schema), formats=unchecked, validate_formats=True,
                                        retriever=_refuse)
