@@ -292,6 +292,10 @@ class RawCall(NamedTuple):
     api: str = ""
 
 
+# object.__new__, looked up once: `object.__new__(cls)` looks the attribute up on every call.
+new_object = object.__new__
+
+
 @dataclass(frozen=True)
 class ToolCall:
     """A model's call to a tool of the ToolSet, with decoded and null-stripped arguments.
@@ -323,7 +327,7 @@ class ToolCall:
         """The call ``raw`` made to the tool ``names`` stands for (:func:`tool_names`). Built
         without the frozen ``__init__`` (one ``object.__setattr__`` per field), which was a fifth
         of what a call costs to read."""
-        call = object.__new__(cls)
+        call = new_object(cls)
         fields = call.__dict__  # item by item: cheaper than update() with keywords
         fields["call_id"] = raw[0]
         fields["name"], fields["server"], fields["tool"] = names

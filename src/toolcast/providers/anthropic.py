@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -62,7 +62,7 @@ def _raw_from_block(block: Any, path: str) -> RawCall | None:
     )
 
 
-def _extract(response: Any) -> list[tuple[Any, ...]]:
+def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
     path = "response"
     if response is None:
         return []
@@ -77,18 +77,22 @@ def _extract(response: Any) -> list[tuple[Any, ...]]:
         if raw is None:
             raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
         return [raw]
-    raws: list[tuple[Any, ...]] = []
+    return _raws(blocks, path)
+
+
+def _raws(blocks: list[Any], path: str) -> Iterator[tuple[Any, ...]]:
+    """(call_id, name, input, "") of each tool_use block, made as read_calls reads it (as
+    lean_calls.openai_raws); a block that is not one is skipped, a bad one raises naming its place."""
     for i, block in enumerate(blocks):
-        # A plain dict with well-typed fields is read directly; the rest the careful way.
-        if type(block) is dict and block.get("type") == "tool_use":
-            call_id, name = block.get("id"), block.get("name")
+        # A plain dict with well-typed fields is read directly (dict.get: see openai_raws); the rest the careful way.
+        if type(block) is dict and dict.get(block, "type") == "tool_use":
+            call_id, name = dict.get(block, "id"), dict.get(block, "name")
             if type(call_id) is str and type(name) is str:
-                raws.append((call_id, name, block.get("input"), ""))
+                yield call_id, name, dict.get(block, "input"), ""
                 continue
         raw = _raw_from_block(block, f"{path}[{i}]")
         if raw is not None:
-            raws.append(raw)
-    return raws
+            yield raw
 
 
 def tool_calls(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -104,32 +104,35 @@ def _parts_of(response: Any) -> tuple[list[Any], str] | None:
 _RESPONSE_FIELDS = ("candidates", "prompt_feedback", "promptFeedback", "usage_metadata", "usageMetadata")
 
 
-def _extract(response: Any) -> list[tuple[Any, ...]]:
+def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
     found = _parts_of(response)
     if found is None:
         raw = _raw_from_part(response, "response")
         if raw is None:
             raise ResponseShapeError("response", _SHAPES, response)
         return [raw]
-    parts, path = found
-    raws: list[tuple[Any, ...]] = []
+    return _raws(*found)
+
+
+def _raws(parts: list[Any], path: str) -> Iterator[tuple[Any, ...]]:
+    """(call_id, name, args, "") of each function_call part, made as read_calls reads it (as
+    lean_calls.openai_raws); a part that is not one is skipped, a bad one raises naming its place."""
     for i, part in enumerate(parts):
-        # A plain dict with well-typed fields is read directly; the rest the careful way.
+        # A plain dict with well-typed fields is read directly (dict.get: see openai_raws); the rest the careful way.
         if type(part) is dict:
-            call = part.get("function_call")
+            call = dict.get(part, "function_call")
             if call is None:
-                call = part.get("functionCall")
+                call = dict.get(part, "functionCall")
             if type(call) is dict:
-                call_id, name = call.get("id"), call.get("name")
+                call_id, name = dict.get(call, "id"), dict.get(call, "name")
                 if call_id is None:
                     call_id = ""
                 if type(call_id) is str and type(name) is str:
-                    raws.append((call_id, name, call.get("args"), ""))
+                    yield call_id, name, dict.get(call, "args"), ""
                     continue
         raw = _raw_from_part(part, f"{path}[{i}]")
         if raw is not None:
-            raws.append(raw)
-    return raws
+            yield raw
 
 
 def tool_calls(

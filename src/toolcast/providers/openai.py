@@ -3,7 +3,7 @@ loop (tool lists from a ToolSet, parsing tool calls, shaping tool results)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +19,7 @@ from toolcast._runtime.loop import (
     _has,
     _is_object,
     check_null_paths,
+    new_object,
     provider_tools,
     read_calls,
 )
@@ -112,7 +113,7 @@ class ToolCall(_ToolCall):
 
     @classmethod
     def _of(cls, raw: RawCall, names: tuple[str, str, str], arguments: dict[str, Any]) -> ToolCall:
-        call = object.__new__(cls)  # as the base's _of, with the API (one call, not two)
+        call = new_object(cls)  # as the base's _of, with the API (one call, not two)
         fields = call.__dict__
         fields["call_id"] = raw[0]
         fields["name"], fields["server"], fields["tool"] = names
@@ -193,7 +194,7 @@ def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
     return None
 
 
-def _extract(response: Any) -> list[tuple[Any, ...]]:
+def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
     found = _items_of(response, "response")
     if found is None:  # one tool call or output item given on its own
         raw = _raw_from_item(response, "response")
