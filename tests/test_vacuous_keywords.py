@@ -15,6 +15,7 @@ from oracles import deepseek as deepseek_oracle
 from spec_folder import openai_only_spec
 
 from toolcast.compile import compile_tool
+from toolcast.nulls import strip_nulls
 from toolcast.rules import Rules
 from toolcast.walk import actions
 
@@ -265,3 +266,192 @@ def test_the_split_is_recorded_alike_whether_or_not_the_walk_builds_the_form():
         found.append((w.diags, w.trans, w.n_props, w.n_enum))
     assert found[0] == found[1]
     assert sum(t[0] == "split-type-list-to-any-of" for t in found[0][1]) == 3
+
+
+# -- a node with no `type` and a keyword of one type: it admits a value of every type, the keyword constrains
+#    its own type's only; and keywords merged parts give different values where the merged type is another
+_MORE_VALUES = (*_VALUES, 6, 9, 10, 2.0, -4, "x", "xa", "ab", "b", "cab", [2], [-1], {"q": -1})
+
+
+def _places(sub: dict):
+    """(schema, where the node is, the argument a value of the node stands in, whether it is optional)"""
+    yield _obj(a=sub), ("properties", "a"), lambda v: {"a": v}
+    yield _obj(a={"type": "array", "items": sub}), ("properties", "a", "items"), lambda v: {"a": [v]}
+    yield {**_obj(a={"$ref": "#/$defs/A"}), "$defs": {"A": sub}}, ("$defs", "A"), lambda v: {"a": v}
+    yield _obj(a={"anyOf": [sub, {"type": "boolean"}]}), ("properties", "a", "anyOf", 0), lambda v: {"a": v}
+    yield _obj(a={"type": "object", "properties": {"b": sub}, "additionalProperties": False}), (
+        "properties", "a", "properties", "b"), lambda v: {"a": {"b": v}}  # (optional: sent nullable)
+
+
+def _narrowed(schema: dict, res) -> dict:
+    """`schema` with each type the walk reported inferring from a keyword (`inferred-type`, note `(number)`)
+    written where it inferred it. A type read from an enum's members says no more than the enum: left out."""
+    out = copy.deepcopy(schema)
+    for t in res.transformations:
+        kind = t.detail.rsplit("(", 1)[-1].rstrip(")") if t.code == "inferred-type" else ""
+        if kind not in ("string", "number", "integer", "boolean", "object", "array", "null"):
+            continue
+        node = out
+        for token in t.tokens:
+            node = node[token]
+        node.setdefault("type", kind)
+    return out
+
+
+def _sent_each_way(schema: dict, wrap=lambda v: {"a": v}):
+    """The results of `schema` compiled for DeepSeek in each mode, each checked: the input unchanged, the tool
+    accepted by DeepSeek's oracle, and, where it is sent strict without a loss, a form that accepts exactly the
+    values the original does once narrowed as reported (`wrap(v)`: the arguments value `v` of the node stands in;
+    a null where the form sent put one for a left-out property aside; DESIGN: a narrowing is never lossy but is
+    reported, so a type the walk inferred from a keyword is the tool's meaning)."""
+    results = []
+    for mode in ({}, {"allow_lossy": True}, {"strict": True}, {"strict": False}):
+        given = copy.deepcopy(schema)
+        res = compile_tool(_tool(given), target="deepseek", **mode)
+        assert given == schema
+        results.append(res)
+        if res.tool is None:
+            continue
+        assert deepseek_oracle.tool_violations(res.tool, res.rules) == [], (schema, mode, res.tool)
+        fn = res.tool["function"]
+        if fn["strict"] is True and not res.lossy:
+            sent, original = Draft202012Validator(fn["parameters"]), Draft202012Validator(_narrowed(schema, res))
+            for v in _MORE_VALUES:
+                value = wrap(v)
+                ok = original.is_valid(value) or original.is_valid(strip_nulls(value, res.null_paths))
+                assert sent.is_valid(value) == ok, (schema, value, fn["parameters"])
+    return results
+
+
+@pytest.mark.parametrize("sub", [
+    {"multipleOf": 2, "enum": [1, 2, 4, "x"]},
+    {"minimum": 0, "const": "x"},
+    {"minimum": 0, "const": 3, "description": "three"},
+    {"exclusiveMaximum": 3, "enum": [1, 2.5, 5, "a", True, None]},
+    {"maximum": 2, "pattern": "^a", "enum": [1, 3, "ab", "ba"]},
+    {"multipleOf": 2, "enum": [2.0, 3, -4]},
+])
+def test_a_typeless_node_with_a_keyword_of_some_types_gets_its_enum_members_types(sub):
+    # (the type the enum or const allows is exact; drop_vacuous and split_types then give each type its keywords)
+    for schema, at, wrap in _places(sub):
+        results = _sent_each_way(schema, wrap)
+        res = results[0]
+        assert res.status == "strict" and not res.lossy, (schema, _found(res))
+        assert ("inferred-type", "#/" + "/".join(map(str, at))) in _found(res)[1]
+
+
+@pytest.mark.parametrize("sub", [
+    {"minimum": 0},
+    {"multipleOf": 2, "description": "even, or anything else"},
+    {"exclusiveMinimum": 0, "maximum": 9},
+    {"pattern": "^a"},
+])
+def test_a_typeless_node_with_a_keyword_of_one_type_is_given_that_type_as_for_every_provider(sub):
+    # (DESIGN: a narrowing is never lossy but is reported; `{"minimum": 0}` reads as a number under every
+    #  provider's rules, DeepSeek's per-type keyword lists included, and the form sent carries its keyword)
+    for schema, at, wrap in _places(sub):
+        res = _sent_each_way(schema, wrap)[2]
+        assert res.status == "strict" and not res.lossy, (schema, _found(res))
+        assert ("inferred-type", "#/" + "/".join(map(str, at))) in _found(res)[1]
+
+
+@pytest.mark.parametrize("sub", [
+    {"items": {"type": "string"}, "minItems": 1},  # `items` implies the type, as for every provider
+    {"format": "email", "pattern": "@"},
+])
+def test_a_keyword_outside_the_per_type_table_still_implies_the_type(sub):
+    res, _ = _deepseek(_obj(a=copy.deepcopy(sub)))
+    assert ("inferred-type", "#/properties/a") in _found(res)[1]
+    assert deepseek_oracle.tool_violations(res.tool, res.rules) == []
+
+
+@pytest.mark.parametrize("sub", [
+    {"type": ["integer", "null"], "pattern": "b$", "anyOf": [{"pattern": "^a"}, {"minimum": 2}]},
+    {"type": ["string", "number"], "multipleOf": 3, "anyOf": [{"type": "string", "multipleOf": 2}, {"type": "integer"}]},
+    {"type": ["null", "integer"], "exclusiveMinimum": 1, "multipleOf": 3,
+     "anyOf": [{"multipleOf": 2, "maximum": 9, "type": "string"}, {}]},
+    {"type": ["boolean", "integer"], "pattern": "b$", "anyOf": [{"pattern": "^a", "minimum": 1}, {"type": "boolean"}]},
+    {"allOf": [{"type": ["boolean", "string"], "multipleOf": 2}, {"multipleOf": 3, "pattern": "^a"}]},
+])
+def test_a_merge_drops_the_keywords_its_parts_clash_on_where_the_merged_type_excludes_them(sub):
+    # (before the policy's reading, two `pattern`s or `multipleOf`s were a conflict, and the tool refused: the
+    #  siblings of an anyOf are merged into each branch, and an allOf's parts into one node)
+    for schema, _, wrap in _places(sub):
+        res = _sent_each_way(schema, wrap)[2]
+        assert res.status == "strict" and not res.lossy, (schema, _found(res))
+        # (dropped where the branch is kept; a branch of no type in common is left out, as without a clash)
+        assert {"dropped-vacuous-keyword", "removed-false-subschema"} & {c for c, _ in _found(res)[1]}
+
+
+def test_a_ref_sibling_that_clashes_with_its_target_where_their_type_excludes_it():
+    schema = {**_obj(a={"$ref": "#/$defs/B", "multipleOf": 2}), "$defs": {"B": {"type": ["string", "boolean"], "multipleOf": 3}}}
+    res = _sent_each_way(schema)[2]
+    assert res.status == "strict" and not res.lossy, _found(res)
+
+
+@pytest.mark.parametrize("sub", [
+    {"type": ["integer", "string"], "multipleOf": 2, "anyOf": [{"multipleOf": 3}, {"pattern": "^a"}]},
+    {"type": ["integer", "string"], "pattern": "^a", "anyOf": [{"pattern": "b$"}, {"minimum": 3}]},
+])
+def test_a_clash_on_a_type_the_merged_node_keeps_is_still_a_conflict(sub):
+    res = _sent_each_way(_obj(a=sub))[2]
+    assert res.status == "refused" and "deepseek/ref-sibling-conflict" in {c for c, _ in _found(res)[0]}
+
+
+@pytest.mark.parametrize("sub", [
+    {"type": ["number", "null", "boolean"], "minimum": 3, "maximum": 5, "const": "a", "description": "d"},
+    {"type": ["integer", "string"], "multipleOf": 2, "enum": [True, None]},
+    {"minimum": 1, "enum": []},
+])
+def test_a_node_no_value_of_whose_type_is_in_its_enum_is_sent_in_a_form_deepseek_takes(sub):
+    # (it admits nothing: the keywords that do not apply to each of its types constrain nothing, and go)
+    for schema, _, wrap in _places(sub):
+        _sent_each_way(schema, wrap)
+
+
+def test_a_seeded_sweep_of_typeless_nodes_type_lists_and_anyof_is_sent_as_promised():
+    # (the shapes above mixed: each place, each mode; what is sent DeepSeek takes, and strict without a loss is exact)
+    import random
+
+    rng = random.Random(41)
+    values = {"minimum": (0, 1, 3), "maximum": (3, 5), "multipleOf": (1, 2), "exclusiveMinimum": (-1, 0),
+              "pattern": ("^a", "b"), "enum": None, "const": (2, "a", None, 4), "description": ("d",)}
+
+    def shape(depth: int) -> dict:
+        s: dict = {}
+        if rng.random() < 0.6:
+            types = rng.sample(["integer", "number", "string", "boolean", "null"], rng.randint(1, 3))
+            s["type"] = types[0] if len(types) == 1 and rng.random() < 0.5 else types
+        for k, choices in values.items():
+            if rng.random() < 0.25:
+                s[k] = rng.sample([1, 2, 4, 2.5, "a", "ab", "x", True, None], rng.randint(1, 4)) if choices is None \
+                    else rng.choice(choices)
+        if depth == 0 and rng.random() < 0.35:
+            s["anyOf"] = [shape(1), shape(1)]
+        return s
+
+    for _ in range(30):
+        for schema, _, wrap in _places(shape(0)):
+            _sent_each_way(schema, wrap)
+
+
+def test_the_new_readings_are_recorded_alike_whether_or_not_the_walk_builds_the_form():
+    from toolcast.rules import get_rules
+    from toolcast.walk import Walk, walk_schema
+
+    props = {"map": {"type": "object", "additionalProperties": {"type": "string"}},
+             "e": {"multipleOf": 2, "enum": [1, 2, "x"]},
+             "n": {"minimum": 0, "const": "x"},
+             "v": {"type": ["integer", "null"], "pattern": "b$", "anyOf": [{"pattern": "^a"}, {"minimum": 2}]},
+             "u": {"type": ["number", "boolean"], "minimum": 3, "enum": ["a"]}}
+    schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+    found = []
+    for builds_refused in (True, False):
+        w = Walk(get_rules("deepseek@latest"))
+        w.builds_refused = builds_refused
+        walk_schema(w, copy.deepcopy(schema))
+        assert w.refusals and w.builds is builds_refused
+        found.append((w.diags, w.trans, w.n_props, w.n_enum))
+    assert found[0] == found[1]
+    codes = [t[0] for t in found[0][1]]
+    assert codes.count("inferred-type") == 2 and codes.count("dropped-vacuous-keyword") >= 3

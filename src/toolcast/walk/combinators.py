@@ -18,6 +18,7 @@ from toolcast.walk.semantics import (
 )
 from toolcast.walk.siblings import DEPENDS_ON, moved_keyword, no_dependents, same_reading
 from toolcast.walk.state import Walk
+from toolcast.walk.vacuous import clash, settle_clashes
 from toolcast.walk.values import _TYPE_SETS, APPLIES_TO, MISSING, _is_number, _ok_type, describe
 
 # Keywords beside a `$ref` never judged redundant by equality with the target's: their meaning
@@ -243,11 +244,11 @@ def _merge(w: Walk, parts: list, sp: tuple, depth: int = 0) -> dict | None:
                 return None
     if typed_nulls and not _merged_null(w, out, typed_nulls, sp):
         return None
-    if not _closed_merge(w, out, parts, closed, open_schema, named, sp):
-        return None
+    if (w.type_keywords is not None and not settle_clashes(w, out, sp)) or not _closed_merge(
+            w, out, parts, closed, open_schema, named, sp):
+        return None  # (settle_clashes: policy type_keywords per-type, the clashes the merged type settles)
     for part in dependents:
-        k = moved_keyword(part, out, w.r.dropped)
-        if k is not None:
+        if (k := moved_keyword(part, out, w.r.dropped)) is not None:
             return _conflict(w, sp, k)
     return out
 
@@ -296,6 +297,8 @@ def _merged_value(w: Walk, out: dict, k: str, v: Any, sp: tuple) -> bool:
         out[k] = max(had, v)
     elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and _is_number(v) and _is_number(had):
         out[k] = min(had, v)
+    elif w.type_keywords is not None and k in w.type_keywords:
+        out[k] = clash(had, v)  # (policy type_keywords per-type: settled once the merged type is, settle_clashes)
     else:
         _conflict(w, sp, k)
         return False

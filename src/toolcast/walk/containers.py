@@ -66,13 +66,14 @@ def _object_rules(w: Walk, s: dict, props: dict, sp: tuple, root: bool) -> Any:
         w.trans.append((w.object_codes[3], "#", sp, ""))
         if w.object_flags[3]:
             w.refusals += 1
-    elif ap is True or ap == {}:
-        w.report("additional-properties-true", sp + ("additionalProperties",))
-        w.report("extra-properties-no-longer-accepted", sp + ("additionalProperties",))
-        w.change("closed-open-object", sp + ("additionalProperties",))
-    elif isinstance(ap, dict):
-        w.report("additional-properties-schema", sp + ("additionalProperties",))
-        w.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
+    elif ap is not False:  # (closed already, the commonest case: nothing to record)
+        if ap is True or ap == {}:
+            w.report("additional-properties-true", sp + ("additionalProperties",))
+            w.report("extra-properties-no-longer-accepted", sp + ("additionalProperties",))
+            w.change("closed-open-object", sp + ("additionalProperties",))
+        elif isinstance(ap, dict):
+            w.report("additional-properties-schema", sp + ("additionalProperties",))
+            w.change("dropped-additional-properties-schema", sp + ("additionalProperties",))
     if req and not req <= props.keys():
         for name in required:
             # Entries that are not strings were reported as invalid values already.
@@ -84,20 +85,20 @@ def _object_rules(w: Walk, s: dict, props: dict, sp: tuple, root: bool) -> Any:
 def _optional(w: Walk, name: str, psp: tuple, pip: NullPath, original_null: bool) -> None:
     """What an optional property records before its schema is walked: its diagnostics and its
     null path (a legit one when null was a value already, kept as the handler receives it)."""
-    flags = w.object_flags  # (its diagnostic refuses, its null warning refuses, ...)
-    if original_null:
+    # (w.object_flags: its diagnostic refuses, its null warning refuses, ..., the refusals of both)
+    if not original_null:  # (the commonest: null is new here)
+        w.bucket.nulls.append(pip)
+        w.diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
+        w.trans.append((w.object_codes[1], "#", psp, ""))
+        if w.object_flags[4]:
+            w.refusals += w.object_flags[4]
+    else:
         omit = w.optional_null == "omit"
         (w.bucket.nulls if omit else w.bucket.legit).append(pip)
         w.diags.append((w.object_codes[0], "#", psp, (("name", name),)))
         _optional_null(w, name, psp, omit)
-        if flags[0]:
+        if w.object_flags[0]:
             w.refusals += 1
-    else:
-        w.bucket.nulls.append(pip)
-        w.diags.append((OPTIONAL_PAIR, "#", psp, ()))  # both diagnostics, in one record
-        w.trans.append((w.object_codes[1], "#", psp, ""))
-        if flags[0] or flags[1]:
-            w.refusals += flags[0] + flags[1]
 
 
 def _vouch_object(w: Walk, s: dict, props: dict) -> None:

@@ -16,7 +16,6 @@ from toolcast.walk.state cimport Walk
 
 cpdef _keywords(Walk w, dict s, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
 cpdef _compile_defs(Walk w)
-cpdef _planned(Walk w, dict s, NodePlan np, t, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
 cpdef _descend_slot(Walk w, k, v, slot, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
 cpdef _any_of(Walk w, list branches, sp, ip, Py_ssize_t depth, Py_ssize_t nest)
 @cython.locals(np=NodePlan)
@@ -30,4 +29,3 @@ cpdef _inlined(Walk w, s, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root)
 cpdef _inlined_again(Walk w, ref, bint same_depth, sp)
 cpdef _not_a_node(Walk w, s, sp, Py_ssize_t nest)
 cpdef _structure(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint has_any_of)
-cpdef _container(Walk w, dict s, dict out, sp, ip, Py_ssize_t depth, Py_ssize_t nest, bint root, bint is_object, bint is_array)

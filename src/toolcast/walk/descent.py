@@ -80,7 +80,17 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
                     _record_steps(w, s, np.leaf_steps, sp)
                 return out
         elif (t == "object" or t == "array") and np.object is not None and (
-                out := _planned(w, s, np, t, sp, ip, depth, nest, root)) is not None:
+                out := (np.object if t == "object" else np.array)(s, {"type": t})) is not None:
+            # An object or array by its plan: the copy checked its values (the structural ones too)
+            # as the reading of every keyword below checks them.
+            if np.container_steps:
+                _record_steps(w, s, np.container_steps, sp)
+            if t == "array":
+                _array(w, s, out, sp, ip, depth, nest)
+            else:
+                if w.scanned and "items" in s:
+                    w.scanned = False  # (an object's `items` is not walked: see walker._compile)
+                _object(w, s, out, sp, ip, depth, nest, root)
             return out
     if w.scanned and not (len(s) == 1 and def_ref_name(s.get("$ref")) is not None):
         w.scanned = False  # (node() reads it in full; a bare `$ref` to a root definition raises no scan flag)
@@ -92,7 +102,7 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
             return _inlined(w, s, sp, ip, depth, nest, root)
         if s is None:
             return {}
-    if w.type_keywords is not None and "type" in s and "$ref" not in s:
+    if w.type_keywords is not None and "$ref" not in s:
         s = drop_vacuous(w, s, sp)  # (policy type_keywords per-type: its type settled, merges done)
     out, nullable = _keywords(w, s, sp, ip, depth, nest)
     any_of: list | None = None
@@ -188,27 +198,19 @@ def _structure(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int,
     t = s.get("type")
     if type(t) is str and t in JSON_TYPES:  # _types' first case, inline
         out["type"] = t
-        if t == "object" or t == "array":
-            _container(w, s, out, sp, ip, depth, nest, root, t == "object", t == "array")
+        if t == "object":
+            _object(w, s, out, sp, ip, depth, nest, root)
+        elif t == "array":
+            _array(w, s, out, sp, ip, depth, nest)
         return True
     types = _types(w, s, out, sp, has_any_of)
     if types is None:
         return False
-    if "object" in types or "array" in types:
-        _container(w, s, out, sp, ip, depth, nest, root, "object" in types, "array" in types)
-    return True
-
-
-def _container(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int, root: bool,
-               is_object: bool, is_array: bool) -> None:
-    """The object and/or array rules of `s` into `out`. Nesting counts containers only: a
-    scalar leaf adds no level."""
-    if depth > w.deepest[0]:
-        w.deepest = (depth, sp)
-    if is_object:
+    if "object" in types:
         _object(w, s, out, sp, ip, depth, nest, root)
-    if is_array:
+    if "array" in types:
         _array(w, s, out, sp, ip, depth, nest)
+    return True
 
 
 def _types(w: Walk, s: dict, out: dict, sp: tuple, has_any_of: bool) -> frozenset | None:
@@ -277,22 +279,6 @@ def _keywords(w: Walk, s: dict, sp: tuple, ip: NullPath, depth: int, nest: int) 
     return out, nullable
 
 
-def _planned(w: Walk, s: dict, np: NodePlan, t: str, sp: tuple, ip: NullPath, depth: int, nest: int,
-             root: bool) -> dict | None:
-    """node() for an object or array (`t`) of a planned key shape (see plans._node_plan); None,
-    with nothing recorded, when a value needs node()'s reading of every keyword."""
-    # The plan's copy checks the values (the structural ones too) as node() checks them.
-    out = (np.object if t == "object" else np.array)(s, {"type": t})
-    if out is None:
-        return None
-    if np.container_steps:
-        _record_steps(w, s, np.container_steps, sp)
-    if t == "object" and w.scanned and "items" in s:
-        w.scanned = False  # (an object's `items` is not walked: see walker._compile)
-    _container(w, s, out, sp, ip, depth, nest, root, t == "object", t == "array")
-    return out
-
-
 def _descend_slot(w: Walk, k: str, v: Any, slot: tuple, sp: tuple, ip: NullPath, depth: int, nest: int) -> Any:
     """Generic descent for a kept schema-valued keyword that has no structural rule."""
     kind, step = slot
@@ -323,6 +309,8 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
     is still walked for its findings, null path and counts, but its form is not kept, and the
     object gets no `properties`, `required` or `additionalProperties` (nothing after the walk
     reads them in a form not built: see nullpaths._check_finite and _check_progress)."""
+    if depth > w.deepest[0]:  # (nesting counts containers only: a scalar leaf adds no level)
+        w.deepest = (depth, sp)
     props = s.get("properties")
     if not isinstance(props, dict):
         props = {}
@@ -340,9 +328,7 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
         _property_keys(w, props, sp)
     if w.scanned:
         _vouch_object(w, s, props)
-    # Under policy optional_properties `allowed`, an optional property stays optional: no
-    # null, no null path, and `required` keeps the author's list.
-    allowed = w.optional_allowed
+    allowed = w.optional_allowed  # (policy optional_properties `allowed`: it stays optional, no null)
     out_props: dict = {}
     plans = w.node_plans
     leaf_ok = nest < NEST_GUARD  # (deeper, node() refuses the property)
@@ -353,16 +339,12 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
         if builds and w.refusals and not w.builds_refused:
             builds = w.builds = False  # refused: the strict form will not be used
         optional = name not in req and not allowed
-        np = None
         if leaf_ok and type(sub) is dict:
             # node()'s first case, a scalar leaf by its plan, without node()'s dispatch: the
             # property's place is built only where something is recorded there.
-            np = plans.get(keys := tuple(sub))
-            if np is None:
-                np = _node_plan(w, keys)
+            np = plans.get(keys := tuple(sub)) or _node_plan(w, keys)
             if (np.leaf is not None and type(t := sub["type"]) is str and t in _NON_NULL_LEAF_TYPES
                     and (child := np.leaf(sub, {"type": t} if builds else sink)) is not None):
-                psp = None
                 if optional:  # (a plain type: null is new here)
                     psp = sp + ("properties", name)
                     _optional(w, name, psp, ip + (name,), False)
@@ -373,14 +355,18 @@ def _object(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, ne
                         child = _nullable(w, child, psp)
                     else:
                         child["type"] = [t, "null"]
-                if np.leaf_steps:
-                    _record_steps(w, sub, np.leaf_steps, psp or sp + ("properties", name))
+                    if np.leaf_steps:
+                        _record_steps(w, sub, np.leaf_steps, psp)
+                elif np.leaf_steps:
+                    _record_steps(w, sub, np.leaf_steps, sp + ("properties", name))
                 if builds:
                     out_props[name] = child
                 else:
                     n_unkept += 1
                     chars_unkept += len(name)
                 continue
+        else:
+            np = None
         child = _property(w, name, sub, optional, sp, ip, depth, nest, np, builds)
         if child is not MISSING:
             if builds:
@@ -439,6 +425,9 @@ def _property(w: Walk, name: str, sub: Any, optional: bool, sp: tuple, ip: NullP
 
 
 def _array(w: Walk, s: dict, out: dict, sp: tuple, ip: NullPath, depth: int, nest: int) -> None:
+    """The array rules of `s` into `out` (its `items` walked); its depth counted, as _object's."""
+    if depth > w.deepest[0]:
+        w.deepest = (depth, sp)
     items = s.get("items", MISSING)
     if items is MISSING:
         w.report("array-missing-items", sp)

@@ -103,12 +103,11 @@ def keyword_plan(r: Rules) -> dict:
     r.__dict__["_node_plans"] = {}
     refusing = r.__dict__["_refusing_codes"]
     # (an optional property's diagnostic refuses, its null warning refuses, a bare $ref is structural,
-    #  an object's missing additionalProperties refuses)
+    #  an object's missing additionalProperties refuses, the refusals an optional property's two add)
     codes, changes = r.patterns, r.changes
-    r.__dict__["_object_flags"] = (codes["strict-optional-property"] in refusing,
-                                   codes["nullable-instead-of-omitted"] in refusing,
-                                   plan.get("$ref", (None,))[0] == OP_STRUCTURAL,
-                                   codes["object-missing-additional-properties"] in refusing)
+    optional_refuses = (codes["strict-optional-property"] in refusing, codes["nullable-instead-of-omitted"] in refusing)
+    r.__dict__["_object_flags"] = (*optional_refuses, plan.get("$ref", (None,))[0] == OP_STRUCTURAL,
+                                   codes["object-missing-additional-properties"] in refusing, sum(optional_refuses))
     # The codes an object records for its properties, in its loop: an optional property's
     # diagnostic, the change that makes it nullable, a missing additionalProperties and its fix,
     # and a repointed `#/definitions/` reference.
@@ -164,6 +163,17 @@ def _values_copiers(values: tuple, r: Rules, keys: tuple = (), containers: tuple
     return tuple(_looping_copier(values, r, keys, container) for container in containers)
 
 
+def _copied_as(exact: type | None, check: Any, mode: int) -> type | None:
+    """The type whose values of a keyword the copy stores as they are at once, None if none: a
+    plain keyword's value of a type that passes its check unread (its exact type, or any where it has
+    no check) and that is plain JSON as it is (str, int, bool)."""
+    if mode != _PLAIN:
+        return None
+    if exact is str or exact is int or exact is bool:
+        return exact
+    return str if check is None else None
+
+
 def _never_copies(s: dict, out: dict) -> None:
     return None  # object keywords on an array: node() reports them
 
@@ -177,29 +187,38 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
     props = obj and "properties" in keys
     required = obj and "required" in keys
     additional = obj and "additionalProperties" in keys
+    structural = items or props or required or additional
     formats = r.formats
+    # Each value with the one type it is copied as by the first test, unchecked (see _copied_as), and
+    # what the others are read by.
+    values = tuple((k, _copied_as(exact, check, mode), (exact, check, mode)) for k, exact, check, mode in values)
 
     def copy(s: dict, out: dict) -> dict | None:
-        if items:
-            v = s["items"]
-            if type(v) is not dict and type(v) is not bool and type(v) is not list:
-                return None
-        if props and type(s["properties"]) is not dict:
-            return None
-        if required:
-            v = s["required"]
-            if type(v) is not list:
-                return None
-            for x in v:  # (a loop: compiled, no map object and no method lookup per schema)
-                if type(x) is not str:
+        if structural:
+            if items:
+                v = s["items"]
+                if type(v) is not dict and type(v) is not bool and type(v) is not list:
                     return None
-        if additional:
-            v = s["additionalProperties"]
-            if type(v) is not dict and type(v) is not bool:
+            if props and type(s["properties"]) is not dict:
                 return None
-        for k, exact, check, mode in values:
+            if required:
+                v = s["required"]
+                if type(v) is not list:
+                    return None
+                for x in v:  # (a loop: compiled, no map object and no method lookup per schema)
+                    if type(x) is not str:
+                        return None
+            if additional:
+                v = s["additionalProperties"]
+                if type(v) is not dict and type(v) is not bool:
+                    return None
+        for k, plain, read in values:
             v = s[k]
             tv = type(v)
+            if tv is plain:
+                out[k] = v  # (what the tests below come to for it)
+                continue
+            exact, check, mode = read
             if check is not None and tv is not exact and not check(v):
                 return None
             if tv is not str and tv is not int and tv is not bool and v is not None and (

@@ -68,6 +68,7 @@ cdef class Walk:
     cdef public object inline_sizes
     cdef public object root_inferred
     cdef public object bundled
+    cdef public object copied
     cpdef fresh(self)
     cpdef record(self, pattern, sp, tuple params)
     cpdef change(self, pattern, sp, note=*)

@@ -24,6 +24,7 @@ class _Bucket:
 
 # The value of a map a walk has not needed yet: shared, read-only, until the walk sets its own.
 _EMPTY: Any = MappingProxyType({})
+_NO_REFS: frozenset = frozenset()  # (one, not one per walk)
 
 
 class Walk:
@@ -39,7 +40,7 @@ class Walk:
     # tool's compile). Compiled, the extension type's struct is the layout.
     __slots__ = (
         "_merging", "annotations", "branched", "bucket", "buckets", "builds", "builds_refused", "bundled",
-        "changes", "codes", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
+        "changes", "codes", "copied", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
         "entered_props", "enum_limits", "enum_types", "gc_paused", "guarded", "hold_gc",
         "inline_sizes", "inlined", "inlining", "key_re", "limit_values", "lossy_blocks",
         "lossy_codes", "merged_refs", "n_chars", "n_enum", "n_inlined", "n_props", "node_plans", "nodes_left",
@@ -112,7 +113,7 @@ class Walk:
         self.defs_src: Any = _EMPTY  # def name -> the keyword it came from
         self.defs_out: Any = _EMPTY  # def name -> compiled schema (None while queued)
         self.queue: Any = ()  # definitions referred to, in order (repeats included)
-        self._merging: Any = frozenset()  # $refs being inlined now (a schema defined as itself)
+        self._merging: Any = _NO_REFS  # $refs being inlined now (a schema defined as itself)
         self.ref_nulls: Any = _EMPTY  # allows_null of each $ref target (see semantics.allows_null)
         self.null_cuts = 0  # the paths allows_null cut short at a $ref of its chain (see there)
         self.ref_neutral: Any = _EMPTY  # whether each $ref target says nothing about null (semantics._neutral)
@@ -130,6 +131,9 @@ class Walk:
         # bundled the document (walk.document): the original sent without strict, when it bundles
         # the same document in the same dialect, takes these (sent_refs.local_references).
         self.bundled: Any = None
+        # (document, its copy, sent_copy.Seen of the copy) where the document scan made the copy sent
+        # without strict in its own pass (walk.document): compile._original takes it for that document.
+        self.copied: Any = None
 
     # -- recording ---------------------------------------------------------------------
     def diag(self, code: str, sp: tuple, **params: Any) -> None:

@@ -205,7 +205,7 @@ def _defs_vouched(w: Walk, schema: dict) -> bool:
 def _descend(w: Walk, root: dict) -> dict:
     """The walk of the document's root `root`, then of the definitions referred to, the limits,
     and the reference graph and null paths."""
-    out = node(w, root, (), (), 1, 0, root=True)
+    out = node(w, root, (), (), 1, 0, True)
     if w.queue:
         _compile_defs(w)
     if w.defs_out and w.builds:
@@ -220,9 +220,9 @@ def _descend(w: Walk, root: dict) -> dict:
             or w.deepest[0] > max_depth):
         _check_limits(w)
     root_bucket = w.buckets[""]
-    if w.r.refuses_recursion and (w.queue or root_bucket.refs):
-        _refuse_recursion(w)
     if w.queue or root_bucket.refs:
+        if w.r.refuses_recursion:
+            _refuse_recursion(w)
         # Without a $ref, nothing the walk emits lacks a finite value unless it refused (an
         # empty anyOf, a typeless node): the fixed point is for reference graphs.
         _check_finite(w, out)
