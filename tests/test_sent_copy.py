@@ -13,10 +13,13 @@ from sent_support import compiled_unmutated
 from strategies import examples, schemas
 
 from toolcast import compile as compile_mod
-from toolcast.sent_copy import looked_copy
+from toolcast import compile_tool
+from toolcast.sent_copy import looked_copy, scanned_copy
 from toolcast.sent_refs import _needs_bundle, _refs_to, _renamed_places
-from toolcast.tool_input import copy_json
+from toolcast.tool_input import MAX_COPY_DEPTH, copy_json
+from toolcast.walk import document as document_mod
 from toolcast.walk.dialect import schema_nodes
+from toolcast.walk.values import _plain_flags, non_json
 
 FREE = {"type": "object"}  # a free-form object: no target sends it strict, so the original is sent
 CASES = {
@@ -84,8 +87,9 @@ def test_a_skipped_pass_gives_what_running_it_gives(case: str, target: str, api:
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     schema = CASES[case]
     looked = _compile(schema, target, api)
-    # Every pass run, as before the copy looked: (a copy, nothing seen).
+    # Every pass run, as before the copy looked: (a copy, nothing seen), made after the walk.
     monkeypatch.setattr(compile_mod, "looked_copy", lambda s: (copy_json(s), None))
+    monkeypatch.setattr(document_mod, "scanned_copy", lambda s: None)
     assert looked == _compile(schema, target, api)
 
 
@@ -104,6 +108,98 @@ def test_the_copy_notes_what_the_passes_look_for() -> None:
     assert looked_copy(CASES["missing definition"])[1].may_bundle(CASES["missing definition"])
     renamed = CASES["definitions renamed"]
     assert not looked_copy(renamed)[1].may_bundle(renamed)  # a root definition: nothing to bundle
+
+
+def _scanned_first(schema: dict) -> dict:
+    """`schema` with a root `$ref` (and the definition it names) beside it: scanned before the walk
+    (walker._first), so the scan's pass makes the copy sent without strict (walk.document)."""
+    return {**schema, "$ref": "#/$defs/base", "$defs": {"base": {"type": "object"}}}
+
+
+_NAN = float("nan")
+
+
+def _shared(levels: int) -> dict:
+    node: dict = {"type": "string"}
+    for _ in range(levels):
+        node = {"anyOf": [node, node]}  # (each level doubles the places below it)
+    return {"type": "object", "properties": {"a": node}}
+
+
+def _cycle() -> dict:
+    doc: dict = {"type": "object", "properties": {}}
+    doc["properties"]["self"] = doc
+    return doc
+
+
+def _deep(levels: int) -> dict:
+    doc: dict = {"type": "string"}
+    for _ in range(levels):
+        doc = {"type": "object", "properties": {"a": doc}}
+    return doc
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_scans_copy_is_the_copy_and_its_flags_are_the_scans(case: str) -> None:
+    for doc in (CASES[case], _scanned_first(CASES[case])):
+        got = scanned_copy(doc)
+        assert got is not None
+        copied, seen = got
+        looked, expected = looked_copy(doc)
+        assert copied == looked == doc and copied is not doc
+        assert seen.flags == _plain_flags(doc)  # what the document scan gives it
+        for name in ("bounds", "tuples", "resources", "nested", "dependencies", "refs", "names"):
+            assert getattr(seen, name) == getattr(expected, name), name
+        assert [(place, id(node)) for place, node in seen.ref_places] == [
+            (place, id(node)) for place, node in _refs_to(copied, "")]
+
+
+# What the document scan does not pass as plain JSON (walk.values._plain_flags), nor the copy
+# made in its pass: a value JSON cannot carry beside the keys the copy reads, a container that is
+# no plain dict or list, or a document shared in place past the scan's budget, a cycle, one too deep.
+NOT_VOUCHED = {
+    "a key that is no string, with a string value": {"type": "object", "properties": {"a": {"type": "string", 7: "x"}}},
+    "a key that is no string, with an object": {"type": "object", "properties": {"a": {"type": "object"}, 7: {}}},
+    "NaN": {"type": "object", "properties": {"n": {"type": "number", "minimum": _NAN}}},
+    "infinity in a value's list": {"type": "object", "properties": {"n": {"type": "number", "enum": [1.0, float("inf")]}}},
+    "bytes": {"type": "object", "properties": {"a": {"type": "string", "description": b"x"}}},
+    "a tuple": {"type": "object", "properties": {"a": {"type": "string", "enum": ("x", "y")}}},
+    "a dict subclass": {"type": "object", "properties": collections.OrderedDict(a={"type": "string"})},
+    "a set in a list": {"type": "object", "properties": {"a": {"examples": [{1}]}}},
+    "shared in place past the scan's budget": _shared(17),
+    "a cycle": _cycle(),
+    "deeper than the copy goes": _deep(MAX_COPY_DEPTH),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_VOUCHED))
+def test_the_scans_copy_vouches_for_plain_json_only(case: str) -> None:
+    assert scanned_copy(NOT_VOUCHED[case]) is None
+    assert scanned_copy(_scanned_first(NOT_VOUCHED[case])) is None
+
+
+@pytest.mark.parametrize("case", ["a key that is no string, with a string value", "NaN", "infinity in a value's list",
+                                  "bytes", "a set in a list"])
+def test_a_document_scanned_first_is_still_refused_where_it_is_not_json(case: str) -> None:
+    schema = _scanned_first(NOT_VOUCHED[case])
+    place = non_json(schema)[0]
+    for target in ("openai", "anthropic"):
+        res = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=target)
+        assert res.status == "refused"
+        assert [d.code.split("/", 1)[1] for d in res.diagnostics] == ["non-json-value"]
+        assert res.diagnostics[0].path == "#" + "".join(f"/{p}" for p in place)
+
+
+def test_the_copy_sent_is_made_once_in_the_scans_pass_and_owned(monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = _scanned_first(CASES["definitions renamed"])
+    made = []
+    monkeypatch.setattr(compile_mod, "looked_copy", lambda s: made.append(s) or looked_copy(s))
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema})
+    assert res.status == "non-strict" and made == []  # (the scan's copy was taken)
+    sent = res.tool["parameters"]
+    assert sent["$defs"]["d"] == {"type": "string"} and "definitions" in schema  # renamed in the copy only
+    assert sent["properties"]["a"] is not schema["properties"]["a"]
+    assert schema == _scanned_first(CASES["definitions renamed"])
 
 
 def test_a_container_copy_json_converts_is_copied_by_it_and_every_pass_runs() -> None:

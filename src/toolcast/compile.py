@@ -320,6 +320,9 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
     try:
         if schema is None:
             sent = {"type": "object", "properties": {}}
+        elif walk is not None and walk.copied is not None and walk.copied[0] is schema:
+            _, sent, seen = walk.copied  # (made in the document scan's pass: walk.document)
+            walk.copied = None
         else:  # (one traversal: the copy, and what sendable's passes look for)
             sent, seen = looked_copy(schema)
     except _TooDeep:

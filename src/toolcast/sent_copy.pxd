@@ -4,14 +4,17 @@
 
 cimport cython
 
+from toolcast.walk.values cimport _node_flags
+
 
 cdef class Seen:
-    cdef public bint bounds, tuples, resources, nested, dependencies
+    cdef public bint bounds, tuples, resources, nested, dependencies, scan
     cdef public list refs, names, ref_places
-    cdef public Py_ssize_t left
+    cdef public Py_ssize_t left, flags
 
 
 @cython.locals(out=dict)
 cpdef _dict(dict value, Py_ssize_t depth, Seen seen, at, bint members=*)
+cpdef _note(dict value, dict out, Py_ssize_t depth, Seen seen, at, bint members)
 @cython.locals(out=list)
 cpdef _list(list value, Py_ssize_t depth, Seen seen, at)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from math import isfinite
 from typing import Any
 
 from toolcast.tool_input import MAX_COPY_DEPTH, _TooDeep, copy_json
 from toolcast.walk import budget
 from toolcast.walk.dialect import SCHEMA_SLOTS
-from toolcast.walk.values import ref_pointer
+from toolcast.walk.values import _PLAIN_BUDGET, SCAN_KEYS, _node_flags, ref_pointer
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+# The values copied as they are (a float: when finite, as the document scan passes it).
+_SCALARS = frozenset({str, int, bool, type(None)})
 _slot = SCHEMA_SLOTS.get
 _DEFS = ("$defs", "definitions")
+# The keys _note reads: an object with none of them notes nothing (the document scan's among them).
+_unlooked = (frozenset({"$ref", "properties", "items", "exclusiveMinimum", "exclusiveMaximum", "$id", "$anchor",
+                        "dependencies"}) | SCAN_KEYS).isdisjoint
 
 
 class _Unusual(Exception):
@@ -33,7 +38,8 @@ class Seen:
     occur runs as it always does, on the schema objects only. `ref_places` and `nested` are of the
     schema objects alone (sent_refs._refs_below's slots), exact for the copy as it came out."""
 
-    __slots__ = ("bounds", "dependencies", "left", "names", "nested", "ref_places", "refs", "resources", "tuples")
+    __slots__ = ("bounds", "dependencies", "flags", "left", "names", "nested", "ref_places", "refs", "resources",
+                 "scan", "tuples")
 
     def __init__(self) -> None:
         self.bounds = self.tuples = self.resources = False  # a boolean bound, an `items` list, a nested $id/$anchor
@@ -47,6 +53,10 @@ class Seen:
         # The containers the copy may still make: a subtree shared in place is copied once per place,
         # as the walk visits it (walk.budget; the walk leaves unwalked what the rules drop).
         self.left = budget.NODE_BUDGET
+        # With `scan`, the pass is also the document scan (walk.document): `flags` are the HAS_* flags
+        # walk.values._plain_flags gives the document, which that pass vouches to be plain JSON.
+        self.scan = False
+        self.flags = 0
 
     def may_bundle(self, root: dict) -> bool:
         """False when no `$ref` names other than `#` or a root definition that exists, and no object
@@ -79,6 +89,21 @@ def looked_copy(schema: Any) -> tuple[Any, Seen | None]:
         return copy_json(schema), None
 
 
+def scanned_copy(schema: dict) -> tuple[dict, Seen] | None:
+    """looked_copy(schema) made in the same pass as the document scan (walk.document: the copy sent
+    without strict, of a document that is not walked before the scan), its Seen's `flags` those
+    walk.values.scan gives `schema`; None, nothing made, unless the document is plain JSON (as
+    _plain_flags passes it) of at most _PLAIN_BUDGET containers by place (so neither shared at every
+    level nor a cycle) and no deeper than the copy goes: then the scan and the copy are left to their own passes."""
+    seen = Seen()
+    seen.scan = True
+    seen.left = _PLAIN_BUDGET
+    try:
+        return _dict(schema, 1, seen, []), seen
+    except (_Unusual, _TooDeep, budget.SchemaTooLarge, RecursionError):
+        return None
+
+
 def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = False) -> dict:
     # As tool_input._copy_dict (the same depth limit), and what the object holds noted in `seen`.
     # `at`: the place of `value` (a list of keys) where it is a schema object, or a "map" slot's
@@ -89,6 +114,42 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
     if seen.left < 0:
         raise budget.SchemaTooLarge(tuple(at) if at is not None else ())
     out = dict(value)
+    if not _unlooked(value):  # (most objects hold none of the keys looked for: one test)
+        _note(value, out, depth, seen, at, members)
+    if at is None:  # (no schema object: a plain copy, looked at)
+        for k, v in value.items():
+            tv = type(v)
+            if type(k) is not str:
+                raise _Unusual
+            if tv is dict:
+                out[k] = _dict(v, depth + 1, seen, None)
+            elif tv is list:
+                out[k] = _list(v, depth + 1, seen, None)
+            elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
+                raise _Unusual
+        return out
+    for k, v in value.items():
+        if type(k) is not str:
+            raise _Unusual
+        tv = type(v)
+        if tv is dict or tv is list:
+            kind = "schema" if members else _slot(k)
+            at.append(k)
+            if tv is dict:
+                out[k] = _dict(v, depth + 1, seen, None if kind is None else at, kind == "map")
+            else:
+                out[k] = _list(v, depth + 1, seen, at if kind == "list" or kind == "schema-or-list" else None)
+            at.pop()
+        elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
+            raise _Unusual
+    return out
+
+
+def _note(value: dict, out: dict, depth: int, seen: Seen, at: list | None, members: bool) -> None:
+    # What object `value` (copied as `out`) holds of _LOOKED, noted in `seen` (see _dict).
+    if seen.scan:  # (the document scan's look at an object: its keys, then the flags it raises)
+        if not SCAN_KEYS.isdisjoint(value):
+            seen.flags |= _node_flags(value, depth == 1)
     if "$ref" in value:
         ref = value["$ref"]
         if type(ref) is str:
@@ -109,29 +170,6 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
             seen.nested = True
     if "dependencies" in value:
         seen.dependencies = True
-    if at is None:  # (no schema object: a plain copy, looked at)
-        for k, v in value.items():
-            tv = type(v)
-            if tv is dict:
-                out[k] = _dict(v, depth + 1, seen, None)
-            elif tv is list:
-                out[k] = _list(v, depth + 1, seen, None)
-            elif tv not in _SCALARS:
-                raise _Unusual
-        return out
-    for k, v in value.items():
-        tv = type(v)
-        if tv is dict or tv is list:
-            kind = "schema" if members else _slot(k) if type(k) is str else None
-            at.append(k)
-            if tv is dict:
-                out[k] = _dict(v, depth + 1, seen, None if kind is None else at, kind == "map")
-            else:
-                out[k] = _list(v, depth + 1, seen, at if kind == "list" or kind == "schema-or-list" else None)
-            at.pop()
-        elif tv not in _SCALARS:
-            raise _Unusual
-    return out
 
 
 def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
@@ -153,6 +191,6 @@ def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
                 at.pop()
         elif tv is list:
             out[i] = _list(v, depth + 1, seen, None)
-        elif tv not in _SCALARS:
+        elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
             raise _Unusual
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolcast.sent_copy import scanned_copy
 from toolcast.walk.dialect import Rewrite, dialect_of
 from toolcast.walk.resources import bundle
 from toolcast.walk.state import Walk
@@ -28,8 +29,14 @@ from toolcast.walk.values import (
 
 def _document(w: Walk, schema: Any) -> Any:
     """`schema` as the walk reads it (the input itself when nothing needs settling); MISSING
-    after a refusal."""
-    flags = _plain_flags(schema)  # scan's common case, inline
+    after a refusal. Where the rules send the original without strict, the scan's pass also makes
+    its copy (Walk.copied; a document scanned first is large and hand-written, and mostly sent so)."""
+    copied = scanned_copy(schema) if type(schema) is dict and w.r.sends_original and w.builds else None
+    if copied is not None:
+        w.copied = (schema, copied[0], copied[1])
+        flags = copied[1].flags
+    else:
+        flags = _plain_flags(schema)  # scan's common case, inline
     if flags < 0:
         problem, flags = _exact_scan(schema)
         if problem is not None:
