@@ -249,13 +249,20 @@ def test_providers_without_the_policy_keep_the_type_list():
 def test_the_split_is_recorded_alike_whether_or_not_the_walk_builds_the_form():
     # (a refusal first, an open map: the walk stops building the form; the findings stay those of a
     #  walk that builds it, as tests/test_walk_builds.py checks for the other rules)
-    from toolcast.rules import get_rules
-    from toolcast.walk import Walk, walk_schema
-
     props = {"map": {"type": "object", "additionalProperties": {"type": "string"}},
              "n": {"type": ["integer", "string"], "minimum": 1},
              "o": {"type": ["object", "string"], "properties": {"q": {"type": "integer"}}},
              "l": {"type": ["array", "integer"], "items": {"type": "string"}}}
+    found = _walked_both_ways(props)
+    assert sum(t[0] == "split-type-list-to-any-of" for t in found[1]) == 3
+
+
+def _walked_both_ways(props: dict) -> tuple:
+    """The findings (diagnostics, changes, counts) of DeepSeek's walk of an object of `props`, the same
+    whether the walk builds the form or stopped building it at its refusal (`map`, an open map)."""
+    from toolcast.rules import get_rules
+    from toolcast.walk import Walk, walk_schema
+
     schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
     found = []
     for builds_refused in (True, False):
@@ -265,7 +272,7 @@ def test_the_split_is_recorded_alike_whether_or_not_the_walk_builds_the_form():
         assert w.refusals and w.builds is builds_refused  # (the second walk stopped building at `map`)
         found.append((w.diags, w.trans, w.n_props, w.n_enum))
     assert found[0] == found[1]
-    assert sum(t[0] == "split-type-list-to-any-of" for t in found[0][1]) == 3
+    return found[0]
 
 
 # -- a node with no `type` and a keyword of one type: it admits a value of every type, the keyword constrains
@@ -436,22 +443,10 @@ def test_a_seeded_sweep_of_typeless_nodes_type_lists_and_anyof_is_sent_as_promis
 
 
 def test_the_new_readings_are_recorded_alike_whether_or_not_the_walk_builds_the_form():
-    from toolcast.rules import get_rules
-    from toolcast.walk import Walk, walk_schema
-
     props = {"map": {"type": "object", "additionalProperties": {"type": "string"}},
              "e": {"multipleOf": 2, "enum": [1, 2, "x"]},
              "n": {"minimum": 0, "const": "x"},
              "v": {"type": ["integer", "null"], "pattern": "b$", "anyOf": [{"pattern": "^a"}, {"minimum": 2}]},
              "u": {"type": ["number", "boolean"], "minimum": 3, "enum": ["a"]}}
-    schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-    found = []
-    for builds_refused in (True, False):
-        w = Walk(get_rules("deepseek@latest"))
-        w.builds_refused = builds_refused
-        walk_schema(w, copy.deepcopy(schema))
-        assert w.refusals and w.builds is builds_refused
-        found.append((w.diags, w.trans, w.n_props, w.n_enum))
-    assert found[0] == found[1]
-    codes = [t[0] for t in found[0][1]]
+    codes = [t[0] for t in _walked_both_ways(props)[1]]
     assert codes.count("inferred-type") == 2 and codes.count("dropped-vacuous-keyword") >= 3

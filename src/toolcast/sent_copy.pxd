@@ -4,8 +4,6 @@
 
 cimport cython
 
-from toolcast.walk.values cimport _node_flags
-
 
 cdef class Seen:
     cdef public bint bounds, tuples, resources, nested, dependencies, scan
