@@ -275,8 +275,9 @@ def _walked_both_ways(props: dict) -> tuple:
     return found[0]
 
 
-# -- a node with no `type` and a keyword of one type: it admits a value of every type, the keyword constrains
-#    its own type's only; and keywords merged parts give different values where the merged type is another
+# -- a node with no `type` and a keyword of one type: beside an enum or const it gets its members' types, else
+#    the type its keywords imply (a reported narrowing); and keywords merged parts give different values where
+#    the merged type is another
 _MORE_VALUES = (*_VALUES, 6, 9, 10, 2.0, -4, "x", "xa", "ab", "b", "cab", [2], [-1], {"q": -1})
 
 

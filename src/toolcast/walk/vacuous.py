@@ -1,7 +1,7 @@
 """Keywords that constrain one JSON type only, under policy type_keywords `per-type`: dropped from a node whose
 settled `type` excludes them, a type list split into one `anyOf` branch per type where they constrain some of its
-types only, a node with no `type` given its enum's types (and else no type: alone, they imply none), and two values
-merged parts give one of them settled by the merged type (dropped where it excludes their types)."""
+types only, a node with no `type` beside an enum or const given its members' types, and two values merged parts
+give one of them settled by the merged type (dropped where it excludes their types)."""
 
 from __future__ import annotations
 
