@@ -65,6 +65,7 @@ COMPILED: dict[str, dict] = {
     "toolcast/sent_copy.py": {},
     "toolcast/sent_refs.py": {},
     "toolcast/sendable.py": {},
+    "toolcast/sent_valid.py": {},
 }
 # Modules whose .pxd cimports another's, or is cimported: compiled, each is bound to the others' C
 # layout, so they are compiled all together or not at all (where one fails, the others install as

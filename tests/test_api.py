@@ -365,7 +365,7 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
 
     from toolcast import compile as compile_mod
     from toolcast.rules import get_rules
-    from toolcast.walk import PAUSE_GC_AFTER_PROPERTIES, Walk, descent, walk_schema
+    from toolcast.walk import PAUSE_GC_AFTER_PROPERTIES, Walk, descent, walk_schema, walker
 
     seen = []
     object_rules = descent._object_rules
@@ -375,14 +375,21 @@ def test_a_schema_large_below_a_small_root_is_walked_with_the_collector_paused(m
         return object_rules(walk, *rest)
 
     copies = []
-    looked_copy = compile_mod.looked_copy  # (the copy of the original a tool sent non-strict sends)
+    # (the copy of the original a tool sent non-strict sends: made by the compile, or in the scan's
+    # pass once the walk has settled that the original is sent)
+    looked_copy, scanned_copy = compile_mod.looked_copy, walker.scanned_copy
 
     def copy_spy(value):
         copies.append(gc.isenabled())
         return looked_copy(value)
 
+    def scan_spy(value):
+        copies.append(gc.isenabled())
+        return scanned_copy(value)
+
     monkeypatch.setattr(descent, "_object_rules", spied)
     monkeypatch.setattr(compile_mod, "looked_copy", copy_spy)
+    monkeypatch.setattr(walker, "scanned_copy", scan_spy)
     big = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(PAUSE_GC_AFTER_PROPERTIES + 1)}}
     after = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     schema = {"type": "object", "properties": {"a": big, "z": after}, "required": ["a", "z"]}

@@ -14,8 +14,8 @@ from strategies import examples, schemas
 
 from toolcast import compile as compile_mod
 from toolcast import compile_tool
-from toolcast.sent_copy import looked_copy, scanned_copy
-from toolcast.sent_refs import _needs_bundle, _refs_to, _renamed_places
+from toolcast.sent_copy import looked_copy, names_other, scanned_copy
+from toolcast.sent_refs import _refs_to, _renamed_places
 from toolcast.tool_input import MAX_COPY_DEPTH, copy_json
 from toolcast.walk import document as document_mod
 from toolcast.walk.dialect import schema_nodes
@@ -223,6 +223,15 @@ def _renamed(doc: dict) -> dict:
     """`doc` with its root `definitions` joined to its `$defs`, in place, as sent_refs._defs_renamed does."""
     doc["$defs"] = {**doc.get("$defs", {}), **doc.pop("definitions")}
     return doc
+
+
+def _needs_bundle(place: tuple, node: dict, root: dict) -> bool:
+    # What bundling resolves at one schema object: a `$ref` naming other than `#` or a root definition
+    # that exists, or a resource or anchor of its own below the root.
+    ref = node.get("$ref")
+    if type(ref) is str and ref != "#" and names_other(ref, root):
+        return True
+    return bool(place) and ("$id" in node or "$anchor" in node)
 
 
 @examples(200)

@@ -21,6 +21,7 @@ from toolcast.model import (
 from toolcast.rules import Rules
 from toolcast.sendable import numeric_bounds, object_root, property_names, sendable
 from toolcast.sent_copy import looked_copy
+from toolcast.sent_valid import invalid_places
 from toolcast.tool_input import (
     _TARGETS,
     MAX_COPY_DEPTH,
@@ -37,7 +38,8 @@ from toolcast.tool_input import (
     strict_mode,
 )
 from toolcast.walk import Walk, budget, walk_schema, without_cycle_gc
-from toolcast.walk.values import non_json
+from toolcast.walk.dialect import dialect_of
+from toolcast.walk.values import describe, non_json
 from toolcast.walk.walker import root_not_object
 
 _first = itemgetter(0)
@@ -139,7 +141,7 @@ def compile_tool(
         if shape not in emitter.NATIVE_SHAPES:
             trans.append(r.tool_records[0])
         if type(schema) is dict and ("nullable" in schema or "anyOf" in schema or "oneOf" in schema
-                                     or type(schema.get("type")) is list):
+                                     or type(schema.get("type")) is list or "$ref" in schema):
             schema = object_root(schema, r, trans)  # (in every form: a tool's arguments are an object)
         if mode is False and r.sends_original:
             status = _unwalked(schema, r, diags)
@@ -148,7 +150,8 @@ def compile_tool(
             walk, compiled, status, schema, held_gc, enforcement = _walk_enforcing(
                 schema, r, mode, allow_lossy, optional_null, diags, trans, enforce, describe)
         else:  # (_walk_enforcing's answer without enforce, without its call)
-            walk, compiled, status, schema, held_gc = _walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans)
+            walk, compiled, status, schema, held_gc = _walk_tool(schema, r, mode, allow_lossy, optional_null, diags, trans,
+                                                                 name_ok and mode == "auto")
         if not name_ok:
             status = "refused"
         res = _result(name, description, schema, status, compiled, walk, diags, trans, r, emitter, api, enforcement)
@@ -188,15 +191,17 @@ def _walk_enforcing(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optiona
 
 
 def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_null: OptionalNull, diags: list,
-               trans: list) -> tuple:
+               trans: list, copies: bool = True) -> tuple:
     """(the walk, the strict form, the status, the schema walked, whether a first walk paused the
-    cycle collector) of a tool's schema; the tool's own findings so far are in `diags` and `trans`."""
+    cycle collector) of a tool's schema; the tool's own findings so far are in `diags` and `trans`.
+    `copies`: whether the tool may be sent without strict as its original (see Walk.copies)."""
     n_diags = len(diags)
     held_gc = again = False
     while True:
         walk = Walk(r) if optional_null == "value" else chosen_walk(r, optional_null)
         walk.hold_gc = True  # a walk that pauses the collector leaves it paused for the copy below
         walk.builds_refused = False  # a refused schema's strict form is never sent (see Walk.builds)
+        walk.copies = copies
         if not allow_lossy:
             walk.lossy_blocks = True
         if mode is False:  # (policy non_strict `converted`: the original cannot be sent)
@@ -227,6 +232,8 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
 def _boolean_bounds(walk_diags: list, r: Rules) -> bool:
     """Whether the walk refused a boolean `exclusiveMinimum`/`exclusiveMaximum` (draft-04's form)."""
     invalid = r.patterns["invalid-keyword-value"]
+    if invalid not in map(_first, walk_diags):  # (the common case: one look at the codes, in C)
+        return False
     for d in walk_diags:  # noqa: SIM110 (a loop, not any() over a generator: run on every refused tool's findings)
         if d[0] == invalid and _boolean_bound(d, invalid):
             return True
@@ -344,6 +351,13 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
         if not_object is not None:  # (a root that is still no object once made acceptable: a $ref to one)
             diags.append((r.patterns["root-schema-not-object"], "#", not_object[0], (("value", not_object[1]),)))
             return None
+        # (a keyword value the walk did not read: one it drops unread, or in a definition nothing names)
+        invalid = invalid_places(sent, _metaschema(sent, r))
+        if invalid:
+            code = r.patterns["invalid-keyword-value"]
+            diags.extend((code, "#", place, (("keyword", k), ("value", describe(v)), ("expected", expected)))
+                         for place, k, v, expected in invalid)
+            return None
     code = r.patterns.get("property-key-invalid")
     if (r.property_key_re is not None and code in r.always_refused
             and (seen is None or not seen.names_match(r.property_key_re))):
@@ -353,6 +367,14 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
             diags.extend(bad)
             return None
     return sent
+
+
+def _metaschema(sent: dict, r: Rules) -> str:
+    """The dialect whose metaschema the provider validates `sent` against (policy sent_metaschema)."""
+    rule = r.policy.get("sent_metaschema", "declared")
+    if rule != "declared":
+        return rule
+    return (dialect_of(sent["$schema"]) or "2020-12") if "$schema" in sent else "2020-12"
 
 
 def _typed_root(sent: Any, r: Rules, trans: list) -> Any:

@@ -39,7 +39,11 @@ def object_root(schema: Any, r: Any, trans: list) -> Any:
     a narrowing, recorded. The input is never changed; the same schema comes back when nothing is."""
     if type(schema) is not dict or r.policy.get("root_type") != "object":
         return schema
+    if "$ref" in schema:
+        schema = _object_ref_root(schema, r, trans)
     t = schema.get("type")
+    if t == ["object"]:  # (the same type, written as every provider reads it: exact)
+        schema = {**schema, "type": "object"}
     nullable = schema.get("nullable") is True and "$schema" not in schema  # (OpenAPI's, where no dialect is declared)
     unions = [k for k in ("anyOf", "oneOf") if type(schema.get(k)) is list and len(schema[k]) > 1
               and any(map(_is_null, schema[k])) and not all(map(_is_null, schema[k]))]
@@ -65,6 +69,20 @@ def object_root(schema: Any, r: Any, trans: list) -> Any:
         else:
             out[key] = kept
     return out
+
+
+def _object_ref_root(schema: dict, r: Any, trans: list) -> dict:
+    """`schema`, a root `$ref` to a definition that object_root would read otherwise (one that also
+    admits null, or a `type: ["object"]`), with that definition inlined at the root (exact, recorded),
+    so that object_root reads it; else `schema` itself."""
+    target = _deref(schema, {"$ref": schema["$ref"]})
+    if type(target) is not dict or target is schema or "$ref" in target:
+        return schema
+    body = {k: v for k, v in target.items() if k not in _DEFS and k != "$schema"}
+    if object_root(body, r, []) is body:
+        return schema
+    trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
+    return {**body, **{k: v for k, v in schema.items() if k != "$ref"}}
 
 
 def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bundled: Any = None) -> dict | None:

@@ -6,9 +6,9 @@ cimport cython
 
 
 cdef class Seen:
-    cdef public bint bounds, tuples, resources, nested, dependencies, scan
-    cdef public list refs, names, ref_places
-    cdef public Py_ssize_t left, flags
+    cdef public bint bounds, tuples, resources, nested, dependencies, scan, marks
+    cdef public list refs, names, ref_places, marked
+    cdef public Py_ssize_t left, flags, hidden
 
 
 @cython.locals(out=dict)

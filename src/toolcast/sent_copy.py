@@ -7,16 +7,20 @@ from typing import Any
 
 from toolcast.tool_input import MAX_COPY_DEPTH, _TooDeep, copy_json
 from toolcast.walk import budget
-from toolcast.walk.dialect import SCHEMA_SLOTS
+from toolcast.walk.dialect import REWRITTEN_KEYS, SCHEMA_SLOTS, dialect_of
 from toolcast.walk.values import _PLAIN_BUDGET, SCAN_KEYS, _node_flags, ref_pointer
 
 # The values copied as they are (a float: when finite, as the document scan passes it).
 _SCALARS = frozenset({str, int, bool, type(None)})
 _slot = SCHEMA_SLOTS.get
+# The slot kinds, as SCHEMA_SLOTS holds them (compared by identity), and a "map" slot's members'.
+_MAP, _LIST, _EITHER = SCHEMA_SLOTS["properties"], SCHEMA_SLOTS["allOf"], SCHEMA_SLOTS["items"]
+_SCHEMA = SCHEMA_SLOTS["not"]
 _DEFS = ("$defs", "definitions")
 # The keys _note reads: an object with none of them notes nothing (the document scan's among them).
 _unlooked = (frozenset({"$ref", "properties", "items", "exclusiveMinimum", "exclusiveMaximum", "$id", "$anchor",
-                        "dependencies"}) | SCAN_KEYS).isdisjoint
+                        "dependencies"}) | SCAN_KEYS | REWRITTEN_KEYS).isdisjoint
+_unrewritten = REWRITTEN_KEYS.isdisjoint
 
 
 class _Unusual(Exception):
@@ -35,14 +39,17 @@ class Seen:
     """What the copy holds of what sendable's passes rewrite or check, looked for in every object of
     the copy, schema or not (a superset of the schema objects those passes visit): a pass none of
     whose keys occur anywhere would change and report nothing, so it is skipped; one whose keys
-    occur runs as it always does, on the schema objects only. `ref_places` and `nested` are of the
-    schema objects alone (sent_refs._refs_below's slots), exact for the copy as it came out."""
+    occur runs as it always does, on the schema objects only. `ref_places`, `nested`, `bounds`,
+    `tuples` and `marked` are of the schema objects alone (sent_refs._refs_below's slots), exact for
+    the copy as it came out."""
 
-    __slots__ = ("bounds", "dependencies", "flags", "left", "names", "nested", "ref_places", "refs", "resources",
-                 "scan", "tuples")
+    __slots__ = ("bounds", "dependencies", "flags", "hidden", "left", "marked", "marks", "names", "nested",
+                 "ref_places", "refs", "resources", "scan", "tuples")
 
     def __init__(self) -> None:
-        self.bounds = self.tuples = self.resources = False  # a boolean bound, an `items` list, a nested $id/$anchor
+        # A schema object with a boolean bound, one with an `items` list (both exact); an object below
+        # the root with an $id/$anchor.
+        self.bounds = self.tuples = self.resources = False
         self.nested = False  # a schema object below the root with an `$id` or `$anchor`
         self.dependencies = False  # a `dependencies` key (sent_dialect._dependencies' only one)
         self.refs: list = []  # every string `$ref` other than "#"
@@ -50,6 +57,12 @@ class Seen:
         # (place, node of the copy) of every schema object with a string `$ref`, "#" too, in document
         # order: sent_refs._refs_to(copy, "") of the copy as it came out, made in the copy's pass.
         self.ref_places: list = []
+        # With `marks` (a document that declares a dialect other than 2020-12): (place, node of the
+        # original, node of the copy) of every schema object holding a key of dialect.REWRITTEN_KEYS,
+        # that dialect.Rewrite's descent reaches, in document order: what Rewrite.rewrite_at looks at.
+        self.marks = False
+        self.marked: list = []
+        self.hidden = 0  # (while the copy is below a dict that a "list" slot holds: none marked there)
         # The containers the copy may still make: a subtree shared in place is copied once per place,
         # as the walk visits it (walk.budget; the walk leaves unwalked what the rules drop).
         self.left = budget.NODE_BUDGET
@@ -60,16 +73,19 @@ class Seen:
 
     def may_bundle(self, root: dict) -> bool:
         """False when no `$ref` names other than `#` or a root definition that exists, and no object
-        below the root is a resource or anchor (sent_refs._needs_bundle holds nowhere)."""
+        below the root is a resource or anchor (nothing sent_refs.local_references bundles)."""
         if self.resources:
             return True
         # (a document names few definitions, many times each)
         return any(names_other(ref, root) for ref in set(self.refs))
 
     def bundles(self, root: dict) -> bool:
-        """Whether sent_refs._needs_bundle holds somewhere in `root`, the copy as it came out."""
-        return self.nested or any(names_other(node["$ref"], root) for _, node in self.ref_places
-                                  if node["$ref"] != "#")
+        """Whether sent_refs.local_references bundles `root`, the copy as it came out (see may_bundle)."""
+        if self.nested:
+            return True
+        refs = {node["$ref"] for _, node in self.ref_places}  # (a document names few places, many times each)
+        refs.discard("#")
+        return any(names_other(ref, root) for ref in refs)
 
     def names_match(self, key_re: Any) -> bool:
         """Whether every property name the copy holds matches `key_re` (sendable.property_names finds none that does not)."""
@@ -77,12 +93,14 @@ class Seen:
         return all(type(n) is str and match(n) is not None for props in self.names for n in props)
 
 
-def looked_copy(schema: Any) -> tuple[Any, Seen | None]:
+def looked_copy(schema: Any, marks: bool = True) -> tuple[Any, Seen | None]:
     """(copy_json(schema), what it holds: Seen, or None when it was not looked at and every pass must run).
-    Raises _TooDeep as copy_json does, and walk.budget.SchemaTooLarge past its budget of containers."""
+    Raises _TooDeep as copy_json does, and walk.budget.SchemaTooLarge past its budget of containers.
+    `marks`: Seen.marked kept where the document declares an older dialect (_marks)."""
     if type(schema) is not dict:
         return copy_json(schema), None
     seen = Seen()
+    seen.marks = marks and _marks(schema)
     try:
         return _dict(schema, 1, seen, []), seen
     except (_Unusual, RecursionError):
@@ -97,11 +115,18 @@ def scanned_copy(schema: dict) -> tuple[dict, Seen] | None:
     level nor a cycle) and no deeper than the copy goes: then the scan and the copy are left to their own passes."""
     seen = Seen()
     seen.scan = True
+    seen.marks = _marks(schema)
     seen.left = _PLAIN_BUDGET
     try:
         return _dict(schema, 1, seen, []), seen
     except (_Unusual, _TooDeep, budget.SchemaTooLarge, RecursionError):
         return None
+
+
+def _marks(schema: dict) -> bool:
+    """Whether the copy of document `schema` keeps Seen.marked: it declares a dialect other than
+    2020-12 (which dialect.Rewrite then rewrites, in the walk and, sent, in sent_dialect)."""
+    return "$schema" in schema and dialect_of(schema["$schema"]) != "2020-12"
 
 
 def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = False) -> dict:
@@ -133,12 +158,19 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
             raise _Unusual
         tv = type(v)
         if tv is dict or tv is list:
-            kind = "schema" if members else _slot(k)
+            kind = _SCHEMA if members else _slot(k)
+            if kind is None:  # (kinds by identity: `None == str` is slow in the interpreter)
+                out[k] = _dict(v, depth + 1, seen, None) if tv is dict else _list(v, depth + 1, seen, None)
+                continue
             at.append(k)
-            if tv is dict:
-                out[k] = _dict(v, depth + 1, seen, None if kind is None else at, kind == "map")
+            if tv is dict and kind is _LIST:  # (a schema object to sent_refs, not to dialect.Rewrite's descent)
+                seen.hidden += 1
+                out[k] = _dict(v, depth + 1, seen, at)
+                seen.hidden -= 1
+            elif tv is dict:
+                out[k] = _dict(v, depth + 1, seen, at, kind is _MAP)
             else:
-                out[k] = _list(v, depth + 1, seen, at if kind == "list" or kind == "schema-or-list" else None)
+                out[k] = _list(v, depth + 1, seen, at if kind is _LIST or kind is _EITHER else None)
             at.pop()
         elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
             raise _Unusual
@@ -150,20 +182,25 @@ def _note(value: dict, out: dict, depth: int, seen: Seen, at: list | None, membe
     if seen.scan:  # (the document scan's look at an object: its keys, then the flags it raises)
         if not SCAN_KEYS.isdisjoint(value):
             seen.flags |= _node_flags(value, depth == 1)
+    place = None
+    if seen.marks and at is not None and not members and not seen.hidden and not _unrewritten(value):
+        place = tuple(at)
+        seen.marked.append((place, value, out))
     if "$ref" in value:
         ref = value["$ref"]
         if type(ref) is str:
             if ref != "#":
                 seen.refs.append(ref)
             if at is not None and not members:
-                seen.ref_places.append((tuple(at), out))
+                seen.ref_places.append((tuple(at) if place is None else place, out))
     if "properties" in value and type(value["properties"]) is dict:
         seen.names.append(value["properties"])
-    if "items" in value and type(value["items"]) is list:
-        seen.tuples = True
-    if ("exclusiveMinimum" in value and type(value["exclusiveMinimum"]) is bool) or (
-            "exclusiveMaximum" in value and type(value["exclusiveMaximum"]) is bool):
-        seen.bounds = True
+    if at is not None and not members:  # (a schema object: what sent_dialect.needs_2020_terms looks for)
+        if "items" in value and type(value["items"]) is list:
+            seen.tuples = True
+        if ("exclusiveMinimum" in value and type(value["exclusiveMinimum"]) is bool) or (
+                "exclusiveMaximum" in value and type(value["exclusiveMaximum"]) is bool):
+            seen.bounds = True
     if depth > 1 and ("$id" in value or "$anchor" in value):
         seen.resources = True
         if at is not None and not members:

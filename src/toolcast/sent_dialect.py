@@ -29,8 +29,10 @@ _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "defau
 def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
     """Whether sendable will write something of `sent` (declared in `declared`) in 2020-12 terms:
     an `items` list, or draft-04's boolean bounds. `seen` (sent_copy.Seen) rules most documents out."""
-    if declared not in OLDER or (seen is not None and not (seen.bounds or seen.tuples)):
+    if declared not in OLDER:
         return False
+    if seen is not None:  # (what the copy's pass found in its schema objects, exactly)
+        return seen.tuples or (declared == "draft-04" and seen.bounds)
     for _, node in _nodes(sent):
         if type(node.get("items")) is list:
             return True
@@ -42,10 +44,12 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
 
 def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None) -> dict:
     """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`.
-    `seen` (sent_copy.Seen of `sent`, or None): no `dependencies` anywhere, nothing to split."""
+    `seen` (sent_copy.Seen of `sent` as its copy made it, or None): no `dependencies` anywhere, nothing
+    to split; the schema objects the rewrite reads, where it marked them."""
     code = r.changes["converted-dialect-keyword"]
     rw = Rewrite(declared, _ANNOTATIONS)
-    out = dict(rw.rewrite(sent, ()))
+    # (the copy as it came out: the schema objects the rewrite reads are those its pass marked)
+    out = dict(rw.rewrite(sent, ()) if seen is None or not seen.marks else rw.rewrite_at(sent, seen.marked, 2))
     for place, key in rw.ignored:
         trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
     for place, key in rw.dropped:

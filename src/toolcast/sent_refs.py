@@ -7,8 +7,9 @@ from typing import Any
 from toolcast.sent_copy import looked_copy, names_other
 from toolcast.walk.dialect import SCHEMA_SLOTS
 from toolcast.walk.dialect import schema_nodes as _nodes
+from toolcast.walk.plans import _def_ref
 from toolcast.walk.resources import bundle
-from toolcast.walk.values import describe
+from toolcast.walk.values import describe, ref_pointer
 
 _DEFS = ("$defs", "definitions")
 _RENAMED = object()  # (_renamed_places: the group of the places that were under `definitions`)
@@ -34,17 +35,23 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
     document (nothing is ever fetched) or nothing at all. `places`: _refs_to(sent, ""), or None.
     `bundled`: the walk's bundle of the document `sent` copies (Walk.bundled), or None; taken only
     while `sent` is that copy unchanged (`places` given) and the dialect is the same."""
-    if places is not None:  # (what the copy found is exact while the copy is unchanged)
+    unchanged = places is not None
+    if unchanged:  # (what the copy found is exact while the copy is unchanged)
         bundles = seen.bundles(sent)
-    else:
-        bundles = ((seen is None or seen.may_bundle(sent))
-                   and any(_needs_bundle(place, node, sent) for place, node in _nodes(sent)))
+    elif seen is not None and not seen.may_bundle(sent):
+        bundles = False
+    else:  # (one pass: the references, and whether an object below the root is a resource or anchor)
+        ids: list = []
+        places = _refs_to(sent, "", ids)
+        bundles = bool(ids) or any(names_other(ref, sent) for ref in {node["$ref"] for _, node in places} - {"#"})
     if not bundles:
         _defs_renamed(sent, r, trans, seen.refs if seen is not None else None, places)
+        if seen is None or any("%" in ref for ref in seen.refs):
+            _plainly_spelled(sent, r, trans)
         return sent
     before = {place: node["$ref"] for place, node in (_refs_to(sent, "") if places is None else places)}
     dialect = dialect or "2020-12"
-    if bundled is not None and places is not None and bundled[1] == dialect:
+    if bundled is not None and unchanged and bundled[1] == dialect:
         # (the same input as this bundle's, so the same output and records: the walk's, taken)
         out = bundled[2]
         diags += bundled[3]
@@ -56,7 +63,7 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
     # (bundle shares what it leaves alone: own every node again, finding the references in the same
     # pass; bundle changes no place's `$ref` but to another string, so the schema objects without
     # one need no look)
-    out, again = looked_copy(out)
+    out, again = looked_copy(out, False)
     refs = _refs_to(out, "") if again is None else again.ref_places
     for place, node in refs:
         if place in before and node["$ref"] != before[place]:
@@ -67,16 +74,22 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
             diags.append((r.patterns["external-ref"], "#", place + ("$ref",), (("value", node["$ref"]),)))
             return None
     _defs_renamed(out, r, trans, [node["$ref"] for _, node in refs], refs)
+    if any("%" in node["$ref"] for _, node in refs):
+        _plainly_spelled(out, r, trans)
     return out
 
 
-def _needs_bundle(place: tuple, node: dict, root: dict) -> bool:
-    """Whether a `$ref` at `node` names other than `#` or a root definition that exists (by `$id`, an
-    anchor, a deeper pointer, or nothing), or `node` is a resource or anchor of its own below the root."""
-    ref = node.get("$ref")
-    if type(ref) is str and ref != "#" and names_other(ref, root):
-        return True
-    return bool(place) and ("$id" in node or "$anchor" in node)
+def _plainly_spelled(sent: dict, r: Any, trans: list) -> None:
+    """Each `$ref` to a root definition spelled with percent escapes (`#/%24defs/A`) written as
+    the definition's own `$ref` (`#/$defs/A`, plans._def_ref): the same pointer (values.ref_pointer),
+    in the one spelling a reader that does not percent-decode also reads (exact)."""
+    for place, node in _refs_to(sent, "#"):
+        ref = node["$ref"]
+        tokens = ref_pointer(ref) if "%" in ref else None
+        if tokens is not None and len(tokens) == 2 and tokens[0] == "$defs" and _def_ref(tokens[1]) != ref:
+            node["$ref"] = _def_ref(tokens[1])
+            trans.append((r.changes["repointed-reference"], "#", place + ("$ref",),
+                          f"({describe(ref)} as {describe(node['$ref'])})"))
 
 
 def _defs_renamed(sent: dict, r: Any, trans: list, refs: list | None = None, places: list | None = None) -> None:
@@ -91,12 +104,31 @@ def _defs_renamed(sent: dict, r: Any, trans: list, refs: list | None = None, pla
     sent["$defs"] = {**defs, **old}
     del sent["definitions"]
     trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), ""))
-    if refs is not None and not any(ref.startswith("#/definitions/") for ref in refs):
+    if refs is not None and not any(map(_to_definitions, refs)):
         return  # (no reference to repoint anywhere: the schema objects are not looked through)
-    found = _refs_to(sent, "#/definitions/") if places is None else _renamed_places(sent, places, "#/definitions/")
+    found = _refs_to(sent, "#") if places is None else _renamed_places(sent, places, "#")
     for place, node in found:
-        node["$ref"] = "#/$defs/" + node["$ref"][len("#/definitions/"):]
-        trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+        if _to_definitions(node["$ref"]):
+            node["$ref"] = _in_defs(node["$ref"])
+            trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+
+
+def _to_definitions(ref: str) -> bool:
+    """Whether `ref` points into the root's `definitions`: its pointer as JSON Schema reads it,
+    percent-decoded (values.ref_pointer), not its spelling."""
+    if ref.startswith("#/definitions/"):
+        return True
+    if ref[:1] != "#" or "%" not in ref:
+        return False
+    tokens = ref_pointer(ref)
+    return tokens is not None and len(tokens) > 1 and tokens[0] == "definitions"
+
+
+def _in_defs(ref: str) -> str:
+    """`ref` (_to_definitions) pointing at the same place under `$defs`."""
+    if ref.startswith("#/definitions/"):
+        return "#/$defs/" + ref[len("#/definitions/"):]
+    return "#/$defs/" + "/".join(t.replace("~", "~0").replace("/", "~1").replace("%", "%25") for t in ref_pointer(ref)[1:])
 
 
 def _renamed_places(sent: dict, places: list, prefix: str) -> list:
@@ -117,20 +149,27 @@ def _renamed_places(sent: dict, places: list, prefix: str) -> list:
     return found
 
 
-def _refs_to(schema: dict, prefix: str | None) -> list:
+def _refs_to(schema: dict, prefix: str | None, ids: list | None = None) -> list:
     """(place, node) of every schema object of `schema` whose `$ref` is a string starting with
     `prefix` (None: every schema object), in document order: list(_nodes(schema)) filtered, with a
-    place made only for a node found."""
+    place made only for a node found. `ids`: a list that gains an item where a schema object below
+    the root has an `$id` or `$anchor` (what bundling resolves besides references)."""
     found: list = []
     try:
-        _refs_below(schema, prefix, [], found)
+        _refs_below(schema, prefix, [], found, ids)
     except RecursionError:  # (a caller's own stack already deep: the loop, as before)
-        found = [(place, node) for place, node in _nodes(schema) if prefix is None
-                 or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix))]
+        found = []
+        for place, node in _nodes(schema):
+            if prefix is None or (type(node.get("$ref")) is str and node["$ref"].startswith(prefix)):
+                found.append((place, node))
+            if ids is not None and place and ("$id" in node or "$anchor" in node):
+                ids.append(place)
     return found
 
 
-def _refs_below(node: dict, prefix: str | None, path: list, found: list) -> None:
+def _refs_below(node: dict, prefix: str | None, path: list, found: list, ids: list | None = None) -> None:
+    if ids is not None and path and ("$id" in node or "$anchor" in node):
+        ids.append(tuple(path))
     if prefix is None:
         found.append((tuple(path), node))
     else:
@@ -147,16 +186,16 @@ def _refs_below(node: dict, prefix: str | None, path: list, found: list) -> None
                 for name, x in v.items():
                     if type(x) is dict:
                         path.append(name)
-                        _refs_below(x, prefix, path, found)
+                        _refs_below(x, prefix, path, found, ids)
                         path.pop()
             else:
-                _refs_below(v, prefix, path, found)
+                _refs_below(v, prefix, path, found, ids)
             path.pop()
         elif type(v) is list and (kind == "list" or kind == "schema-or-list"):
             path.append(key)
             for i, x in enumerate(v):
                 if type(x) is dict:
                     path.append(i)
-                    _refs_below(x, prefix, path, found)
+                    _refs_below(x, prefix, path, found, ids)
                     path.pop()
             path.pop()

@@ -212,8 +212,13 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
     # The common case: nothing to strip (known without a regex scan when the text is ASCII and no
     # character the rules strip is) and within every cap.
     ascii = desc.isascii()
+    try:
+        size = len(desc) if ascii else len(desc.encode("utf-8"))
+    except UnicodeEncodeError:  # (worded as the loader words it: loader.text_only)
+        raise InvalidToolError(f"#/description: {desc!r} holds an unpaired UTF-16 surrogate, which is not text "
+                               "(no UTF-8 output can hold it); not read", "description") from None
     if ((ascii and r.description_strip_ascii_free) or r.description_strip_re.search(desc) is None) and (
-        (len(desc) if ascii else len(desc.encode("utf-8"))) <= r.description_max_bytes
+        size <= r.description_max_bytes
         and (r.description_max_chars is None or len(desc) <= r.description_max_chars)
     ):
         return desc

@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('A-PY', 'E-DESC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('anthropic/tool-name-invalid-characters', 'anthropic/tool-name-too-long', 'anthropic/tool-name-missing', 'anthropic/duplicate-tool-name', 'anthropic/root-schema-not-object', 'anthropic/property-key-invalid', 'anthropic/invalid-keyword-value', 'anthropic/non-schema-subschema', 'anthropic/non-json-value', 'anthropic/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT'), 'sent_references': ('A-SO',), 'sent_root_keywords': ('E-ROOT', 'E-ROOT-NON-STRICT')}
+POLICY_CITE = {'always_refused': ('A-DEF', 'E-KEYS', 'E-2020-12'), 'definitions': ('A-SO',), 'objects': ('A-SO',), 'optional_properties': ('A-STRICT', 'A-SO'), 'property_keys': ('E-KEYS',), 'recursion': ('A-SO',), 'ref_siblings': ('A-PY', 'A-TS'), 'root_combinators': ('E-ROOT',), 'root_type': ('A-PY', 'E-ROOT'), 'sent_metaschema': ('E-2020-12',), 'sent_references': ('A-SO',), 'sent_root_keywords': ('E-ROOT', 'E-ROOT-NON-STRICT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z0-9_.-]{1,64}$'
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf')
 

@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('bedrock/tool-name-invalid-characters', 'bedrock/tool-name-too-long', 'bedrock/tool-name-missing', 'bedrock/duplicate-tool-name', 'bedrock/root-schema-not-object', 'bedrock/non-json-value', 'bedrock/invalid-keyword-value', 'bedrock/non-schema-subschema', 'bedrock/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('BR-API',), 'optional_properties': ('BR-API',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('BR-API',), 'sent_references': ('BR-API',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('BR-API',), 'optional_properties': ('BR-API',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('BR-API',), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_references': ('BR-API',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)

@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local', 'type_keywords': 'per-type'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_references': 'local', 'type_keywords': 'per-type'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('deepseek/tool-name-invalid-characters', 'deepseek/tool-name-too-long', 'deepseek/tool-name-missing', 'deepseek/duplicate-tool-name', 'deepseek/root-schema-not-object', 'deepseek/non-json-value', 'deepseek/invalid-keyword-value', 'deepseek/non-schema-subschema', 'deepseek/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC', 'DS-RIG')}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('DS-TC',), 'objects': ('DS-TC',), 'optional_properties': ('DS-TC', 'DS-RIG'), 'recursion': ('DS-TC',), 'ref_siblings': ('DS-TC',), 'root_combinators': ('DS-TC',), 'root_type': ('DS-TC',), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',), 'type_keywords': ('DS-TC', 'DS-RIG')}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)

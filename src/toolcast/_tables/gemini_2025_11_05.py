@@ -23,10 +23,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('G-API', 'E-DESC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('gemini/tool-name-invalid-characters', 'gemini/tool-name-too-long', 'gemini/tool-name-missing', 'gemini/duplicate-tool-name', 'gemini/root-schema-not-object', 'gemini/non-json-value', 'gemini/invalid-keyword-value', 'gemini/non-schema-subschema', 'gemini/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('G-API',), 'definitions': ('G-API-GEN',), 'enum_values': ('G-API-GEN',), 'objects': ('G-API-GEN',), 'optional_properties': ('G-API-GEN',), 'recursion': ('G-API-GEN',), 'ref_siblings': ('G-API-GEN',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-API', 'E-ROOT-OBJECT'), 'sent_recursion': ('G-API-GEN',), 'sent_ref_siblings': ('G-API-GEN',), 'sent_references': ('G-API-GEN',), 'sent_root_keywords': ('G-API', 'E-ROOT-OBJECT')}
+POLICY_CITE = {'always_refused': ('G-API',), 'definitions': ('G-API-GEN',), 'enum_values': ('G-API-GEN',), 'objects': ('G-API-GEN',), 'optional_properties': ('G-API-GEN',), 'recursion': ('G-API-GEN',), 'ref_siblings': ('G-API-GEN',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-API', 'E-ROOT-OBJECT'), 'sent_metaschema': ('G-API',), 'sent_recursion': ('G-API-GEN',), 'sent_ref_siblings': ('G-API-GEN',), 'sent_references': ('G-API-GEN',), 'sent_root_keywords': ('G-API', 'E-ROOT-OBJECT')}
 ENUM_VALUE_TYPES = ('string', 'number')
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 

@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('MCP-2511-SCHEMA',)
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_property_schemas': 'any', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'recursion': 'allow', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': 'declared', 'sent_property_schemas': 'any', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('mcp/tool-name-invalid-characters', 'mcp/tool-name-too-long', 'mcp/tool-name-missing', 'mcp/duplicate-tool-name', 'mcp/root-schema-not-object', 'mcp/non-json-value', 'mcp/invalid-keyword-value', 'mcp/non-schema-subschema', 'mcp/unsupported-dialect', 'mcp/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('MCP-2511-TOOLS', 'MCP-2511-BASIC'), 'definitions': ('MCP-2511-BASIC',), 'objects': ('MCP-2511-BASIC',), 'optional_properties': ('MCP-2511-BASIC',), 'recursion': ('MCP-2511-BASIC',), 'ref_siblings': ('MCP-2511-BASIC',), 'root_combinators': ('MCP-2511-SCHEMA',), 'root_type': ('MCP-2607-SCHEMA',), 'sent_property_schemas': ('MCP-2607-SCHEMA',), 'sent_references': ('MCP-2607-BASIC',), 'sent_root_keywords': ('MCP-2607-SCHEMA',)}
+POLICY_CITE = {'always_refused': ('MCP-2511-TOOLS', 'MCP-2511-BASIC'), 'definitions': ('MCP-2511-BASIC',), 'objects': ('MCP-2511-BASIC',), 'optional_properties': ('MCP-2511-BASIC',), 'recursion': ('MCP-2511-BASIC',), 'ref_siblings': ('MCP-2511-BASIC',), 'root_combinators': ('MCP-2511-SCHEMA',), 'root_type': ('MCP-2607-SCHEMA',), 'sent_metaschema': ('MCP-2511-BASIC',), 'sent_property_schemas': ('MCP-2607-SCHEMA',), 'sent_references': ('MCP-2607-BASIC',), 'sent_root_keywords': ('MCP-2607-SCHEMA',)}
 SENT_ROOT_KEYWORDS = ()
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
@@ -57,7 +57,7 @@ FORMATS = {
 # keyword: KeywordEntry(class, action, handler, value kind, diagnostic, transformation, citations)
 KEYWORDS = {
     '$anchor': KeywordEntry('annotation', 'drop', None, 'any', 'mcp/annotation-keyword-dropped', 'dropped-annotation-keyword', ('MCP-2511-BASIC',)),
-    '$comment': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    '$comment': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2511-BASIC',)),
     '$defs': KeywordEntry('supported', 'keep', None, 'schema-map', None, None, ('MCP-2511-BASIC',)),
     '$dynamicAnchor': KeywordEntry('annotation', 'drop', None, 'any', 'mcp/annotation-keyword-dropped', 'dropped-annotation-keyword', ('MCP-2511-BASIC',)),
     '$dynamicRef': KeywordEntry('tier2', 'drop', None, 'string', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
@@ -73,19 +73,19 @@ KEYWORDS = {
     'anyOf': KeywordEntry('supported', 'keep', None, 'schema-list', None, None, ('MCP-2511-BASIC',)),
     'const': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
     'contains': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
-    'contentEncoding': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
-    'contentMediaType': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    'contentEncoding': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2511-BASIC',)),
+    'contentMediaType': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2511-BASIC',)),
     'contentSchema': KeywordEntry('annotation', 'drop', None, 'any', 'mcp/annotation-keyword-dropped', 'dropped-annotation-keyword', ('MCP-2511-BASIC',)),
     'default': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
     'definitions': KeywordEntry('rewrite', 'rewrite', 'definitions-to-defs', 'schema-map', None, None, ('MCP-2511-BASIC',)),
     'dependencies': KeywordEntry('tier2', 'drop', None, 'any', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'dependentRequired': KeywordEntry('tier2', 'drop', None, 'any', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'dependentSchemas': KeywordEntry('tier2', 'drop', None, 'schema-map', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
-    'deprecated': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    'deprecated': KeywordEntry('supported', 'keep', None, 'bool', None, None, ('MCP-2511-BASIC',)),
     'description': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2511-BASIC',)),
     'else': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'enum': KeywordEntry('supported', 'keep', None, 'list', None, None, ('MCP-2511-BASIC',)),
-    'examples': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    'examples': KeywordEntry('supported', 'keep', None, 'list', None, None, ('MCP-2511-BASIC',)),
     'exclusiveMaximum': KeywordEntry('supported', 'keep', None, 'number', None, None, ('MCP-2511-BASIC',)),
     'exclusiveMinimum': KeywordEntry('supported', 'keep', None, 'number', None, None, ('MCP-2511-BASIC',)),
     'format': KeywordEntry('supported', 'keep', 'format', 'string', None, None, ('MCP-2511-BASIC',)),
@@ -110,7 +110,7 @@ KEYWORDS = {
     'prefixItems': KeywordEntry('tier2', 'drop', None, 'schema-list', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'properties': KeywordEntry('supported', 'keep', None, 'schema-map', None, None, ('MCP-2511-SCHEMA',)),
     'propertyNames': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
-    'readOnly': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    'readOnly': KeywordEntry('supported', 'keep', None, 'bool', None, None, ('MCP-2511-BASIC',)),
     'required': KeywordEntry('supported', 'keep', None, 'string-list', None, None, ('MCP-2511-SCHEMA',)),
     'then': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'title': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2511-BASIC',)),
@@ -118,7 +118,7 @@ KEYWORDS = {
     'unevaluatedItems': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'unevaluatedProperties': KeywordEntry('tier2', 'drop', None, 'schema', 'mcp/undocumented-constraint-keyword', 'dropped-undocumented-constraint-keyword', ('MCP-2511-BASIC',)),
     'uniqueItems': KeywordEntry('supported', 'keep', None, 'bool', None, None, ('MCP-2511-BASIC',)),
-    'writeOnly': KeywordEntry('supported', 'keep', None, 'any', None, None, ('MCP-2511-BASIC',)),
+    'writeOnly': KeywordEntry('supported', 'keep', None, 'bool', None, None, ('MCP-2511-BASIC',)),
     'x-mcp-header': KeywordEntry('supported', 'keep', None, 'string', None, None, ('MCP-2607-TOOLS',)),
 }
 

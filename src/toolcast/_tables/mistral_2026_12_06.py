@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'open', 'optional_properties': 'allowed', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': 'draft-07', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('mistral/tool-name-invalid-characters', 'mistral/tool-name-too-long', 'mistral/tool-name-missing', 'mistral/duplicate-tool-name', 'mistral/root-schema-not-object', 'mistral/non-json-value', 'mistral/invalid-keyword-value', 'mistral/non-schema-subschema', 'mistral/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('MI-DOCS',), 'optional_properties': ('MI-DOCS',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_references': ('MI-COMMON',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('MI-DOCS',), 'optional_properties': ('MI-DOCS',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_metaschema': ('MI-COMMON',), 'sent_references': ('MI-COMMON',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)

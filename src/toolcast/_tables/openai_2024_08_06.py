@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'E-DESC-1024-A', 'E-DESC-1024-B')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'nullable', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_references': 'local'}
 REF_SIBLINGS = ('description', 'title')
 ALWAYS_REFUSED = ('openai/tool-name-invalid-characters', 'openai/tool-name-too-long', 'openai/tool-name-missing', 'openai/duplicate-tool-name', 'openai/root-schema-not-object', 'openai/non-json-value', 'openai/invalid-keyword-value', 'openai/non-schema-subschema', 'openai/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('O-SO', 'O-NODE'), 'optional_properties': ('O-SO',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('O-SO',), 'objects': ('O-SO', 'O-NODE'), 'optional_properties': ('O-SO',), 'ref_siblings': ('O-PY', 'O-JAVA'), 'root_combinators': ('O-SO',), 'root_type': ('O-SO', 'O-NODE'), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_references': ('O-NODE',), 'sent_root_keywords': ('E-ROOT-NON-STRICT',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)

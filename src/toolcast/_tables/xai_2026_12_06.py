@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_property_schemas': 'objects', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_property_schemas': 'objects', 'sent_references': 'local'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('xai/tool-name-invalid-characters', 'xai/tool-name-too-long', 'xai/tool-name-missing', 'xai/duplicate-tool-name', 'xai/root-schema-not-object', 'xai/non-json-value', 'xai/invalid-keyword-value', 'xai/non-schema-subschema', 'xai/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('X-SO',), 'objects': ('X-SO',), 'optional_properties': ('X-SO',), 'recursion': ('X-SO',), 'ref_siblings': ('X-SO',), 'root_combinators': ('X-SO',), 'root_type': ('X-SO',), 'sent_empty': ('X-SO',), 'sent_keywords': ('X-SO',), 'sent_property_schemas': ('X-SO',), 'sent_references': ('X-SO',), 'sent_root_keywords': ('X-SO',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('X-SO',), 'objects': ('X-SO',), 'optional_properties': ('X-SO',), 'recursion': ('X-SO',), 'ref_siblings': ('X-SO',), 'root_combinators': ('X-SO',), 'root_type': ('X-SO',), 'sent_empty': ('X-SO',), 'sent_keywords': ('X-SO',), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_property_schemas': ('X-SO',), 'sent_references': ('X-SO',), 'sent_root_keywords': ('X-SO',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 SENT_DROP = ('maxContains', 'minContains')
 SENT_EMPTY = ('enum', 'anyOf')

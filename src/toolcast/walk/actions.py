@@ -208,6 +208,11 @@ OPTIONAL_POLICY = {
     # any: references sent as written; local: every `$ref` names `#` or a root definition (`$id`
     # and anchors resolved, exact); one to a resource outside the document refuses the tool
     "sent_references": ("any", "local"),
+    # The metaschema the form sent without strict must be valid against, its keyword values checked
+    # wherever they stand (toolcast.sent_valid; one it rejects refuses the tool, invalid-keyword-value):
+    # declared: the dialect its `$schema` names, 2020-12 where it names none; or that dialect whatever
+    # it declares
+    "sent_metaschema": ("declared", "2020-12", "draft-07"),
     # any: a property's schema may be `true`/`false`; objects: every value of `properties` is a schema
     # object (`true` written `{}`, `false` written `{"not": {}}`, exact; toolcast.sent_rules)
     "sent_property_schemas": ("any", "objects"),

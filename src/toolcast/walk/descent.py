@@ -251,9 +251,13 @@ def _keywords(w: Walk, s: dict, sp: tuple, ip: NullPath, depth: int, nest: int) 
                 _dropped(w, k, sp + (k,), dcode, tcode, dcode in w.refusing)
             continue
         op, exact, check, vkind, handler, dcode, tcode, slot = p
-        if type(v) is not exact and check is not None and not check(v):
-            w.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
-            continue
+        tv = type(v)
+        if tv is not exact and check is not None:
+            if not check(v):
+                w.report("invalid-keyword-value", sp + (k,), keyword=k, value=describe(v), expected=EXPECTED[vkind])
+                continue
+            if tv is float and vkind == "count":
+                v = int(v)  # (`2.0`: the integer it is, written as one, which every provider reads)
         if op == OP_PLAIN:
             out[k] = v
             continue

@@ -25,6 +25,8 @@ cdef class Rewrite(SlotCopy):
     cdef public object foreign
     cdef public object unread
     cpdef rewrite(self, s, sp)
+    cpdef rewrite_at(self, dict s, list marked, Py_ssize_t which)
+    cpdef _node(self, dict s)
     @cython.locals(out=dict, at=list)
     cpdef schema(self, s, ctx)
     cpdef _draft4(self, dict s)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.values import LATER_KEYWORDS, STORAGE_BESIDE_REF, remember
+from toolcast.walk.values import LATER_KEYWORDS, OPENAPI_KEYWORDS, STORAGE_BESIDE_REF, remember
 
 # Where a JSON Schema holds subschemas, in every draft the walk reads (2020-12 and the older
 # `dependencies`, `additionalItems`, array `items`): kind "map" (name -> schema), "list", "schema",
@@ -72,6 +72,11 @@ def unknown_keywords(dialect: str) -> frozenset:
 # What stays beside an ignored-siblings `$ref`: the document's storage (a pointer can still reach
 # a definition kept there) and the dialect itself.
 _KEPT_BESIDE_REF = STORAGE_BESIDE_REF  # (values reads it too, to tell whether a rewrite is needed)
+# The keys Rewrite._node reads (`$ref` and its siblings, a keyword some dialect does not define, OpenAPI's,
+# draft-04's `id` and boolean bounds, a fragment-only `$id`): a schema object with none of them it
+# hands back as it is (Rewrite.rewrite_at looks at the others only).
+REWRITTEN_KEYS = frozenset({"$ref", "$id", "id", "exclusiveMinimum", "exclusiveMaximum"}) | frozenset(
+    LATER_KEYWORDS) | OPENAPI_KEYWORDS
 
 
 def dialect_of(uri: Any) -> str | None:
@@ -181,9 +186,57 @@ class Rewrite(SlotCopy):
         self.at = list(sp)
         return self.schema(s, None)
 
+    def rewrite_at(self, s: dict, marked: list, which: int) -> dict:
+        """rewrite(s, ()), looking only at the schema objects in `marked`: (place, node, node) of
+        every schema object of `s` (or of a copy of it) that its descent reaches and that holds a
+        key of REWRITTEN_KEYS, in document order (sent_copy.Seen.marked), `node` its item `which` (1:
+        of the original, 2: of the copy). Every other schema object is one _node hands back as it
+        is, so the same document comes out (the objects on the way to a changed one copied), with
+        the same records."""
+        out = s
+        made: set = set()  # (ids of the containers made here, held by `out`: changed in place)
+        cut: set = set()  # places below which the descent does not go (a slot the rewrite left out)
+        lengths: set = set()  # (their lengths)
+        for entry in marked:
+            place = entry[0]
+            if cut and _cut(place, cut, lengths):
+                continue
+            node = entry[which]
+            self.at = list(place)
+            new = self._node(node)
+            if new is not node:
+                for k in node:
+                    if k not in new and slot_kind(k) is not None:
+                        cut.add(place + (k,))
+                        lengths.add(len(place) + 1)
+                out = _put(out, place, new, made) if place else new
+                made.add(id(new))
+        return out
+
     def schema(self, s: Any, ctx: Any) -> Any:
         if type(s) is not dict:  # (the document pass leaves plain dicts only, see values.plain_containers)
             return s
+        out = self._node(s)
+        if no_slots(out):
+            return out
+        changed = None
+        at = self.at
+        for k, v in out.items():
+            kind = slot_kind(k)
+            if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
+                continue
+            at.append(k)
+            new = self.slot(kind, v, None)
+            at.pop()
+            if new is not v:
+                if changed is None:
+                    changed = dict(out)
+                changed[k] = new
+        return changed if changed is not None else out
+
+    def _node(self, s: dict) -> dict:
+        """Schema object `s`, at the place self.at, in 2020-12 terms, its subschemas as they are
+        (the same object when nothing of its own changes). Only a key of REWRITTEN_KEYS changes it."""
         out = s
         if self.ref_siblings_ignored and "$ref" in out:
             extra = [k for k in out if k not in self.kept]
@@ -205,22 +258,7 @@ class Rewrite(SlotCopy):
             # Before 2019-09 a fragment-only `$id` is how a schema names itself: an anchor now.
             self.anchors.append((tuple(self.at), out["$id"]))
             out = {("$anchor" if k == "$id" else k): (v[1:] if k == "$id" else v) for k, v in out.items()}
-        if no_slots(out):
-            return out
-        changed = None
-        at = self.at
-        for k, v in out.items():
-            kind = slot_kind(k)
-            if kind is None or (kind == "map" and k == "dependencies" and not isinstance(v, dict)):
-                continue
-            at.append(k)
-            new = self.slot(kind, v, None)
-            at.pop()
-            if new is not v:
-                if changed is None:
-                    changed = dict(out)
-                changed[k] = new
-        return changed if changed is not None else out
+        return out
 
     def _draft4(self, s: dict) -> dict:
         """Draft-04's `id`, and its boolean `exclusiveMinimum`/`exclusiveMaximum`, which make
@@ -247,3 +285,26 @@ class Rewrite(SlotCopy):
                 self.bounds.append((sp, flag, "dropped (it modifies nothing)"))
             out = new
         return out
+
+
+def _cut(place: tuple, cut: set, lengths: set) -> bool:
+    """Whether `place` is at or below one of `cut` (places of those `lengths`)."""
+    return any(place[:n] in cut for n in lengths)
+
+
+def _put(root: dict, place: tuple, new: dict, made: set) -> dict:
+    """`root` with `new` at `place` (not the root): each container on the way copied once (`made`
+    holds those made already, changed in place), as SlotCopy copies them."""
+    if id(root) not in made:
+        root = dict(root)
+        made.add(id(root))
+    parent: Any = root
+    for t in place[:-1]:
+        child = parent[t]
+        if id(child) not in made:
+            child = dict(child) if type(child) is dict else list(child)
+            made.add(id(child))
+            parent[t] = child
+        parent = child
+    parent[place[-1]] = new
+    return root

@@ -7,6 +7,6 @@ from toolcast.walk.state cimport Walk
 
 
 cpdef _document(Walk w, schema)
-cpdef _dialect(Walk w, dict schema, Py_ssize_t flags)
+cpdef _dialect(Walk w, dict schema, Py_ssize_t flags, marked=*)
 cpdef bint as_declared(Walk w, str dialect, Py_ssize_t flags)
 cpdef bint _later(str dialect, Py_ssize_t flags)

@@ -49,7 +49,7 @@ def _document(w: Walk, schema: Any) -> Any:
     dialect = "2020-12"
     if "$schema" in schema:
         dialect = dialect_of(schema["$schema"])
-        schema = _dialect(w, schema, flags)
+        schema = _dialect(w, schema, flags, copied[1].marked if copied is not None and copied[1].marks else None)
         if schema is MISSING:
             return MISSING
     if flags & (HAS_IDS | HAS_OTHER_REFS):
@@ -85,10 +85,11 @@ def _refused(w: Walk, pattern: str, place: tuple, **params: Any) -> Any:
     return MISSING
 
 
-def _dialect(w: Walk, schema: dict, flags: int) -> Any:
+def _dialect(w: Walk, schema: dict, flags: int, marked: list | None = None) -> Any:
     """`schema` with its declared dialect's meaning in 2020-12 terms; MISSING after a refusal
     (a dialect toolcast does not know: MCP asks for a clear error, not a guess). `flags` are
-    scan's for the document."""
+    scan's for the document; `marked`: the schema objects the rewrite reads, found by the scan's
+    pass (sent_copy.Seen.marked), or None (then the rewrite looks at every one)."""
     declared = schema["$schema"]
     dialect = dialect_of(declared)
     if dialect is None:
@@ -98,7 +99,7 @@ def _dialect(w: Walk, schema: dict, flags: int) -> Any:
     # OpenAPI's `nullable` is a keyword of no declared dialect: unknown there, not a null type.
     foreign = OPENAPI_KEYWORDS if flags & HAS_OPENAPI_KEYWORDS else frozenset()
     rw = Rewrite(dialect, frozenset(w.annotations), _later(dialect, flags), foreign)
-    out = rw.rewrite(schema, ())
+    out = rw.rewrite(schema, ()) if marked is None else rw.rewrite_at(schema, marked, 1)
     if rw.unread:
         # Dropped as the rules drop a keyword they do not list (keyword_classes.unknown; its
         # action is always drop, see actions.UNKNOWN_ACTIONS).

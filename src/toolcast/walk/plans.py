@@ -16,6 +16,7 @@ from toolcast.walk.values import (
     SCAN_KEYS,
     VALUE_CHECKS,
     _never,
+    _ok_count,
     plain_value,
     remember,
 )
@@ -219,8 +220,8 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
                 out[k] = v  # (what the tests below come to for it)
                 continue
             exact, check, mode = read
-            if check is not None and tv is not exact and not check(v):
-                return None
+            if check is not None and tv is not exact and (not check(v) or (tv is float and check is _ok_count)):
+                return None  # (node() reports it, or writes a `2.0` count as the integer it is)
             if tv is not str and tv is not int and tv is not bool and v is not None and (
                     tv is not list if mode == _ENUM else not plain_value(v)):
                 return None  # not plain JSON as it is (the document scan reads it: see walker._compile)

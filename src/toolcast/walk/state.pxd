@@ -45,6 +45,7 @@ cdef class Walk:
     cdef public bint lossy_blocks
     cdef public bint builds
     cdef public bint builds_refused
+    cdef public bint copies
     cdef public object optional_null
     cdef public bint branched
     cdef public bint scanned

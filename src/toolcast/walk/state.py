@@ -40,7 +40,7 @@ class Walk:
     # tool's compile). Compiled, the extension type's struct is the layout.
     __slots__ = (
         "_merging", "annotations", "branched", "bucket", "buckets", "builds", "builds_refused", "bundled",
-        "changes", "codes", "copied", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
+        "changes", "codes", "copied", "copies", "deepest", "defs_out", "defs_raw", "defs_src", "diags",
         "entered_props", "enum_limits", "enum_types", "gc_paused", "guarded", "hold_gc",
         "inline_sizes", "inlined", "inlining", "key_re", "limit_values", "lossy_blocks",
         "lossy_codes", "merged_refs", "n_chars", "n_enum", "n_inlined", "n_props", "node_plans", "nodes_left",
@@ -67,6 +67,10 @@ class Walk:
         # the caller cleared `builds_refused` (no refused form is sent: compile_tool, strict_schema).
         self.builds = True
         self.builds_refused = True
+        # Whether the caller may send the original without strict, so that a scan's pass made after
+        # the walk also makes that copy (walker._vouched, Walk.copied): cleared by a caller that never
+        # sends it for this tool (compile_tool: a refused name, strict=True).
+        self.copies = True
         # What an optional property that already accepts null becomes (compile_tool's
         # optional_null): "value", required with null a real value the handler receives, or
         # "omit", null stripped too.

@@ -57,36 +57,6 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def value_ok(kind: str, v: Any) -> bool:
-    if kind == "any":
-        return True
-    if kind == "type":
-        if isinstance(v, str):
-            return v in JSON_TYPES
-        return isinstance(v, list) and bool(v) and all(isinstance(t, str) and t in JSON_TYPES for t in v) and len(set(v)) == len(v)
-    if kind == "string":
-        return isinstance(v, str)
-    if kind == "string-list":
-        return isinstance(v, list) and all(isinstance(x, str) for x in v)
-    if kind == "list":
-        return isinstance(v, list)
-    if kind == "bool":
-        return isinstance(v, bool)
-    if kind == "number":
-        return _is_number(v)
-    if kind == "positive-number":
-        return _is_number(v) and v > 0
-    if kind == "count":
-        return _ok_count(v)
-    if kind in ("schema", "schema-or-list"):
-        return isinstance(v, (dict, bool)) or (kind == "schema-or-list" and isinstance(v, list))
-    if kind == "schema-map":
-        return isinstance(v, dict)
-    if kind == "schema-list":
-        return isinstance(v, list) and bool(v)
-    return False
-
-
 def _ok_type(v: Any) -> bool:
     if isinstance(v, str):
         return v in JSON_TYPES
@@ -102,7 +72,8 @@ def _ok_count(v: Any) -> bool:
     return _is_number(v) and v >= 0 and (type(v) is not float or v.is_integer())
 
 
-# value_ok as a table: kind -> check (None: anything goes), so the walk calls one function.
+# What a keyword's value must be, by the value kind the rules give it (spec `value`, read from the
+# 2020-12 metaschema): kind -> check (None: anything goes), so the walk calls one function.
 VALUE_CHECKS = {
     "any": None,
     "type": _ok_type,
@@ -147,7 +118,7 @@ EXPECTED = {
 
 
 def _never(v: Any) -> bool:
-    return False  # a value kind the walk does not know: value_ok rejects every value
+    return False  # a value kind the walk does not know: rejects every value
 
 
 

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from gc import disable as gc_disable
 from gc import enable as gc_enable
 from gc import isenabled as gc_isenabled
+from operator import itemgetter
 from typing import Any, TypeVar
 
+from toolcast.sent_copy import scanned_copy
 from toolcast.walk import budget
 from toolcast.walk.combinators import _merge
 from toolcast.walk.descent import _compile_defs, node
@@ -19,6 +21,7 @@ from toolcast.walk.nullpaths import (
     _finish_null_paths,
     _refuse_recursion,
 )
+from toolcast.walk.plans import OP_DROP
 from toolcast.walk.refs import _collect_defs, _resolve_raw
 from toolcast.walk.state import Walk
 from toolcast.walk.subset import to_subset
@@ -32,10 +35,12 @@ from toolcast.walk.values import (
     _plain_flags,
     describe,
     plain_value,
+    ref_pointer,
 )
 
-# A root with none of these (and `type: object`) needs nothing settled before the walk (see compile).
-_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf"})
+# A root with none of these (and `type: object`) needs nothing settled before the walk (see compile):
+# _root reads the rest (and a keyword a provider refuses at the root: _refused_at_root).
+_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf", "enum", "const", "not", "if", "then", "else"})
 # A root with none of these (and `type: object`) is walked before the document scan as it is (see _compile).
 _UNSCANNED_ROOT = _ROOT_PLAIN | {"$schema"}
 # A root with one of these is scanned before the walk (see _first).
@@ -53,6 +58,7 @@ _ROOT_TYPE_TRIGGERS = tuple(dict.fromkeys(("properties", "required", "additional
 
 
 _T = TypeVar("_T")
+_code = itemgetter(0)  # (a record's code)
 
 
 def root_not_object(root: Any) -> tuple[tuple, str] | None:
@@ -132,10 +138,10 @@ def _compile(w: Walk, schema: Any) -> dict:
             else:
                 out = _rooted(w, schema)
         except Exception:  # (raised by a value that is not JSON, or by the walk as it would be anyway)
-            if _vouched(w, schema):
+            if _vouched(w, schema, False):
                 raise
             out = None
-        if out is not None and ((w.scanned and (plain or _defs_vouched(w, schema))) or _vouched(w, schema)):
+        if out is not None and ((w.scanned and (plain or _defs_vouched(w, schema))) or _vouched(w, schema, builds)):
             return out
         w.fresh()
         w.builds = builds
@@ -175,14 +181,32 @@ def _rooted(w: Walk, schema: Any) -> dict:
     return _descend(w, root)
 
 
-def _vouched(w: Walk, schema: dict) -> bool:
+def _vouched(w: Walk, schema: dict, builds: bool) -> bool:
     """Whether the document scan of `schema` (a root _first takes) finds nothing it settles before
     the walk: no value that is not JSON, nothing to bundle, no rewrite of its declared dialect (see
-    document._document)."""
-    flags = _plain_flags(schema)
+    document._document). Where the walk that `builds` (the caller's Walk.builds) has already settled
+    that the tool goes without strict, its original sent (_sent_as_is), the scan's pass also makes
+    that copy, as document._document does (Walk.copied)."""
+    copied = scanned_copy(schema) if builds and _sent_as_is(w) else None
+    if copied is not None:
+        w.copied = (schema, copied[0], copied[1])
+        flags = copied[1].flags
+    else:
+        flags = _plain_flags(schema)
     if flags < 0 or flags & (HAS_IDS | HAS_OTHER_REFS):
         return False
     return "$schema" not in schema or as_declared(w, dialect_of(schema["$schema"]), flags)
+
+
+def _sent_as_is(w: Walk) -> bool:
+    """Whether the walk so far settles that its tool is sent without strict as the original (the
+    rules send it so): a refusal, but none of what the rules refuse in every mode, or a lossy change
+    the caller does not send strict (Walk.lossy_blocks). Only what is copied rests on it."""
+    if not (w.copies and w.r.sends_original):
+        return False
+    if w.refusals:
+        return w.r.always_refused.isdisjoint(map(_code, w.diags))
+    return w.lossy_blocks and w.lossy()
 
 
 def _defs_vouched(w: Walk, schema: dict) -> bool:
@@ -270,6 +294,12 @@ def _root(w: Walk, schema: Any) -> dict | tuple | None:
                 w.report("root-schema-anyof", (kw,), keyword=kw)
     rtype = root.get("type", MISSING)
     not_object = root_not_object(root)
+    if not_object is None:  # (a root that is no object is refused as that alone)
+        for kw, sent in _refused_at_root(w):
+            if kw in root:
+                w.report("root-schema-anyof", (kw,), keyword=sent)
+    if not_object is None and type(root.get("allOf")) is list and w.r.keywords.get("allOf", (None, "drop"))[1] == "rewrite":
+        not_object = _root_all_of(w, root)  # (merged into the root: combinators._normalize)
     if not_object is not None:
         w.report("root-schema-not-object", not_object[0], value=not_object[1])
     elif rtype is MISSING:
@@ -287,6 +317,67 @@ def _root(w: Walk, schema: Any) -> dict | tuple | None:
     elif rtype == ["object"]:
         root = _set_root_type(w, root)
     return root
+
+
+def _root_all_of(w: Walk, root: dict) -> tuple[tuple, str] | None:
+    """The root checks of _root for what the root's allOf merges into it (in the descent, after
+    them): each part's anyOf/oneOf and refused keywords reported at the part, and (place, what it is)
+    when the merged root is no object (root_not_object). A part's `$ref` to a definition is followed
+    as the merge follows it (one that does not resolve is left to the merge to report)."""
+    merged: dict = {}
+    where: dict = {}
+    stack = [(("allOf", i), p) for i, p in reversed(list(enumerate(root["allOf"])))]
+    seen: set = set()
+    while stack:
+        place, part = stack.pop()
+        for _ in range(64):  # (a chain of $refs; a cycle is the merge's to report)
+            if type(part) is not dict or type(part.get("$ref")) is not str:
+                break
+            tokens = ref_pointer(part["$ref"])
+            if tokens is None or len(tokens) != 2 or tokens[0] not in _DEFS_KEYS or tokens[1] not in w.defs_raw:
+                break
+            for k in part:
+                if k != "$ref":
+                    where.setdefault(k, place)
+                    merged.setdefault(k, part[k])
+            part = w.defs_raw[tokens[1]]
+        if type(part) is not dict or id(part) in seen:
+            continue
+        seen.add(id(part))
+        for kw in ("anyOf", "oneOf"):
+            if kw in part:
+                w.report("root-schema-anyof", place + (kw,), keyword=kw)
+        for kw, sent in _refused_at_root(w):
+            if kw in part:
+                w.report("root-schema-anyof", place + (kw,), keyword=sent)
+        for k, v in part.items():
+            where.setdefault(k, place)
+            merged.setdefault(k, v)
+        if type(part.get("allOf")) is list:
+            stack.extend((place + ("allOf", i), p) for i, p in reversed(list(enumerate(part["allOf"]))))
+    if "type" in root:
+        return None
+    not_object = root_not_object({k: v for k, v in merged.items() if k != "allOf"})
+    if not_object is None:
+        return None
+    key = not_object[0][0] if not_object[0] else "enum" if "enum" in merged else "const"
+    return where.get(key, ("allOf",)) + not_object[0], not_object[1]
+
+
+def _refused_at_root(w: Walk) -> tuple:
+    """(keyword, as the strict form writes it) for each keyword besides anyOf/oneOf that the strict
+    form keeps at the root and the provider refuses there whatever the strict flag (policy
+    sent_root_keywords; a `const` the rules write as an `enum` is one): each refuses the strict
+    form, as a root anyOf does. Once per rules."""
+    r = w.r
+    known = r.__dict__.get("_refused_at_root")
+    if known is None:
+        plan, refused = w.plan, r.sent_root_keywords
+        written = {k: "enum" if k == "const" and plan[k][4] == "const-to-enum" else k
+                   for k in ("enum", "const", "not", "if", "then", "else") if k in plan and plan[k][0] != OP_DROP}
+        known = tuple((k, sent) for k, sent in written.items() if sent in refused)
+        r.__dict__["_refused_at_root"] = known
+    return known
 
 
 def _set_root_type(w: Walk, root: dict) -> dict:
