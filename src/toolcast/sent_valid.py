@@ -126,8 +126,9 @@ def invalid_places(schema: Any, dialect: str) -> list[tuple[tuple, str, Any, str
                 found.append((entry, (k,), v, kind))
             elif needs is not None and k in needs and needs[k] not in node:
                 found.append((entry, (k,), v, f"`{needs[k]}` beside it"))
-    return [(_place(entry) + tail, tail[0], v, kind if type(kind) is str else _EXPECTED[kind])
-            for entry, tail, v, kind in found]
+    # (`what`: a kind, or the words of a finding of its own; not `kind`, which compiled is a C int)
+    return [(_place(entry) + tail, tail[0], v, what if type(what) is str else _EXPECTED[what])
+            for entry, tail, v, what in found]
 
 
 def _place(entry: tuple) -> tuple:
