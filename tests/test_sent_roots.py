@@ -233,6 +233,14 @@ def test_a_description_no_utf8_body_can_carry_is_no_tool(description: str) -> No
         assert exc.value.field == "description"
 
 
+def test_the_error_quotes_a_long_description_around_its_surrogate_only() -> None:
+    description = "x" * 5000 + "near\ud800here" + "y" * 5000
+    with pytest.raises(toolcast.InvalidToolError) as exc:
+        toolcast.compile_tool(_tool({"type": "object"}, description), target="openai")
+    message = str(exc.value)
+    assert len(message) < 300 and "near\\ud800here" in message and message.startswith("#/description: '...")
+
+
 def test_a_name_no_utf8_body_can_carry_is_never_sent() -> None:
     for target, api in TARGETS:
         res = toolcast.compile_tool({"name": "t\ud800", "description": "d", "inputSchema": {"type": "object"}},

@@ -458,12 +458,11 @@ def text_only(items: list[Item]) -> tuple[list[Item], list[InputError]]:
         if place is None:
             kept.append(item)
         else:
-            from toolcast.model import pointer
+            from toolcast.model import not_text, pointer
 
             tokens, bad = place
             where = pointer("#", tokens).encode("utf-8", "backslashreplace").decode("utf-8")  # (shown as its escape)
-            errors.append(InputError(item.source, f"{where}: {bad!r} holds an unpaired UTF-16 surrogate, which is not "
-                                                  "text (no UTF-8 output can hold it); not read"))
+            errors.append(InputError(item.source, not_text(where, bad)))
     return kept, errors
 
 

@@ -441,6 +441,15 @@ class InvalidToolError(ToolcastError, ValueError):
         self.field = field
 
 
+def not_text(where: str, text: str) -> str:
+    """The error for a string holding an unpaired UTF-16 surrogate (which is not a character, and which
+    no UTF-8 output can hold), at `where`: the string is quoted around its first surrogate only."""
+    at = next((i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff"), 0)
+    start = max(0, at - 20)
+    shown = ("..." if start else "") + repr(text[start:at + 20])[1:-1] + ("..." if at + 20 < len(text) else "")
+    return f"{where}: '{shown}' holds an unpaired UTF-16 surrogate, which is not text (no UTF-8 output can hold it); not read"
+
+
 class StrictSchemaError(ToolcastError, ValueError):
     """A schema cannot be made strict without refusal or loss.
 

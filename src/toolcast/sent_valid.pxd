@@ -12,3 +12,4 @@ cdef int _ARRAY, _ENUM_04, _VOCABULARY
 @cython.locals(table=dict, found=list, stack=list, booleans=bint, kind=int)
 cpdef list invalid_places(schema, str dialect)
 cpdef _subschemas(int kind, str k, v, tuple entry, bint booleans, list found, push)
+cpdef _members(dict v, str k, tuple entry, bint booleans, bint lists, list found, push)

@@ -97,12 +97,8 @@ def invalid_places(schema: Any, dialect: str) -> list[tuple[tuple, str, Any, str
             if kind == _SCHEMA_MAP:
                 if tv is not dict:
                     found.append((entry, (k,), v, kind))
-                    continue
-                for name, x in v.items():
-                    if type(x) is dict or isinstance(x, dict):
-                        push((x, entry, k, name))
-                    elif not (booleans and type(x) is bool):
-                        found.append((entry, (k, name), x, _SCHEMA))
+                else:
+                    _members(v, k, entry, booleans, False, found, push)
             elif kind == _SCHEMA:
                 if tv is dict:
                     push((v, entry, k))
@@ -166,12 +162,18 @@ def _subschemas(kind: int, k: str, v: Any, entry: tuple, booleans: bool, found: 
     elif tv is not dict:
         found.append((entry, (k,), v, kind))
     else:  # dependencies: each a schema or a list of distinct strings
-        for name, x in v.items():
-            tx = type(x)
-            if tx is dict or isinstance(x, dict):
-                push((x, entry, k, name))
-            elif not (booleans and tx is bool) and not ((tx is list or tx is tuple) and _strings(x, not booleans)):
-                found.append((entry, (k, name), x, kind))
+        _members(v, k, entry, booleans, True, found, push)
+
+
+def _members(v: dict, k: str, entry: tuple, booleans: bool, lists: bool, found: list, push: Any) -> None:
+    """Check each member of `v`, the object of schemas of keyword `k` (where `lists`, of
+    dependencies: a list of distinct strings is a member too) in the schema object of `entry`."""
+    for name, x in v.items():
+        tx = type(x)
+        if tx is dict or isinstance(x, dict):
+            push((x, entry, k, name))
+        elif not (booleans and tx is bool) and not (lists and (tx is list or tx is tuple) and _strings(x, not booleans)):
+            found.append((entry, (k, name), x, _DEPENDENCIES if lists else _SCHEMA))
 
 
 def _fits(kind: int, v: Any, dialect: str) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from toolcast.model import InvalidToolError as InvalidToolError
+from toolcast.model import not_text
 from toolcast.providers import EMITTERS, PROVIDER_OF
 from toolcast.rules import Rules, family, get_rules, target_of
 from toolcast.walk.semantics import json_equal
@@ -215,8 +216,7 @@ def clean_description(desc: Any, rep: _Report) -> str | None:
     try:
         size = len(desc) if ascii else len(desc.encode("utf-8"))
     except UnicodeEncodeError:  # (worded as the loader words it: loader.text_only)
-        raise InvalidToolError(f"#/description: {desc!r} holds an unpaired UTF-16 surrogate, which is not text "
-                               "(no UTF-8 output can hold it); not read", "description") from None
+        raise InvalidToolError(not_text("#/description", desc), "description") from None
     if ((ascii and r.description_strip_ascii_free) or r.description_strip_re.search(desc) is None) and (
         size <= r.description_max_bytes
         and (r.description_max_chars is None or len(desc) <= r.description_max_chars)

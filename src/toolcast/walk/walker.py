@@ -288,16 +288,10 @@ def _root(w: Walk, schema: Any) -> dict | tuple | None:
         root = _inline_root_ref(w, root)
         if root is None:
             return None
-    if "anyOf" in root or "oneOf" in root:
-        for kw in ("anyOf", "oneOf"):
-            if kw in root:
-                w.report("root-schema-anyof", (kw,), keyword=kw)
     rtype = root.get("type", MISSING)
     not_object = root_not_object(root)
-    if not_object is None:  # (a root that is no object is refused as that alone)
-        for kw, sent in _refused_at_root(w):
-            if kw in root:
-                w.report("root-schema-anyof", (kw,), keyword=sent)
+    # (a root that is no object is refused as that alone, not for what the provider refuses at a root)
+    _report_root_keywords(w, root, (), not_object is None)
     if not_object is None and type(root.get("allOf")) is list and w.r.keywords.get("allOf", (None, "drop"))[1] == "rewrite":
         not_object = _root_all_of(w, root)  # (merged into the root: combinators._normalize)
     if not_object is not None:
@@ -344,12 +338,7 @@ def _root_all_of(w: Walk, root: dict) -> tuple[tuple, str] | None:
         if type(part) is not dict or id(part) in seen:
             continue
         seen.add(id(part))
-        for kw in ("anyOf", "oneOf"):
-            if kw in part:
-                w.report("root-schema-anyof", place + (kw,), keyword=kw)
-        for kw, sent in _refused_at_root(w):
-            if kw in part:
-                w.report("root-schema-anyof", place + (kw,), keyword=sent)
+        _report_root_keywords(w, part, place, True)
         for k, v in part.items():
             where.setdefault(k, place)
             merged.setdefault(k, v)
@@ -362,6 +351,18 @@ def _root_all_of(w: Walk, root: dict) -> tuple[tuple, str] | None:
         return None
     key = not_object[0][0] if not_object[0] else "enum" if "enum" in merged else "const"
     return where.get(key, ("allOf",)) + not_object[0], not_object[1]
+
+
+def _report_root_keywords(w: Walk, node: dict, place: tuple, refused: bool) -> None:
+    """Report `root-schema-anyof` at `place` for each anyOf/oneOf of a root (or of what its allOf
+    merges into it), and, where `refused`, for each keyword the provider refuses there."""
+    for kw in ("anyOf", "oneOf"):
+        if kw in node:
+            w.report("root-schema-anyof", place + (kw,), keyword=kw)
+    if refused:
+        for kw, sent in _refused_at_root(w):
+            if kw in node:
+                w.report("root-schema-anyof", place + (kw,), keyword=sent)
 
 
 def _refused_at_root(w: Walk) -> tuple:
