@@ -154,6 +154,38 @@ def test_strip_owned_strips_in_place_what_strip_nulls_strips(value, paths):
     assert _same(strip_owned(owned, compiled_paths(paths)), expected)
 
 
+@examples(300)
+@given(VALUES, PATHS, st.integers(0, 4), st.none() | st.integers(0, 120))
+def test_plain_json_with_null_paths_is_the_copy_then_the_strip(value, paths, depth, max_bytes):
+    # The copy leaves the nulls out as it copies (read_calls' arguments handed over decoded); the
+    # same copy, then strip_owned: the same arguments, or the same error (a size is value's own).
+    node = compiled_paths(paths)
+    fused = _outcome(plain_json, value, depth, max_bytes, node)
+    plain = _outcome(plain_json, value, depth, max_bytes)
+    assert fused[0] == plain[0]
+    if plain[0] == "ok":
+        assert _same(fused[1], strip_owned(plain[1], node))
+    else:
+        assert fused[1] == plain[1]
+
+
+def test_plain_json_with_null_paths_leaves_the_value_given_as_it_was():
+    value = {"a": None, "b": {"a": None, "c": 1}, "c": [{"a": None}, (None,)], "\ud800": None}
+    node = compiled_paths([("a",), ("b", "a"), ("c", ITEMS, "a"), ("c", ITEMS, ITEMS)])
+    before = json.dumps(value)
+    with pytest.raises(JsonLimitError, match="lone surrogate"):  # (the careful copy's error)
+        plain_json(value, 10, None, node)
+    del value["\ud800"]
+    assert plain_json(value, 10, None, node) == {"b": {"c": 1}, "c": [{}, [None]]}  # (an item is no key)
+    assert json.dumps(value) == before.replace(', "\\ud800": null', "")
+    # Over the size limit with the nulls counted, under it without: refused, as a text would be.
+    args = {"q": "x" * 20, "a": None}
+    assert len(json.dumps(args, separators=(",", ":"))) == 37
+    with pytest.raises(JsonLimitError, match="is larger than 36 bytes"):
+        plain_json(args, 10, 36, compiled_paths([("a",)]))
+    assert plain_json(args, 10, 37, compiled_paths([("a",)])) == {"q": "x" * 20}
+
+
 def test_a_null_path_too_long_to_follow_is_refused_not_a_crash():
     from toolcast.nulls import MAX_PATH_STEPS, NullPathError, fill_nulls
 

@@ -53,6 +53,7 @@ class _Node(NamedTuple):
     kids: tuple[tuple[str, _Node], ...]  # keys the paths go on under
     items: _Node | None  # where the paths go in every element of a list
     leaf: bool  # only ends: nothing below it to visit
+    under: dict[str, _Node]  # kids by key (json_limits.plain_json strips as it copies)
 
 
 def _compile(trie: dict) -> _Node | None:
@@ -66,7 +67,7 @@ def _compile(trie: dict) -> _Node | None:
         if k is not None and k is not ITEMS and (node := _compile_inner(sub)) is not None
     )
     items = _compile_inner(trie[ITEMS]) if ITEMS in trie else None
-    return _Node(ends, kids, items, not kids and items is None)
+    return _Node(ends, kids, items, not kids and items is None, dict(kids))
 
 
 def _compile_inner(sub: dict) -> _Node | None:

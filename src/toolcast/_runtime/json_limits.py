@@ -161,26 +161,34 @@ class _Unusual(Exception):
     """A value the fast copy does not take; the careful one decides (and words any error)."""
 
 
-def plain_json(value: Any, max_depth: int, max_bytes: int | None = None) -> Any:
+def plain_json(value: Any, max_depth: int, max_bytes: int | None = None, nulls: Any = None) -> Any:
     """A fresh copy of ``value`` as plain JSON data (dict, list, str, int, finite float, ...).
 
     Raises :class:`JsonLimitError` naming the first place that is nested deeper than
     ``max_depth``, has a non-string key, a non-finite number, a lone surrogate in a string, or
     a value JSON has no form for; and, given ``max_bytes``, for a value whose JSON text is
     larger (UTF-8, compact separators, non-ASCII unescaped: the least any provider sends).
-    Recursion is bounded by ``max_depth``, so any input is safe.
+    Recursion is bounded by ``max_depth``, so any input is safe. Given ``nulls`` (a tool's null
+    paths from toolcast.nulls.compiled_paths), the copy is without the nulls at those paths, as
+    nulls.strip_owned leaves it (the fast copy leaves them out as it copies); the size checked
+    is still that of ``value``.
     """
     counted = [1]  # a JSON text has a byte at the least
     try:
         if type(value) is dict:
-            out = _copy_dict(value, max_depth, counted)
+            out = _copy_dict(value, max_depth, counted, nulls)
         else:
-            out = _copy(value, max_depth, counted)
+            out = _copy(value, max_depth, counted, nulls)
+        measured = value  # (the fast copy took exact builtin types only: its JSON text is value's)
     except _Unusual:
-        out = _plain_json(value, max_depth=max_depth)
+        out = measured = _plain_json(value, max_depth=max_depth)
         counted[0] = -1  # the careful copy does not count: the size is measured
     if max_bytes is not None and not 0 <= counted[0] * _COUNTED_SHARE <= max_bytes:
-        _check_size(out, counted[0], max_bytes)
+        _check_size(measured, counted[0], max_bytes)
+    if nulls is not None and counted[0] < 0:  # the careful copy keeps every null: strip it now
+        from toolcast.nulls import strip_owned
+
+        strip_owned(out, nulls)
     return out
 
 
@@ -206,8 +214,9 @@ def _check_size(value: Any, counted: int, max_bytes: int) -> None:
     raise JsonLimitError(f"is larger than {max_bytes} bytes")
 
 
-def _copy(value: Any, depth: int, counted: list) -> Any:
-    """Exact builtin types only (what a JSON decoder builds); anything else is _Unusual."""
+def _copy(value: Any, depth: int, counted: list, nulls: Any) -> Any:
+    """Exact builtin types only (what a JSON decoder builds); anything else is _Unusual. ``nulls``:
+    the null-path node at this value (None: none), whose nulls the copy leaves out."""
     kind = type(value)
     if kind is str:
         if value.isascii() or not _SURROGATE.search(value):
@@ -225,15 +234,16 @@ def _copy(value: Any, depth: int, counted: list) -> Any:
             counted[0] += 2  # "0.0" at the least
             return value
     elif kind is dict:
-        return _copy_dict(value, depth, counted)
+        return _copy_dict(value, depth, counted, nulls)
     elif kind is list or kind is tuple:
-        return _copy_list(value, depth, counted)
+        return _copy_list(value, depth, counted, nulls)
     raise _Unusual
 
 
-def _copy_list(value: list | tuple, depth: int, counted: list) -> list:
+def _copy_list(value: list | tuple, depth: int, counted: list, nulls: Any) -> list:
     if depth <= 0:
         raise _Unusual
+    each = None if nulls is None else nulls.items  # (the node of every item)
     out = []
     size = 2 * len(value)  # a comma (or bracket) and a first byte an item: the rest below
     for item in value:
@@ -252,17 +262,22 @@ def _copy_list(value: list | tuple, depth: int, counted: list) -> list:
         elif kind is bool or item is None:
             out.append(item)
         elif kind is dict:
-            out.append(_copy_dict(item, depth - 1, counted))
+            out.append(_copy_dict(item, depth - 1, counted, each))
         else:
-            out.append(_copy(item, depth - 1, counted))
+            out.append(_copy(item, depth - 1, counted, each))
     counted[0] += size
     return out
 
 
-def _copy_dict(value: dict, depth: int, counted: list) -> dict:
+_NO_ENDS: tuple = ()
+
+
+def _copy_dict(value: dict, depth: int, counted: list, nulls: Any) -> dict:
     if depth <= 0:
         raise _Unusual
     out = value.copy()  # scalars as they are; each container is replaced by its copy below
+    # The null paths here: the keys whose null is left out, the nodes of the keys they go on under.
+    ends, under = (_NO_ENDS, None) if nulls is None else (nulls.ends, nulls.under)
     size = 5 * len(value)  # a key's quotes, colon and comma (or brace), a value's first byte
     for key, item in value.items():
         if type(key) is not str or not (key.isascii() or not _SURROGATE.search(key)):
@@ -278,16 +293,20 @@ def _copy_dict(value: dict, depth: int, counted: list) -> dict:
             if bits > _SHORT_INT_BITS:
                 raise _Unusual
             size += len(key) + (bits >> 3)
-        elif kind is bool or item is None:
+        elif item is None:
+            size += len(key)
+            if key in ends:
+                del out[key]
+        elif kind is bool:
             size += len(key)
         elif kind is dict:
-            out[key] = _copy_dict(item, depth - 1, counted)
+            out[key] = _copy_dict(item, depth - 1, counted, under.get(key) if under else None)
             size += len(key)
         elif kind is list:
-            out[key] = _copy_list(item, depth - 1, counted)
+            out[key] = _copy_list(item, depth - 1, counted, under.get(key) if under else None)
             size += len(key)
         else:
-            out[key] = _copy(item, depth - 1, counted)
+            out[key] = _copy(item, depth - 1, counted, under.get(key) if under else None)
             size += len(key)
     counted[0] += size
     return out

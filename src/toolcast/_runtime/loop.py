@@ -376,15 +376,15 @@ def read_calls(
                 continue
             tool = known[name] = (tool_names(exposed), null_node(paths_by_tool.get(name)), getattr(exposed, "local", None),
                                   _check_for(name, exposed, checks, validate) if checks or validate else None)
-        arguments = None
+        arguments, nulls = None, tool[1]
         if type(given) is str:  # a model's JSON text (the common case): an object is taken as it decodes
             try:
                 arguments = loads_bounded(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
             except ValueError:  # (bad JSON or over a limit: decode_arguments below words it)
                 arguments = None
         elif type(given) is dict:  # decoded by the SDK (Anthropic, Gemini): a copy, checked as JSON
-            try:
-                arguments = plain_json(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
+            try:  # (the copy leaves out the nulls at the null paths: no strip after it)
+                arguments, nulls = plain_json(given, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES, nulls), None
             except JsonLimitError:  # (decode_arguments below words it)
                 arguments = None
         if type(arguments) is not dict:  # anything else: decode_arguments decides, and words a problem
@@ -392,10 +392,11 @@ def read_calls(
             if arguments is None:
                 rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
                 continue
+            nulls = tool[1]
         # The arguments are fresh (decoded or copied): the nulls go from them in place. (No
         # search for "null" in the text first: on a long text it costs more than the strip.)
-        if tool[1] is not None:
-            _strip_owned(arguments, tool[1])
+        if nulls is not None:
+            _strip_owned(arguments, nulls)
         if tool[3] is not None:  # enforced constraints, or validate: checked once the nulls are gone
             problem = tool[3].message(name, arguments)
             if problem is not None:
