@@ -248,6 +248,21 @@ def test_a_template_is_data_never_code():
         Target("t", [("t", {**wire, "apis": {"a": {"tool": {"n": "$os", "s": "$schema"}, "cite": ["X"]}}})])
 
 
+@pytest.mark.parametrize("description,strict", [(None, False), ("", None), ("d", True)])
+def test_a_generated_emit_writes_what_fill_writes_in_the_template_s_order(description, strict):
+    # The generated emit writes the entries before the first optional one as one display and the
+    # rest one by one: the same tool as the template filled, key order too, at every level.
+    from toolcast.providers.wire import Target
+
+    template = {"k": "v", "name": "$name", "d": "$description?", "p": "$schema", "s": "$strict?",
+                "n": [1, "$name", "$description?", {"x": "$schema", "y": "$strict?", "z": [2.5]}],
+                "after": {"a": "$strict?", "b": {"c": "$name"}}, "last": "$name"}
+    wire = {"default_api": "a", "apis": {"a": {"tool": template, "cite": ["X"]}}}
+    tool = Target("t", [("t", wire)]).emit("f", description, {"type": "object"}, strict, "a")
+    filled = fill(template, {"name": "f", "description": description, "schema": {"type": "object"}, "strict": strict})
+    assert tool == filled and json.dumps(tool) == json.dumps(filled)  # (dumps: the order of every level)
+
+
 def test_only_a_target_whose_wire_says_so_gets_the_proxy_s_non_strict_mark(acme):
     from toolcast._runtime.proxy_marks import NOT_STRICT_DEF, mark_non_strict
 

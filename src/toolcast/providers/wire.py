@@ -112,12 +112,20 @@ def _emitter(nodes: dict[str, tuple], where: str, owner: Any = None) -> Any:
             return f"_copy(_c{counter[0]})", None
         counter[0] += 1
         var = f"v{counter[0]}"
-        lines.append(f"        {var} = {{}}" if sub[0] == "dict" else f"        {var} = []")
+        # The entries up to the first optional one are written as one display ({...} or [...]), the
+        # rest one statement each (in the template's order: the display's come first).
+        head: list[str] = []
+        rest: list[str] = []
         for key, child in (sub[1] if sub[0] == "dict" else ((None, c) for c in sub[1])):
             if sub[0] == "dict" and not isinstance(key, str):
                 raise WireError(f"{where}.{api}.tool: a template's keys are strings, not {key!r}")
             expr, optional = value(child, api)
-            lines.append(put(f"{var}[{key!r}] = {expr}" if sub[0] == "dict" else f"{var}.append({expr})", optional))
+            if optional is None and not rest:
+                head.append(f"{key!r}: {expr}" if sub[0] == "dict" else expr)
+            else:
+                rest.append(put(f"{var}[{key!r}] = {expr}" if sub[0] == "dict" else f"{var}.append({expr})", optional))
+        lines.append(f"        {var} = {{{', '.join(head)}}}" if sub[0] == "dict" else f"        {var} = [{', '.join(head)}]")
+        lines.extend(rest)
         return var, None
 
     for api, node in nodes.items():
@@ -125,6 +133,8 @@ def _emitter(nodes: dict[str, tuple], where: str, owner: Any = None) -> Any:
         expr, _ = value(node, api)
         lines.append(f"        return {expr}")
     lines.append("    raise KeyError(api)")
+    if not any("description_" in line for line in lines[2:]):
+        del lines[1]  # (no template writes a required description)
     made: list = []
 
     def emit(name: Any, description: Any, parameters: Any, strict: Any, api: str) -> Any:
