@@ -15,7 +15,7 @@ from oracles.sent import sent_violations
 from sent_support import MODES, TARGETS, label
 
 from toolcast import compile_tool
-from toolcast.sent_valid import KEYWORDS, invalid_places
+from toolcast.sent_valid import _VALID_TYPES, KEYWORDS, invalid_places
 
 VALIDATORS = {"2020-12": jsonschema.Draft202012Validator, "2019-09": jsonschema.Draft201909Validator,
               "draft-07": jsonschema.Draft7Validator, "draft-06": jsonschema.Draft6Validator,
@@ -97,6 +97,21 @@ def test_valid_documents_pass(doc: dict, dialect: str) -> None:
     assert invalid_places(doc, dialect) == []
 
 
+@pytest.mark.parametrize("dialect", sorted(VALIDATORS))
+def test_a_value_passed_by_its_type_alone_is_valid(dialect: str) -> None:
+    """invalid_places passes a value of some keywords by its type alone (for `type`, by its name),
+    looking no further (sent_valid._VALID_TYPES): every such value of VALUES, and every such name,
+    is one the dialect's metaschema accepts there, nested values and all."""
+    passed = []
+    for key, valid in _VALID_TYPES[dialect].items():
+        names = [v for v in valid if type(v) is str]
+        for v in VALUES + names:
+            if type(v) in valid or (type(v) is str and v in valid):
+                passed.append(key)
+                assert next(META[dialect].iter_errors({key: v}), None) is None, (key, v)
+    assert {"description", "type", "maximum", "uniqueItems"} <= set(passed)  # (the common keywords pass so)
+
+
 # Keyword values no metaschema allows, each at places the walk reads and places it does not.
 INVALID = [("$comment", 3), ("deprecated", []), ("readOnly", "x"), ("writeOnly", 1), ("examples", {}),
            ("contentEncoding", []), ("contentMediaType", 1), ("contentSchema", 3), ("$anchor", "1a"), ("$id", []),
@@ -154,7 +169,8 @@ def test_an_invalid_value_nothing_reads_refuses_the_tool(strict: object) -> None
 
 def test_the_provider_metaschema_decides() -> None:
     """sent_metaschema: MCP validates the dialect a schema declares, Mistral draft-07 and OpenAI
-    2020-12 whatever it declares; the same document is sent to one and refused by another."""
+    2020-12 whatever it declares; the same document is sent to one as it is, and to the other in
+    2020-12 terms (sent_dialect: what draft-07 does not define, and so ignores, is dropped, exactly)."""
     # `prefixItems` is no keyword of draft-07: whatever its value, a draft-07 reading ignores it.
     schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
               "properties": {"a": {}, "t": {"prefixItems": [1]}}}
@@ -164,6 +180,15 @@ def test_the_provider_metaschema_decides() -> None:
         assert res.status == "non-strict", target
         assert not sent_violations(res.tool, target, None, res.status, res.rules), target
     res = compile_tool(tool, target="openai", strict=False)
+    assert res.status == "non-strict"
+    assert res.tool["parameters"]["properties"]["t"] == {}
+    assert res.tool["parameters"]["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert [t.path for t in res.transformations if t.code == "converted-dialect-keyword"] == [
+        "#/properties/t/prefixItems", "#/$schema"]
+    assert not sent_violations(res.tool, "openai", "responses", res.status, res.rules)
+    # In 2020-12 itself `prefixItems` holds schemas: a value that is none refuses the tool there.
+    res = compile_tool({**tool, "inputSchema": {**schema, "$schema": "https://json-schema.org/draft/2020-12/schema"}},
+                       target="openai", strict=False)
     assert res.status == "refused"
     assert [d.path for d in res.diagnostics if d.code == "openai/invalid-keyword-value"] == ["#/properties/t/prefixItems/0"]
 

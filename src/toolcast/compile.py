@@ -21,6 +21,7 @@ from toolcast.model import (
 from toolcast.rules import Rules
 from toolcast.sendable import numeric_bounds, object_root, property_names, sendable
 from toolcast.sent_copy import looked_copy
+from toolcast.sent_formats import regex_places
 from toolcast.sent_valid import invalid_places
 from toolcast.tool_input import (
     _TARGETS,
@@ -353,6 +354,8 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
             return None
         # (a keyword value the walk did not read: one it drops unread, or in a definition nothing names)
         invalid = invalid_places(sent, _metaschema(sent, r))
+        if not invalid and r.policy.get("sent_metaschema_formats") == "asserted":
+            invalid = regex_places(sent)
         if invalid:
             code = r.patterns["invalid-keyword-value"]
             diags.extend((code, "#", place, (("keyword", k), ("value", describe(v)), ("expected", expected)))

@@ -441,13 +441,19 @@ class InvalidToolError(ToolcastError, ValueError):
         self.field = field
 
 
-def not_text(where: str, text: str) -> str:
-    """The error for a string holding an unpaired UTF-16 surrogate (which is not a character, and which
-    no UTF-8 output can hold), at `where`: the string is quoted around its first surrogate only."""
+def quoted_around_surrogate(text: str) -> str:
+    """`text` quoted for a message about its first unpaired UTF-16 surrogate: the 20 characters on
+    each side of it, escaped as repr escapes them."""
     at = next((i for i, c in enumerate(text) if "\ud800" <= c <= "\udfff"), 0)
     start = max(0, at - 20)
-    shown = ("..." if start else "") + repr(text[start:at + 20])[1:-1] + ("..." if at + 20 < len(text) else "")
-    return f"{where}: '{shown}' holds an unpaired UTF-16 surrogate, which is not text (no UTF-8 output can hold it); not read"
+    return "'" + ("..." if start else "") + repr(text[start:at + 20])[1:-1] + ("..." if at + 20 < len(text) else "") + "'"
+
+
+def not_text(where: str, text: str) -> str:
+    """The error for a string holding an unpaired UTF-16 surrogate (which is not a character, and which
+    no UTF-8 output can hold), at `where`."""
+    return (f"{where}: {quoted_around_surrogate(text)} holds an unpaired UTF-16 surrogate, which is not text "
+            "(no UTF-8 output can hold it); not read")
 
 
 class StrictSchemaError(ToolcastError, ValueError):

@@ -8,7 +8,7 @@ from typing import Any
 from toolcast.tool_input import MAX_COPY_DEPTH, _TooDeep, copy_json
 from toolcast.walk import budget
 from toolcast.walk.dialect import REWRITTEN_KEYS, SCHEMA_SLOTS, dialect_of
-from toolcast.walk.values import _PLAIN_BUDGET, SCAN_KEYS, _node_flags, ref_pointer
+from toolcast.walk.values import _PLAIN_BUDGET, SCAN_KEYS, _node_flags, is_text, ref_pointer
 
 # The values copied as they are (a float: when finite, as the document scan passes it).
 _SCALARS = frozenset({str, int, bool, type(None)})
@@ -139,14 +139,18 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
     if seen.left < 0:
         raise budget.SchemaTooLarge(tuple(at) if at is not None else ())
     out = dict(value)
+    scan = seen.scan  # (the document scan's pass: is each string text? The walk read the others' strings)
     if not _unlooked(value):  # (most objects hold none of the keys looked for: one test)
         _note(value, out, depth, seen, at, members)
     if at is None:  # (no schema object: a plain copy, looked at)
         for k, v in value.items():
             tv = type(v)
-            if type(k) is not str:
+            if type(k) is not str or (scan and not k.isascii() and not is_text(k)):
                 raise _Unusual
-            if tv is dict:
+            if tv is str:
+                if scan and not v.isascii() and not is_text(v):
+                    raise _Unusual  # (not text: the document scan says where)
+            elif tv is dict:
                 out[k] = _dict(v, depth + 1, seen, None)
             elif tv is list:
                 out[k] = _list(v, depth + 1, seen, None)
@@ -154,10 +158,13 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
                 raise _Unusual
         return out
     for k, v in value.items():
-        if type(k) is not str:
+        if type(k) is not str or (scan and not k.isascii() and not is_text(k)):
             raise _Unusual
         tv = type(v)
-        if tv is dict or tv is list:
+        if tv is str:
+            if scan and not v.isascii() and not is_text(v):
+                raise _Unusual  # (not text: the document scan says where)
+        elif tv is dict or tv is list:
             kind = _SCHEMA if members else _slot(k)
             if kind is None:  # (kinds by identity: `None == str` is slow in the interpreter)
                 out[k] = _dict(v, depth + 1, seen, None) if tv is dict else _list(v, depth + 1, seen, None)
@@ -228,6 +235,9 @@ def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
                 at.pop()
         elif tv is list:
             out[i] = _list(v, depth + 1, seen, None)
+        elif tv is str:
+            if seen.scan and not v.isascii() and not is_text(v):
+                raise _Unusual  # (not text: the document scan says where)
         elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
             raise _Unusual
     return out

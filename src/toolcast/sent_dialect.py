@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import Rewrite
+from toolcast.walk.dialect import Rewrite, unknown_keywords
 from toolcast.walk.dialect import schema_nodes as _nodes
+from toolcast.walk.values import STORAGE_BESIDE_REF
 
 # The declared dialects whose documents this rewrites, and the `$schema` they then declare.
 OLDER = frozenset({"draft-04", "draft-06", "draft-07", "2019-09"})
@@ -24,22 +25,50 @@ SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 # nothing in 2020-12 either (the model still reads a `description`).
 _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated", "readOnly",
                           "writeOnly"})
+_KEPT_BESIDE_REF = STORAGE_BESIDE_REF | _ANNOTATIONS
+# The keywords each older dialect does not define (dialect.unknown_keywords), which 2020-12 applies.
+_UNKNOWN = {d: unknown_keywords(d) for d in OLDER}
 
 
-def needs_2020_terms(sent: dict, declared: str, seen: Any) -> bool:
+def needs_2020_terms(sent: dict, declared: str, seen: Any, reads_2020: bool = False) -> bool:
     """Whether sendable will write something of `sent` (declared in `declared`) in 2020-12 terms:
-    an `items` list, or draft-04's boolean bounds. `seen` (sent_copy.Seen) rules most documents out."""
+    an `items` list, or draft-04's boolean bounds; and, where the provider reads every schema as
+    2020-12 (`reads_2020`: policy sent_metaschema 2020-12), what it would read otherwise than the
+    declared dialect does (_read_otherwise). `seen` (sent_copy.Seen) rules most documents out."""
     if declared not in OLDER:
         return False
     if seen is not None:  # (what the copy's pass found in its schema objects, exactly)
-        return seen.tuples or (declared == "draft-04" and seen.bounds)
+        if seen.tuples or (declared == "draft-04" and seen.bounds):
+            return True
+        if not reads_2020:
+            return False
+        if seen.marks:  # (every schema object holding a key the rewrite reads, the root's own apart)
+            return _read_otherwise(sent, declared) or any(_read_otherwise(e[2], declared) for e in seen.marked)
     for _, node in _nodes(sent):
         if type(node.get("items")) is list:
             return True
         if declared == "draft-04" and (type(node.get("exclusiveMinimum")) is bool
                                        or type(node.get("exclusiveMaximum")) is bool):
             return True
+        if reads_2020 and _read_otherwise(node, declared):
+            return True
     return False
+
+
+def _read_otherwise(node: dict, declared: str) -> bool:
+    """Whether a provider that reads schema object `node` as 2020-12 reads it otherwise than
+    `declared` does: a keyword `declared` does not define (so ignores), which 2020-12 applies
+    (`dependentRequired`, `prefixItems`, `unevaluatedProperties`, `$anchor`...); a constraint
+    beside `$ref`, which a dialect before 2019-09 ignores; a fragment-only `$id` (an anchor before
+    2019-09, invalid in 2020-12). The rewrite (as_2020_12) drops or converts each, exactly."""
+    if not _UNKNOWN[declared].isdisjoint(node):
+        return True
+    if declared == "2019-09":
+        return False
+    if "$ref" in node and any(k not in _KEPT_BESIDE_REF for k in node):
+        return True
+    i = node.get("$id")
+    return type(i) is str and i.startswith("#")
 
 
 def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None) -> dict:

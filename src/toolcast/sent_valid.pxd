@@ -9,7 +9,7 @@ cdef int _FRAGMENTLESS, _ANCHOR, _ANCHOR_2019, _BOOL, _NUMBER, _POSITIVE, _COUNT
 cdef int _ARRAY, _ENUM_04, _VOCABULARY
 
 
-@cython.locals(table=dict, found=list, stack=list, booleans=bint, kind=int)
+@cython.locals(table=dict, valid=dict, types=frozenset, found=list, stack=list, booleans=bint, kind=int)
 cpdef list invalid_places(schema, str dialect)
 cpdef _subschemas(int kind, str k, v, tuple entry, bint booleans, list found, push)
 cpdef _members(dict v, str k, tuple entry, bint booleans, bint lists, list found, push)

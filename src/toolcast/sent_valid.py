@@ -70,15 +70,40 @@ _ONLY_STR = frozenset([str])
 _HOLDS_SCHEMAS = frozenset({_SCHEMA, _SCHEMA_ARRAY, _SCHEMA_MAP, _SCHEMA_OR_ARRAY, _BOOL_OR_SCHEMA, _DEPENDENCIES})
 
 
+def _valid_types(kind: int, key: str, dialect: str) -> frozenset:
+    """The types of which every value of `key` (of `kind` in `dialect`) is valid, with nothing below
+    it to check, and for `type` the strings that are (no string equals a type): invalid_places' first
+    test of a key (empty: every value is looked at in turn)."""
+    if kind == _STRING:
+        return frozenset({str})
+    if kind == _ARRAY:
+        return frozenset({list})
+    if kind == _NUMBER:
+        return frozenset({int, float})
+    if kind == _BOOL and not (dialect == "draft-04" and key in _NEEDS_04):  # (draft-04's flag needs its bound)
+        return frozenset({bool})
+    if kind == _BOOL_OR_SCHEMA or (kind == _SCHEMA and dialect != "draft-04"):
+        return frozenset({bool})
+    if kind == _TYPE:  # (the names: a value that is one is a string, see invalid_places)
+        return _TYPES
+    return frozenset()
+
+
+# Per dialect, each keyword it defines -> _valid_types (a keyword not here is unknown: never checked).
+_VALID_TYPES = {d: {k: _valid_types(kind, k, d) for k, kind in table.items()} for d, table in KEYWORDS.items()}
+
+
 def invalid_places(schema: Any, dialect: str) -> list[tuple[tuple, str, Any, str]]:
     """(place, keyword, value, what it should be) for each value in `schema` that the metaschema of
     `dialect` ("2020-12", "2019-09", "draft-07", "draft-06" or "draft-04") rejects; a subschema that
     is not one is named at its own place, under the keyword that holds it.
 
     One pass over the schema objects, as cheap as it can be made (it reads every document sent as
-    written): the common kinds are tested in the loop, and a place is spelled out only for a finding
-    (each schema object is held with its parent's entry and its key)."""
+    written): a value of a type valid whatever it holds is passed with one set lookup, the other
+    common kinds are tested in the loop, and a place is spelled out only for a finding (each schema
+    object is held with its parent's entry and its key)."""
     table = KEYWORDS[dialect]
+    valid = _VALID_TYPES[dialect]
     booleans = dialect != "draft-04"  # (draft-04 has no boolean schemas)
     needs = _NEEDS_04 if dialect == "draft-04" else None
     found: list = []
@@ -88,10 +113,13 @@ def invalid_places(schema: Any, dialect: str) -> list[tuple[tuple, str, Any, str
         entry = pop()
         node = entry[0]
         for k, v in node.items():
-            kind = table.get(k, -1)
-            if kind < 0:
+            types = valid.get(k)
+            if types is None:  # (a keyword the dialect does not define)
                 continue
             tv = type(v)
+            if tv in types or (tv is str and v in types):  # (the common values: a test or two)
+                continue
+            kind = table[k]
             if tv is not dict and tv is not list and tv is not str and (tv is tuple or isinstance(v, (list, dict))):
                 tv = dict if isinstance(v, dict) else list  # (as json.dumps writes them: Python input's copy keeps them)
             if kind == _SCHEMA_MAP:

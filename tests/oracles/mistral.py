@@ -11,7 +11,9 @@ dialect, whether a strict subset is documented) are the reading in ``facts.py`` 
   name-invalid          `name` outside ^[a-zA-Z0-9_-]{1,64}$ ("Function name was ... but must be ...")
   description-invalid   `description` present and not a string
   parameters-missing    no `parameters` object (the SDK model requires it)
-  not-draft-07          `parameters` fails Draft7Validator.check_schema ("Invalid tool schema")
+  not-draft-07          `parameters` fails Draft7Validator.check_schema ("Invalid tool schema"), whose
+                        check asserts the metaschema's formats (jsonschema >= 4.17, which mistral-common
+                        requires): a `pattern` or `patternProperties` name Python's `re` cannot compile
   root-not-object       the root `type` is not "object" (conservative: the docs' every example; silent)
   strict-unknown        `strict: true`
 """
@@ -41,7 +43,7 @@ def tool_violations(tool: Any, version: str | None = None) -> list[tuple[str, st
     schema = fn.get("parameters")
     if not isinstance(schema, dict):
         return out + [("parameters-missing", "function/parameters")]
-    out += metaschema_violations(schema, f.dialect)
+    out += metaschema_violations(schema, f.dialect, formats=True)  # (check_schema asserts formats: PFM §5)
     if schema.get("type") != "object":
         out.append(("root-not-object", "function/parameters"))
     return out

@@ -29,7 +29,11 @@ _LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _META = {name: cls(cls.META_SCHEMA) for name, cls in (
     ("2020-12", Draft202012Validator), ("2019-09", Draft201909Validator), ("draft-07", Draft7Validator),
     ("draft-06", Draft6Validator), ("draft-04", Draft4Validator))}
-_VERDICTS: dict[tuple[str, str], list[tuple[str, str]]] = {}
+# The same, with the metaschema's `format`s asserted, as jsonschema's check_schema does since 4.17
+# (the draft-07 and 2020-12 metaschemas give `pattern` and `patternProperties` names `format: regex`).
+_META_FORMATS = {name: cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER) for name, cls in (
+    ("2020-12", Draft202012Validator), ("draft-07", Draft7Validator))}
+_VERDICTS: dict[tuple[str, str, bool], list[tuple[str, str]]] = {}
 _MISSING = object()
 
 
@@ -99,15 +103,16 @@ def ref_violations(schema: Any) -> list[tuple[str, str]]:
     return out
 
 
-def metaschema_violations(schema: Any, draft: str = "2020-12") -> list[tuple[str, str]]:
-    """The first metaschema error of `schema` under `draft` ("2020-12" or "draft-07"), as (rule, pointer)."""
+def metaschema_violations(schema: Any, draft: str = "2020-12", formats: bool = False) -> list[tuple[str, str]]:
+    """The first metaschema error of `schema` under `draft` ("2020-12" or "draft-07"), as (rule, pointer);
+    with `formats`, the metaschema's formats asserted (jsonschema's check_schema: `pattern` must compile)."""
     try:
-        key = (draft, json.dumps(schema, sort_keys=True, allow_nan=False))
+        key = (draft, json.dumps(schema, sort_keys=True, allow_nan=False), formats)
     except (TypeError, ValueError):
         return [(f"not-{draft}", "#")]
     found = _VERDICTS.get(key)
     if found is None:
-        error = next(iter(_META[draft].iter_errors(schema)), None)
+        error = next(iter((_META_FORMATS if formats else _META)[draft].iter_errors(schema)), None)
         found = [] if error is None else [(f"not-{draft}", "#" + "".join(f"/{esc(p)}" for p in error.absolute_path))]
         _VERDICTS[key] = found
     return found

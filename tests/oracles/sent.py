@@ -16,6 +16,8 @@ oracle when the tool is sent strict. ``openai_violations``, ``anthropic_violatio
 Rule ids of this module (the sibling oracles' ids are passed through unchanged)
 --------------------------------------------------------------------------------
 Every provider, every form
+  not-unicode-text        a string (a key too) holding an unpaired UTF-16 surrogate: a request is UTF-8
+                          JSON text (RFC 8259 §8.1), which cannot carry one (checked first, alone)
   root-admits-null        the root admits null (``nullable: true``, a type list with "null", null in
                           a root enum/const): the arguments are always an object (PF §3.3 Root; §9
                           OpenAI "must have type 'object'"; §8 Gemini "should be of type OBJECT").
@@ -108,6 +110,8 @@ def sent_violations(tool: Any, target: str, api: str | None, status: str,
     newest reading of the other families."""
     if version is not None and "@" in version:
         version = version.partition("@")[2]
+    if not _utf8_text(tool):  # every provider, every form: a request is UTF-8 JSON text (RFC 8259 §8.1)
+        return [("not-unicode-text", "#")]
     if target == "openai":
         return openai_violations(tool, api or "responses", version)
     if target == "anthropic":
@@ -293,6 +297,18 @@ def _required_refs(body: Any) -> set[str]:
 # ------------------------------------------------------------------------------------------
 # Shared checks
 # ------------------------------------------------------------------------------------------
+
+def _utf8_text(tool: Any) -> bool:
+    """Whether every string of `tool` (keys included) is Unicode text, which UTF-8 can carry: a Python
+    string may hold an unpaired UTF-16 surrogate (json.loads of a `\\ud800` escape), which no request can."""
+    try:
+        json.dumps(tool, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    except (TypeError, ValueError):
+        return True  # (not JSON at all: the rules below say so)
+    return True
+
 
 def _root_null(schema: dict) -> list[tuple[str, str]]:
     """The root admits null: arguments are always an object (every provider, every form)."""

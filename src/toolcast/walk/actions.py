@@ -213,6 +213,10 @@ OPTIONAL_POLICY = {
     # declared: the dialect its `$schema` names, 2020-12 where it names none; or that dialect whatever
     # it declares
     "sent_metaschema": ("declared", "2020-12", "draft-07"),
+    # annotated: the metaschema's `format`s are not checked; asserted: they are (jsonschema's
+    # check_schema): every `pattern` and `patternProperties` name must compile with Python's `re`,
+    # wherever it stands (toolcast.sent_formats; one that does not refuses the tool, invalid-keyword-value)
+    "sent_metaschema_formats": ("annotated", "asserted"),
     # any: a property's schema may be `true`/`false`; objects: every value of `properties` is a schema
     # object (`true` written `{}`, `false` written `{"not": {}}`, exact; toolcast.sent_rules)
     "sent_property_schemas": ("any", "objects"),

@@ -6,7 +6,7 @@ from typing import Any
 
 from toolcast.model import OPTIONAL_PAIR, NullPath
 from toolcast.walk.state import Walk
-from toolcast.walk.values import _ONLY_STR, MISSING, NAME_KEYS
+from toolcast.walk.values import _ONLY_STR, MISSING, NAME_KEYS, is_text
 
 # Properties met on the way down past which a walk pauses the cycle collector until it ends (see
 # without_cycle_gc): a schema can be large below a small root, where compile_tool does not look.
@@ -109,3 +109,8 @@ def _vouch_object(w: Walk, s: dict, props: dict) -> None:
     if not (NAME_KEYS.isdisjoint(props) and _ONLY_STR.issuperset(map(type, props))) or (
             type(ap := s.get("additionalProperties")) is dict and ap):
         w.scanned = False
+        return
+    for name in props:  # (a name that is not text: the document scan says where)
+        if not name.isascii() and not is_text(name):
+            w.scanned = False
+            return

@@ -27,8 +27,8 @@ def _record_steps(w: Walk, s: dict, steps: tuple, sp: tuple) -> None:
         # The keyword's place is built where something is recorded there.
         if mode == _DROP:
             _dropped(w, k, sp + (k,), dcode, tcode, refuses)
-            if w.scanned and (t := type(v := s[k])) is not str and t is not bool and t is not int and (
-                    v is not None and not plain_value(v)):
+            if w.scanned and (t := type(v := s[k])) is not bool and t is not int and v is not None and (
+                    not v.isascii() if t is str else not plain_value(v)):
                 w.scanned = False  # (a value dropped unread: the document scan reads it, see walker._compile)
         elif mode == _ENUM:
             _count_enum(w, s[k], sp, k)

@@ -17,6 +17,8 @@ from toolcast.walk.values import (
     VALUE_CHECKS,
     _never,
     _ok_count,
+    all_text,
+    is_text,
     plain_value,
     remember,
 )
@@ -37,7 +39,8 @@ def _def_ref(name: str) -> str:
 
 def _plannable(keys: tuple) -> bool:
     """Whether a key shape is small enough to plan and cache (real schemas' nodes are)."""
-    return len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
+    return (len(keys) <= 24 and _ONLY_STR.issuperset(map(type, keys)) and sum(map(len, keys)) <= 480
+            and all_text(keys))  # (a key not text: node() reads it, then the document scan)
 
 
 # A compiled node with one of these takes null some other way than a type union (see with_null).
@@ -207,7 +210,7 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
                 if type(v) is not list:
                     return None
                 for x in v:  # (a loop: compiled, no map object and no method lookup per schema)
-                    if type(x) is not str:
+                    if type(x) is not str or not (x.isascii() or is_text(x)):
                         return None
             if additional:
                 v = s["additionalProperties"]
@@ -217,6 +220,8 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
             v = s[k]
             tv = type(v)
             if tv is plain:
+                if tv is str and not v.isascii() and not is_text(v):
+                    return None  # (not text: node() reads it in full, then the document scan: see walker._compile)
                 out[k] = v  # (what the tests below come to for it)
                 continue
             exact, check, mode = read
@@ -225,13 +230,15 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
             if tv is not str and tv is not int and tv is not bool and v is not None and (
                     tv is not list if mode == _ENUM else not plain_value(v)):
                 return None  # not plain JSON as it is (the document scan reads it: see walker._compile)
+            if tv is str and not v.isascii() and not is_text(v):
+                return None  # (as above: not text)
             if mode == _PLAIN:
                 out[k] = v
             elif mode == _ENUM:
                 if not v:
                     return None
                 for x in v:
-                    if type(x) not in _SCALAR_TYPES:
+                    if type(x) not in _SCALAR_TYPES or (type(x) is str and not x.isascii() and not is_text(x)):
                         return None
                 out[k] = v
             elif mode == _CONST:

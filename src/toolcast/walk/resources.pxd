@@ -16,6 +16,8 @@ cdef class Resources:
     cdef public object _at
     @cython.locals(at=list, slots=dict)
     cpdef _index(self, dict s, base)
+    @cython.locals(at=list)
+    cpdef _record(self, dict s, base)
     cpdef holds_schema(self, place)
     cpdef target(self, ref, base)
     cpdef at(self, place)

@@ -13,6 +13,8 @@ from toolcast.walk.values import describe, ref_pointer, urllib_parse
 # and `$ref`s resolve against a hierarchical absolute URI as urljoin requires.
 DEFAULT_BASE = "https://toolcast.invalid/schema.json"
 _DEFS = ("$defs", "definitions")
+# The keys Resources._index records: a schema object with none of them (most) records nothing.
+_unindexed = frozenset({"$id", "$anchor", "$dynamicAnchor", "$ref"}).isdisjoint
 
 
 def _resolved(base: str, ref: str) -> tuple[str, str]:
@@ -38,20 +40,11 @@ class Resources:
         """Index schema object `s`, at the place `self._at`, and the schemas in its slots (plain
         dicts all: the document pass leaves no other, see values.plain_containers)."""
         at = self._at
-        id_ = s.get("$id")
-        if isinstance(id_, str):
-            base = _resolved(base, id_)[0] or base
-            self.bases.setdefault(base, tuple(at))
-            if at and "$schema" in s:
-                self.dialects.append((tuple(at), s["$schema"]))
-        elif not at:
-            self.bases[base] = ()
-        for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
-            if isinstance(s.get(key), str):
-                self.anchors.setdefault((base, s[key]), tuple(at))
-        ref = s.get("$ref")
-        if isinstance(ref, str):
-            self.refs.append((tuple(at), ref, base))
+        if _unindexed(s):  # (one test for most objects)
+            if not at:
+                self.bases[base] = ()
+        else:
+            base = self._record(s, base)
         if no_slots(s):
             return
         slots = SCHEMA_SLOTS  # (typed dict in the .pxd: compiled, a lookup per key and no call, unlike slot_kind)
@@ -75,6 +68,26 @@ class Resources:
             elif kind in ("schema", "schema-or-list") and type(v) is dict:
                 self._index(v, base)
             at.pop()
+
+    def _record(self, s: dict, base: str) -> str:
+        """Record schema object `s` (at the place `self._at`, read at `base`): the resource its `$id`
+        names, its anchors and its `$ref`; the base its slots are read at."""
+        at = self._at
+        id_ = s.get("$id")
+        if isinstance(id_, str):
+            base = _resolved(base, id_)[0] or base
+            self.bases.setdefault(base, tuple(at))
+            if at and "$schema" in s:
+                self.dialects.append((tuple(at), s["$schema"]))
+        elif not at:
+            self.bases[base] = ()
+        for key in ("$anchor", "$dynamicAnchor"):  # a dynamic anchor is a plain-name fragment too (§8.2.2)
+            if isinstance(s.get(key), str):
+                self.anchors.setdefault((base, s[key]), tuple(at))
+        ref = s.get("$ref")
+        if isinstance(ref, str):
+            self.refs.append((tuple(at), ref, base))
+        return base
 
     def holds_schema(self, place: tuple) -> bool:
         """Whether `place` is one _index visits: the document itself, or a schema slot's value (a

@@ -6,6 +6,8 @@ import math
 from math import isfinite
 from typing import Any, TypeVar
 
+from toolcast.model import quoted_around_surrogate
+
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 IMPLIES = (
@@ -199,7 +201,7 @@ def _def_ref_name(ref: str) -> str | None:
     return None
 
 
-_JSON_SCALARS = frozenset({str, int, bool, type(None)})
+_JSON_SCALARS = frozenset({int, bool, type(None)})  # (and str, read by _exact_scan: is it text?)
 
 
 # What scan() notes besides a non-JSON value: a container to make plain (a tuple, a dict or list
@@ -258,27 +260,52 @@ def _plain_flags(doc: Any, look: int = 0) -> int:
         if tv is dict:
             flagged = False  # whether a key is one _node_flags reads (seen in the loop over the keys)
             for k, x in v.items():
-                if type(k) is not str:
+                if type(k) is not str or (not k.isascii() and not is_text(k)):
                     return -1
                 if k in _FLAG_KEYS:
                     flagged = True
                 tx = type(x)
-                if tx is str or tx is dict or tx is list or tx is int or tx is bool or x is None:
-                    if tx is dict or tx is list:
-                        stack.append(x)
-                elif tx is not float or not isfinite(x):
+                if tx is str:
+                    if not (x.isascii() or is_text(x)):
+                        return -1
+                elif tx is dict or tx is list:
+                    stack.append(x)
+                elif tx is not int and tx is not bool and x is not None and (tx is not float or not isfinite(x)):
                     return -1
             if flagged:
                 flags |= _node_flags(v, v is doc)
         else:
             for x in v:
                 tx = type(x)
-                if tx is str or tx is dict or tx is list or tx is int or tx is bool or x is None:
-                    if tx is dict or tx is list:
-                        stack.append(x)
-                elif tx is not float or not isfinite(x):
+                if tx is str:
+                    if not (x.isascii() or is_text(x)):
+                        return -1
+                elif tx is dict or tx is list:
+                    stack.append(x)
+                elif tx is not int and tx is not bool and x is not None and (tx is not float or not isfinite(x)):
                     return -1
     return flags
+
+
+def is_text(s: str) -> bool:
+    """Whether string `s` is text: no unpaired UTF-16 surrogate, which is not a character and which
+    no UTF-8 (so no JSON request, RFC 8259 §8.1) can hold. Python strings can (json.loads of a
+    `\\ud800` escape, a literal); the callers ask only of a string that is not ASCII."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def all_text(names: Any) -> bool:
+    """Whether every string of `names` (strings: keys of a dict, a tuple of keys) is text (is_text)."""
+    return all(n.isascii() or is_text(n) for n in names)  # (not a join: two halves of a pair would make one)
+
+
+def not_text(s: str) -> str:
+    """The words for a string that is_text says is not text, quoted around its first surrogate."""
+    return f"the string {quoted_around_surrogate(s)}, with an unpaired UTF-16 surrogate"
 
 
 # The containers plain_value looks at before it answers no (annotation values are small: a default
@@ -294,7 +321,9 @@ def plain_value(v: Any, look: int = VALUE_LOOK) -> bool:
     the document scan reads the value once), so that a value shared at every level of a document
     built in Python (see walk.budget) costs each place a bounded look, not its whole size."""
     tv = type(v)
-    if tv is str or tv is int or tv is bool or v is None:
+    if tv is str:
+        return v.isascii() or is_text(v)
+    if tv is int or tv is bool or v is None:
         return True
     if tv is float:
         return isfinite(v)
@@ -414,8 +443,12 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
             if not math.isfinite(value):
                 return (place, repr(float(value))), flags
             continue
-        if isinstance(value, (str, int)):
-            continue  # str and int subclasses (enums among them) are written as their value
+        if isinstance(value, str):
+            if not (value.isascii() or is_text(value)):
+                return (place, not_text(value)), flags
+            continue  # (str subclasses, enums among them, are written as their value)
+        if isinstance(value, int):
+            continue  # int subclasses (enums among them) are written as their value
         if isinstance(value, (dict, list, tuple)):
             if id(value) in seen:
                 continue
@@ -427,6 +460,8 @@ def _exact_scan(doc: Any) -> tuple[tuple[tuple, str] | None, int]:
                 for k, v in value.items():
                     if not isinstance(k, str):
                         return (place, f"a key that is not a string ({k!r})"), flags
+                    if not (k.isascii() or is_text(k)):
+                        return (place, f"a key, {not_text(k)}"), flags  # (the object's place: a report holds no such key)
                     stack.append((v, place + (k,)))
             else:
                 if type(value) is not list:

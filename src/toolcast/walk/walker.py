@@ -33,6 +33,7 @@ from toolcast.walk.values import (
     MISSING,
     SCAN_KEYS,
     _plain_flags,
+    all_text,
     describe,
     plain_value,
     ref_pointer,
@@ -217,7 +218,8 @@ def _defs_vouched(w: Walk, schema: dict) -> bool:
         defs = schema.get(key, MISSING)
         if defs is MISSING:
             continue
-        if type(defs) is not dict or not (SCAN_KEYS.isdisjoint(defs) and _ONLY_STR.issuperset(map(type, defs))):
+        if type(defs) is not dict or not (SCAN_KEYS.isdisjoint(defs) and _ONLY_STR.issuperset(map(type, defs))
+                                          and all_text(defs)):  # (a name not text: the scan says where)
             return False
         walked, raw = w.defs_out, w.defs_raw
         for name, d in defs.items():
