@@ -257,33 +257,26 @@ def _plain_flags(doc: Any, look: int = 0) -> int:
             if id(v) in seen:
                 continue
             seen.add(id(v))
+        members = v
         if tv is dict:
             flagged = False  # whether a key is one _node_flags reads (seen in the loop over the keys)
-            for k, x in v.items():
+            for k in v:
                 if type(k) is not str or (not k.isascii() and not is_text(k)):
                     return -1
                 if k in _FLAG_KEYS:
                     flagged = True
-                tx = type(x)
-                if tx is str:
-                    if not (x.isascii() or is_text(x)):
-                        return -1
-                elif tx is dict or tx is list:
-                    stack.append(x)
-                elif tx is not int and tx is not bool and x is not None and (tx is not float or not isfinite(x)):
-                    return -1
             if flagged:
                 flags |= _node_flags(v, v is doc)
-        else:
-            for x in v:
-                tx = type(x)
-                if tx is str:
-                    if not (x.isascii() or is_text(x)):
-                        return -1
-                elif tx is dict or tx is list:
-                    stack.append(x)
-                elif tx is not int and tx is not bool and x is not None and (tx is not float or not isfinite(x)):
+            members = v.values()
+        for x in members:
+            tx = type(x)
+            if tx is str:
+                if not (x.isascii() or is_text(x)):
                     return -1
+            elif tx is dict or tx is list:
+                stack.append(x)
+            elif tx is not int and tx is not bool and x is not None and (tx is not float or not isfinite(x)):
+                return -1
     return flags
 
 
