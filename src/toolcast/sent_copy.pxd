@@ -11,8 +11,8 @@ cdef class Seen:
     cdef public Py_ssize_t left, flags, hidden
 
 
-@cython.locals(out=dict)
+@cython.locals(out=dict, text=str)
 cpdef _dict(dict value, Py_ssize_t depth, Seen seen, at, bint members=*)
 cpdef _note(dict value, dict out, Py_ssize_t depth, Seen seen, at, bint members)
-@cython.locals(out=list)
+@cython.locals(out=list, text=str)
 cpdef _list(list value, Py_ssize_t depth, Seen seen, at)

@@ -145,11 +145,17 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
     if at is None:  # (no schema object: a plain copy, looked at)
         for k, v in value.items():
             tv = type(v)
-            if type(k) is not str or (scan and not k.isascii() and not is_text(k)):
+            if type(k) is not str:
                 raise _Unusual
+            if scan:  # (`text`: typed str in the compiled build, whose isascii() is then a C call)
+                text = k
+                if not text.isascii() and not is_text(text):
+                    raise _Unusual
             if tv is str:
-                if scan and not v.isascii() and not is_text(v):
-                    raise _Unusual  # (not text: the document scan says where)
+                if scan:
+                    text = v
+                    if not text.isascii() and not is_text(text):
+                        raise _Unusual  # (not text: the document scan says where)
             elif tv is dict:
                 out[k] = _dict(v, depth + 1, seen, None)
             elif tv is list:
@@ -158,12 +164,18 @@ def _dict(value: dict, depth: int, seen: Seen, at: list | None, members: bool = 
                 raise _Unusual
         return out
     for k, v in value.items():
-        if type(k) is not str or (scan and not k.isascii() and not is_text(k)):
+        if type(k) is not str:
             raise _Unusual
+        if scan:
+            text = k
+            if not text.isascii() and not is_text(text):
+                raise _Unusual
         tv = type(v)
         if tv is str:
-            if scan and not v.isascii() and not is_text(v):
-                raise _Unusual  # (not text: the document scan says where)
+            if scan:
+                text = v
+                if not text.isascii() and not is_text(text):
+                    raise _Unusual  # (not text: the document scan says where)
         elif tv is dict or tv is list:
             kind = _SCHEMA if members else _slot(k)
             if kind is None:  # (kinds by identity: `None == str` is slow in the interpreter)
@@ -236,8 +248,10 @@ def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:
         elif tv is list:
             out[i] = _list(v, depth + 1, seen, None)
         elif tv is str:
-            if seen.scan and not v.isascii() and not is_text(v):
-                raise _Unusual  # (not text: the document scan says where)
+            if seen.scan:
+                text = v
+                if not text.isascii() and not is_text(text):
+                    raise _Unusual  # (not text: the document scan says where)
         elif tv not in _SCALARS and (tv is not float or not isfinite(v)):
             raise _Unusual
     return out

@@ -5,7 +5,7 @@
 cimport cython
 
 
-@cython.locals(flags=Py_ssize_t, budget=Py_ssize_t, stack=list, flagged=bint)
+@cython.locals(flags=Py_ssize_t, budget=Py_ssize_t, stack=list, flagged=bint, text=str)
 cpdef _plain_flags(doc, Py_ssize_t look=*)
 cpdef plain_value(v, Py_ssize_t look=*)
 

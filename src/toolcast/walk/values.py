@@ -261,7 +261,10 @@ def _plain_flags(doc: Any, look: int = 0) -> int:
         if tv is dict:
             flagged = False  # whether a key is one _node_flags reads (seen in the loop over the keys)
             for k in v:
-                if type(k) is not str or (not k.isascii() and not is_text(k)):
+                if type(k) is not str:
+                    return -1
+                text = k  # (typed str in the compiled build, whose isascii() is then a C call)
+                if not text.isascii() and not is_text(text):
                     return -1
                 if k in _FLAG_KEYS:
                     flagged = True
@@ -271,7 +274,8 @@ def _plain_flags(doc: Any, look: int = 0) -> int:
         for x in members:
             tx = type(x)
             if tx is str:
-                if not (x.isascii() or is_text(x)):
+                text = x
+                if not (text.isascii() or is_text(text)):
                     return -1
             elif tx is dict or tx is list:
                 stack.append(x)
