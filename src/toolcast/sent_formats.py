@@ -10,12 +10,13 @@ import re
 from typing import Any
 
 from toolcast.walk.dialect import schema_nodes
+from toolcast.walk.values import remember
 
-_COMPILES: dict[str, bool] = {}
+_COMPILES: dict[str, bool] = {}  # (values.remember's bounded memo: a document repeats its patterns)
 
 
 def _compiles(pattern: str) -> bool:
-    """Whether Python's `re` compiles `pattern` (remembered: a document repeats its patterns)."""
+    """Whether Python's `re` compiles `pattern`."""
     known = _COMPILES.get(pattern)
     if known is None:
         try:
@@ -23,9 +24,7 @@ def _compiles(pattern: str) -> bool:
             known = True
         except (re.error, RecursionError, OverflowError, ValueError):
             known = False
-        if len(_COMPILES) >= 4096:
-            _COMPILES.clear()
-        _COMPILES[pattern] = known
+        remember(_COMPILES, pattern, known)
     return known
 
 
