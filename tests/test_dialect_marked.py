@@ -17,7 +17,10 @@ from strategies import examples, schemas
 
 import toolcast
 from toolcast.providers import EMITTERS
+from toolcast.rules import get_rules
 from toolcast.sent_copy import looked_copy, scanned_copy
+from toolcast.sent_dialect import as_2020_12
+from toolcast.sent_refs import _refs_to
 from toolcast.walk.dialect import Rewrite
 
 DIALECTS = {"draft-04": "http://json-schema.org/draft-04/schema#", "draft-06": "http://json-schema.org/draft-06/schema#",
@@ -112,3 +115,101 @@ def test_the_marked_objects_are_every_one_the_rewrite_changes(schema: dict, dial
                 {"$ref": "#/definitions/d", "properties": {"p": schema, "q": odd}, "if": schema, "$id": "#r",
                  "dependencies": {"a": schema, "b": ["c"]}, "allOf": odd}):
         _both({**doc, "$schema": DIALECTS[dialect]}, dialect, kept, foreign)
+
+
+# What the sent rewrite changes where it stands (the scan's copy is the compile's own): each part of
+# a document with neither a tuple `items`, nor a boolean bound, nor `dependencies` (so the copy's
+# reference places are taken after the rewrite, sent_dialect._seen_after).
+_PARTS = {
+    # References in slots the rewrite leaves out beside `$ref` (gone), and beside them one kept.
+    "refs-left-out": {"properties": {
+        "a": {"$ref": "#/definitions/s", "properties": {"x": {"$ref": "#/definitions/t"}},
+              "items": {"$ref": "#/definitions/u", "minimum": 1}, "description": "kept"},
+        "b": {"$ref": "#/definitions/t"}}},
+    # A resource below the root, in a slot left out: gone with it.
+    "resource-left-out": {"properties": {
+        "c": {"$ref": "#/definitions/s", "properties": {"y": {"$id": "https://example.com/y", "type": "string"}}}}},
+    # A resource below the root that stays, its reference read against it (draft-04 has no `$id`: its
+    # reference names the root's `e`), beside a keyword left out.
+    "resource-kept": {"properties": {
+        "d": {"$id": "https://example.com/d/", "definitions": {"e": {"type": "boolean"}},
+              "allOf": [{"$ref": "#/definitions/e"}]}, "d2": {"$ref": "#/definitions/s", "maxLength": 2}}},
+    # Draft-04's `id` below the root: an `$id` once rewritten, read so before (the others' unknown `id`).
+    "draft-04-id": {"properties": {
+        "f": {"id": "https://example.com/f/", "definitions": {"e": {"type": "boolean"}},
+              "allOf": [{"$ref": "#/definitions/e"}]}, "f2": {"$ref": "#/definitions/s", "maxLength": 2}}},
+    # A percent-escaped reference to a definition, beside a keyword left out.
+    "escaped": {"properties": {"k": {"$ref": "#/%64efinitions/s", "maxLength": 2}}},
+    # Keywords the older dialect does not define, holding references.
+    "later": {"properties": {"m": {"type": "object", "dependentSchemas": {"n": {"$ref": "#/definitions/t"}},
+                                   "unevaluatedProperties": {"$ref": "#/definitions/u"}}}},
+    # `dependencies`, split as 2019-09 split it (what was below it is below another key), beside a
+    # keyword left out.
+    "dependencies": {"properties": {
+        "p": {"type": "object", "dependencies": {"a": {"properties": {"q": {"$ref": "#/definitions/t"}}}, "b": ["c"]},
+              "properties": {"r": {"$ref": "#/definitions/u"}}}, "p2": {"$ref": "#/definitions/s", "maxLength": 2}}},
+}
+# A fragment-only `$id` (an anchor before 2019-09, which reads no such `$id`): alone, as it is refused there.
+_ANCHOR = {"properties": {"g": {"$id": "#m", "type": "string"}, "h": {"$ref": "#m"},
+                          "h2": {"$ref": "#/definitions/s", "maxLength": 2}}}
+
+
+def _cut_doc(dialect: str, parts: list) -> dict:
+    props: dict = {}
+    for part in parts:
+        props.update((_ANCHOR if part == "anchor" else _PARTS[part])["properties"])
+    return {"$schema": DIALECTS[dialect], "type": "object", "properties": props,
+            "definitions": {"s": {"type": "string"}, "t": {"type": "integer"}, "u": {"type": "number"},
+                            "e": {"type": "null"}}}
+
+
+@pytest.mark.parametrize("parts", [[p] for p in sorted(_PARTS)] + [["anchor"], sorted(_PARTS)], ids="+".join)
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_the_sent_rewrite_in_place_sends_and_records_what_the_rewrite_of_a_copy_does(dialect, parts):
+    doc = _scanned(_cut_doc(dialect, parts))
+    copied = scanned_copy(doc)
+    assert copied is not None and copied[1].marks and not (copied[1].tuples or copied[1].bounds)
+    for target in sorted(EMITTERS):
+        for strict in ("auto", False):
+            results = []
+            for schema in (doc, _unscanned(doc)):
+                before = copy.deepcopy(schema)
+                res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=target,
+                                            strict=strict)
+                assert schema == before
+                results.append(json.dumps(res.to_dict(), sort_keys=True))
+            assert results[0] == results[1], (target, strict)
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_the_rewrite_in_place_changes_the_copy_where_it_stands(dialect):
+    doc = _cut_doc(dialect, sorted(_PARTS))
+    copied, seen = looked_copy(doc)
+    inner = copied["properties"]["b"]  # (an object the rewrite leaves as it is)
+    whole = Rewrite(dialect, frozenset(), True)
+    expected = whole.rewrite(doc, ())
+    rw = Rewrite(dialect, frozenset(), True)
+    assert rw.rewrite_at(copied, seen.marked, 2, True) is copied
+    assert copied == expected and _records(rw) == _records(whole)
+    assert copied["properties"]["b"] is inner
+    if dialect != "2019-09":  # (which reads what is beside `$ref`)
+        assert ("properties", "a", "properties") in rw.left_out and ("properties", "c", "properties") in rw.left_out
+
+
+@pytest.mark.parametrize("parts", [[p] for p in sorted(_PARTS)] + [["anchor"], sorted(_PARTS)], ids="+".join)
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_what_the_copy_found_stays_true_of_it_rewritten_where_it_stands(dialect, parts):
+    """After the sent rewrite in place, the copy's reference places are those of the copy as it now
+    is, and a resource below the root is found where one is (or the places are not known: None).
+    Each part of _PARTS (and the anchor) makes one of these fail where sent_dialect._seen_after
+    leaves out what it mends."""
+    sent, seen = looked_copy(_cut_doc(dialect, parts))
+    out = as_2020_12(sent, dialect, get_rules(), [], seen)
+    assert out is sent
+    ids: list = []
+    places = _refs_to(out, "", ids)
+    if seen.ref_places is not None:
+        assert [(p, id(n)) for p, n in seen.ref_places] == [(p, id(n)) for p, n in places]
+        assert seen.nested == bool(ids)
+    else:  # (not known only where a split moved places, or a resource may have gone)
+        assert seen.dependencies or seen.nested

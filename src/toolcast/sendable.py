@@ -97,14 +97,15 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
     if needs_2020_terms(sent, declared, seen, policy.get("sent_metaschema") == "2020-12"):  # (then the whole body, and what it declares: 2020-12)
         sent = as_2020_12(sent, declared, r, trans, seen)
         declared = "2020-12"
-        rewritten = True
+        # (the copy rewritten where it stands: what its pass found kept true, sent_dialect._seen_after)
+        rewritten = seen is None or not seen.marks
     # (what draft-04's flags mean; another dialect's are invalid)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
         numeric_bounds(sent, r, trans)
     if seen is None or seen.tuples:
         _tuple_items(sent, r, trans)
     if policy.get("sent_references") == "local":
-        # (the copy's references hold while no pass above could have changed the copy)
+        # (the copy's references hold while no pass above could have moved them)
         places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples or rewritten) else None
         sent = local_references(sent, r, diags, trans, declared, seen, places, bundled)
         if sent is None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import Rewrite, unknown_keywords
+from toolcast.walk.dialect import Rewrite, _cut, unknown_keywords
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.values import STORAGE_BESIDE_REF
 
@@ -26,6 +26,7 @@ SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated", "readOnly",
                           "writeOnly"})
 _KEPT_BESIDE_REF = STORAGE_BESIDE_REF | _ANNOTATIONS
+_RESOURCE_KEYS = ("$id", "$anchor")  # (what makes a schema object below the root a resource or anchor, as the copy noted it)
 # The keywords each older dialect does not define (dialect.unknown_keywords), which 2020-12 applies.
 _UNKNOWN = {d: unknown_keywords(d) for d in OLDER}
 
@@ -77,8 +78,12 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None)
     to split; the schema objects the rewrite reads, where it marked them."""
     code = r.changes["converted-dialect-keyword"]
     rw = Rewrite(declared, _ANNOTATIONS)
-    # (the copy as it came out: the schema objects the rewrite reads are those its pass marked)
-    out = dict(rw.rewrite(sent, ()) if seen is None or not seen.marks else rw.rewrite_at(sent, seen.marked, 2))
+    if seen is not None and seen.marks:
+        # (the copy as it came out, every container its own: the schema objects the rewrite reads
+        # are those its pass marked, each changed where it stands)
+        out = rw.rewrite_at(sent, seen.marked, 2, True)
+    else:
+        out = dict(rw.rewrite(sent, ()))
     for place, key in rw.ignored:
         trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
     for place, key in rw.dropped:
@@ -89,10 +94,31 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None)
         trans.append((code, "#", place + (key,), f"(`{key}` as {became})"))
     if seen is None or seen.dependencies:  # (the rewrite only ever drops a keyword)
         _dependencies(out, code, trans)
+    if seen is not None and seen.marks:
+        _seen_after(seen, rw)
     out["$schema"] = SCHEMA_2020_12
     trans.append((code, "#", ("$schema",), f"(the {declared} `$schema` as 2020-12's: its keywords are written "
                                            "in 2020-12 terms)"))
     return out
+
+
+def _seen_after(seen: Any, rw: Rewrite) -> None:
+    """`seen` (the copy's) made true again of the copy `rw` rewrote where it stands (rewrite_at,
+    owned) and whose `dependencies` were split: a draft-04 `id` below the root is an `$id` now (a
+    resource); the references in the slots it left out are gone, every other stays where it was.
+    `ref_places` is None (not known: looked for again) where a split moved what was below
+    `dependencies`, or where a resource below the root may have gone (an `$id` or `$anchor`
+    dropped, or in a slot left out)."""
+    if any(place and key == "id" for place, key, _ in rw.bounds):
+        seen.nested = seen.resources = True
+    cut = rw.left_out
+    if seen.ref_places is None:
+        return
+    if seen.dependencies or (seen.nested and (cut or any(k in _RESOURCE_KEYS for _, k in rw.dropped + rw.ignored))):
+        seen.ref_places = None
+    elif cut:
+        lengths = {len(place) for place in cut}
+        seen.ref_places = [e for e in seen.ref_places if not _cut(e[0], cut, lengths)]
 
 
 def _dependencies(sent: dict, code: str, trans: list) -> None:

@@ -24,8 +24,9 @@ cdef class Rewrite(SlotCopy):
     cdef public object invalid
     cdef public object foreign
     cdef public object unread
+    cdef public object left_out
     cpdef rewrite(self, s, sp)
-    cpdef rewrite_at(self, dict s, list marked, Py_ssize_t which)
+    cpdef rewrite_at(self, dict s, list marked, Py_ssize_t which, bint owned=*)
     cpdef _node(self, dict s)
     @cython.locals(out=dict, at=list)
     cpdef schema(self, s, ctx)

@@ -180,19 +180,23 @@ class Rewrite(SlotCopy):
         # The place being rewritten, one key a level: a tuple is made only for a place that is
         # recorded (a new tuple per visited node cost about a third of the rewrite).
         self.at = []
+        self.left_out: set = set()  # (rewrite_at's places left out)
 
     def rewrite(self, s: Any, sp: tuple) -> Any:
         """`s`, the schema at place `sp`, in 2020-12 terms (the same object when nothing in it changes)."""
         self.at = list(sp)
         return self.schema(s, None)
 
-    def rewrite_at(self, s: dict, marked: list, which: int) -> dict:
+    def rewrite_at(self, s: dict, marked: list, which: int, owned: bool = False) -> dict:
         """rewrite(s, ()), looking only at the schema objects in `marked`: (place, node, node) of
         every schema object of `s` (or of a copy of it) that its descent reaches and that holds a
         key of REWRITTEN_KEYS, in document order (sent_copy.Seen.marked), `node` its item `which` (1:
         of the original, 2: of the copy). Every other schema object is one _node hands back as it
         is, so the same document comes out (the objects on the way to a changed one copied), with
-        the same records."""
+        the same records. `owned`: every container of `s` is the caller's own, held at one place
+        (sent_copy's copy): each changed object is changed where it stands, `s` itself comes back,
+        and every object left in it stays where it was. `left_out` then holds the places of the
+        slots the rewrite left out (nothing below them is in the document any more)."""
         out = s
         made: set = set()  # (ids of the containers made here, held by `out`: changed in place)
         cut: set = set()  # places below which the descent does not go (a slot the rewrite left out)
@@ -209,8 +213,13 @@ class Rewrite(SlotCopy):
                     if k not in new and slot_kind(k) is not None:
                         cut.add(place + (k,))
                         lengths.add(len(place) + 1)
-                out = _put(out, place, new, made) if place else new
-                made.add(id(new))
+                if owned:
+                    node.clear()
+                    node.update(new)
+                else:
+                    out = _put(out, place, new, made) if place else new
+                    made.add(id(new))
+        self.left_out = cut
         return out
 
     def schema(self, s: Any, ctx: Any) -> Any:
@@ -289,7 +298,10 @@ class Rewrite(SlotCopy):
 
 def _cut(place: tuple, cut: set, lengths: set) -> bool:
     """Whether `place` is at or below one of `cut` (places of those `lengths`)."""
-    return any(place[:n] in cut for n in lengths)
+    for n in lengths:  # (a loop, not any() over a generator: called once per object marked)
+        if place[:n] in cut:
+            return True
+    return False
 
 
 def _put(root: dict, place: tuple, new: dict, made: set) -> dict:
