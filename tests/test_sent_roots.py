@@ -246,3 +246,34 @@ def test_a_name_no_utf8_body_can_carry_is_never_sent() -> None:
         res = toolcast.compile_tool({"name": "t\ud800", "description": "d", "inputSchema": {"type": "object"}},
                                     target=target, api=api)
         assert res.status == "refused" and res.tool is None, label(target, api)
+
+
+# A root `type: object` whose `const` or `enum` no object is: no call's arguments (an object) could
+# satisfy it. Refused in every mode as a root that is no object, never sent (strict it was sent as it
+# was, and the fallback once widened it to every object). The last two admit an object: controls.
+NO_OBJECT_ROOTS = [
+    ("const-null", {"type": "object", "const": None}),
+    ("const-number", {"type": "object", "properties": {"a": {"type": "string"}}, "const": 1}),
+    ("enum-null", {"type": "object", "enum": [None]}),
+    ("enum-empty", {"type": "object", "enum": []}),
+    ("enum-scalars", {"type": ["object"], "enum": ["a", 1, True]}),
+    ("ref-to-one", {"$ref": "#/$defs/a", "$defs": {"a": {"type": "object", "enum": [1]}}}),
+]
+OBJECT_ROOTS = [
+    ("enum-with-an-object", {"type": "object", "enum": [None, {"a": 1}]}),
+    ("const-object", {"type": "object", "const": {"a": 1}}),
+]
+
+
+@pytest.mark.parametrize(("name", "schema"), NO_OBJECT_ROOTS + OBJECT_ROOTS,
+                         ids=[c[0] for c in NO_OBJECT_ROOTS + OBJECT_ROOTS])
+def test_a_root_whose_const_or_enum_is_no_object_is_refused_in_every_mode(name: str, schema: dict) -> None:
+    refused = (name, schema) in NO_OBJECT_ROOTS
+    for target, api in TARGETS:
+        for mode in MODES:
+            res = toolcast.compile_tool(_tool(copy.deepcopy(schema)), target=target, api=api, strict=mode)
+            codes = {d.code.split("/")[1] for d in res.diagnostics if d.severity == "error"}
+            where = label(target, api, mode)
+            assert ("root-schema-not-object" in codes) is refused, where
+            if refused:
+                assert res.status == "refused", where

@@ -298,7 +298,7 @@ class Rewrite(SlotCopy):
 
 def _cut(place: tuple, cut: set, lengths: set) -> bool:
     """Whether `place` is at or below one of `cut` (places of those `lengths`)."""
-    for n in lengths:  # (a loop, not any() over a generator: called once per object marked)
+    for n in lengths:  # noqa: SIM110 (a loop, not any() over a generator: called once per object marked)
         if place[:n] in cut:
             return True
     return False

@@ -65,9 +65,10 @@ _code = itemgetter(0)  # (a record's code)
 def root_not_object(root: Any) -> tuple[tuple, str] | None:
     """(place, what it is) when a tool's root schema is no object schema whatever else it says, else
     None: a value that is not a schema object, a `type` that is not object, an enum or const without
-    a `type` (arguments are objects). No value, `{}` and `true` are a tool without parameters, and a
-    root `$ref` is judged once resolved (walker._root). Compile reads it too for a tool it does not walk
-    (strict off), where the rules refuse it in every mode."""
+    a `type`, or one no object is (arguments are objects: no call could satisfy it). No value, `{}`
+    and `true` are a tool without parameters, and a root `$ref` is judged once resolved
+    (walker._root). Compile reads it too for a tool it does not walk (strict off), where the rules
+    refuse it in every mode."""
     if root is None or root is True:
         return None
     if not isinstance(root, dict):
@@ -77,9 +78,14 @@ def root_not_object(root: Any) -> tuple[tuple, str] | None:
         if "enum" in root or "const" in root:
             return (), "an enum or const without `type: object`"
         return None
-    if rtype == "object" or rtype == ["object"]:
-        return None
-    return ("type",), describe(rtype)
+    if rtype != "object" and rtype != ["object"]:
+        return ("type",), describe(rtype)
+    if "const" in root and not isinstance(root["const"], dict):
+        return ("const",), f"`const: {describe(root['const'])}`, which no object is"
+    enum = root.get("enum")
+    if type(enum) is list and not any(isinstance(v, dict) for v in enum):
+        return ("enum",), "an `enum` with no object among its values"
+    return None
 
 
 def without_cycle_gc(fn: Callable[..., _T], *args: Any) -> _T:
