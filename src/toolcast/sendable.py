@@ -8,7 +8,7 @@ from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, needs_2020_terms
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
-from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of
+from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.values import describe, ref_pointer
 
@@ -154,9 +154,7 @@ def numeric_bounds(sent: Any, r: Any, trans: list) -> Any:
 def _tuple_items(sent: dict, r: Any, trans: list) -> None:
     """An `items` list (the tuple form before 2020-12, which 2020-12 reads as no schema) written as
     2020-12 writes it: `prefixItems`, and `additionalItems` as `items` (exact)."""
-    for place, node in list(_nodes(sent)):
-        if type(node.get("items")) is not list:
-            continue
+    for place, node in nodes_with(sent, "items", list):
         node["prefixItems"] = node.pop("items")
         if "additionalItems" in node:
             node["items"] = node.pop("additionalItems")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import Rewrite, _cut, unknown_keywords
+from toolcast.walk.dialect import Rewrite, _cut, unknown_keywords, visit_schema_objects
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.values import STORAGE_BESIDE_REF
 
@@ -123,11 +123,13 @@ def _seen_after(seen: Any, rw: Rewrite) -> None:
 
 def _dependencies(sent: dict, code: str, trans: list) -> None:
     """Every `dependencies` split as 2019-09 split it: lists of names as `dependentRequired`,
-    schemas as `dependentSchemas` (the Rewrite dropped any of those the old dialect did not define)."""
-    for place, node in _nodes(sent):
+    schemas as `dependentSchemas` (the Rewrite dropped any of those the old dialect did not define),
+    each schema object's before what it holds (a split one read as it then is)."""
+
+    def split(node: dict, place: Any) -> None:
         deps = node.get("dependencies")
         if type(deps) is not dict:
-            continue
+            return
         required = {k: v for k, v in deps.items() if type(v) is list}
         schemas = {k: v for k, v in deps.items() if type(v) is not list}
         del node["dependencies"]
@@ -135,5 +137,11 @@ def _dependencies(sent: dict, code: str, trans: list) -> None:
             node["dependentRequired"] = required
         if schemas:
             node["dependentSchemas"] = schemas
-        trans.append((code, "#", place + ("dependencies",),
+        trans.append((code, "#", tuple(place) + ("dependencies",),
                       "(`dependencies` as `dependentRequired` and `dependentSchemas`)"))
+
+    try:
+        visit_schema_objects(sent, split)
+    except RecursionError:  # (the loop takes up where it stopped: an object split holds no `dependencies`)
+        for place, node in _nodes(sent):
+            split(node, place)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolcast.walk.values import LATER_KEYWORDS, OPENAPI_KEYWORDS, STORAGE_BESIDE_REF, remember
@@ -61,6 +62,55 @@ def schema_nodes(schema: Any):
             else:
                 subs.append((place + (key,), v))
         stack.extend(reversed(subs))
+
+
+def nodes_with(schema: Any, key: str, kind: type) -> list:
+    """[(place, node) for place, node in schema_nodes(schema) if type(node.get(key)) is kind]: the
+    schema objects holding `key` with a value of type `kind`, in document order, in one recursive
+    pass that makes a place only for a node found (schema_nodes where the stack runs out)."""
+    found: list = []
+
+    def holds(node: dict, path: list) -> None:
+        if type(node.get(key)) is kind:
+            found.append((tuple(path), node))
+
+    try:
+        visit_schema_objects(schema, holds)
+    except RecursionError:  # (a caller's own stack already deep: the loop)
+        return [(place, node) for place, node in schema_nodes(schema) if type(node.get(key)) is kind]
+    return found
+
+
+def visit_schema_objects(schema: Any, visit: Callable[[dict, list], None]) -> None:
+    """visit(node, path) for every schema object of `schema` in document order, as schema_nodes
+    gives them (the same slots, the same order, a node's subschemas read after its visit, which may
+    change it), recursively: `path` is its place as a list, made a tuple only where the visit keeps
+    it. Raises RecursionError where the stack runs out (the caller takes up the rest)."""
+    _visit_below(schema, visit, [])
+
+
+def _visit_below(node: Any, visit: Callable[[dict, list], None], path: list) -> None:
+    if type(node) is not dict:
+        return
+    visit(node, path)
+    for k, v in node.items():
+        slot = SCHEMA_SLOTS.get(k) if type(k) is str else None
+        if slot is None:
+            continue
+        path.append(k)
+        if slot == "map" and type(v) is dict:
+            for name, x in v.items():
+                path.append(name)
+                _visit_below(x, visit, path)
+                path.pop()
+        elif (slot == "list" or slot == "schema-or-list") and type(v) is list:
+            for i, x in enumerate(v):
+                path.append(i)
+                _visit_below(x, visit, path)
+                path.pop()
+        else:
+            _visit_below(v, visit, path)
+        path.pop()
 
 
 def unknown_keywords(dialect: str) -> frozenset:
