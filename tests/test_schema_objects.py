@@ -113,3 +113,50 @@ def test_past_the_stack_the_loop_takes_up() -> None:
         sys.setrecursionlimit(limit)
     assert found == expected_items
     assert a == b and ta == tb
+
+
+def _sent_rules_by_the_loop(sent: dict, r, diags: list, trans: list) -> dict | None:
+    as_object = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
+    objects = r.policy.get("sent_property_schemas") == "objects"
+    for place, node in schema_nodes(sent):
+        for kw in r.sent_empty:
+            if node.get(kw) == []:
+                diags.append((r.patterns["unsatisfiable-schema"], "#", place + (kw,), (("value", f"an empty `{kw}`"),)))
+                return None
+        for kw in [k for k in node if k in r.sent_drop]:
+            del node[kw]
+            trans.append((r.changes["dropped-sent-keyword"], "#", place + (kw,), f"(`{kw}`, rejected in any form)"))
+        props = node.get("properties") if objects else None
+        if type(props) is dict:
+            for name, s in list(props.items()):
+                if s is True or s is False:
+                    written, make = as_object[s]
+                    props[name] = make()
+                    trans.append((r.changes["wrote-boolean-property-schema"], "#", place + ("properties", name),
+                                  f"(`{str(s).lower()}` as `{written}`)"))
+    return sent
+
+
+# Keys the rules of xAI rewrite anywhere (policy sent_keywords drop, sent_empty, sent_property_schemas).
+_RULE_KEYS = st.sampled_from(["properties", "items", "allOf", "anyOf", "enum", "maxContains", "minContains", "not",
+                              "$defs", "x"])
+RULE_DOCS = st.recursive(_SCALARS, lambda kids: st.one_of(st.lists(kids, max_size=3),
+                                                         st.dictionaries(_RULE_KEYS, kids, max_size=4)), max_leaves=30)
+
+
+@examples(300)
+@given(st.dictionaries(_RULE_KEYS, RULE_DOCS, max_size=5))
+@example({"properties": {"a": True, "b": {"maxContains": 1, "properties": {"c": False}}}, "anyOf": [{"enum": []}]})
+def test_the_rules_pass_changes_refuses_and_records_what_the_loop_does(doc: dict) -> None:
+    from toolcast.compile import resolve_target
+    from toolcast.sent_rules import sent_rules
+
+    r = resolve_target("xai", None, None)[2]
+    a, b = copy.deepcopy(doc), copy.deepcopy(doc)
+    da: list = []
+    ta: list = []
+    db: list = []
+    tb: list = []
+    out_a, out_b = sent_rules(a, r, da, ta), _sent_rules_by_the_loop(b, r, db, tb)
+    assert (out_a is None) == (out_b is None)
+    assert a == b and (da, ta) == (db, tb)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import schema_nodes
+from toolcast.walk.dialect import schema_nodes, visit_schema_objects
 
 # A boolean property schema as the schema object that means the same.
 _AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
@@ -24,20 +24,35 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     provider rejects it), the reason in `diags`."""
     objects = r.policy.get("sent_property_schemas") == "objects"
     drop, empty = r.sent_drop, r.sent_empty
-    for place, node in schema_nodes(sent):  # (lazily: a node's subschemas are read after its changes)
+
+    def rewrite(node: dict, place: Any) -> None:  # (a node's subschemas are read after its changes)
         for kw in empty:
             if node.get(kw) == []:
-                diags.append((r.patterns["unsatisfiable-schema"], "#", place + (kw,), (("value", f"an empty `{kw}`"),)))
-                return None
+                diags.append((r.patterns["unsatisfiable-schema"], "#", tuple(place) + (kw,),
+                              (("value", f"an empty `{kw}`"),)))
+                raise _Unsatisfiable
         for kw in [k for k in node if k in drop] if drop else ():  # (in the node's own order)
             del node[kw]
-            trans.append((r.changes["dropped-sent-keyword"], "#", place + (kw,), f"(`{kw}`, rejected in any form)"))
+            trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"(`{kw}`, rejected in any form)"))
         props = node.get("properties") if objects else None
         if type(props) is dict:
             for name, s in list(props.items()):
                 if s is True or s is False:
                     written, make = _AS_OBJECT[s]
                     props[name] = make()
-                    trans.append((r.changes["wrote-boolean-property-schema"], "#", place + ("properties", name),
+                    trans.append((r.changes["wrote-boolean-property-schema"], "#", tuple(place) + ("properties", name),
                                   f"(`{str(s).lower()}` as `{written}`)"))
+
+    try:
+        try:
+            visit_schema_objects(sent, rewrite)
+        except RecursionError:  # (the loop takes up: what was rewritten holds nothing to rewrite again)
+            for place, node in schema_nodes(sent):
+                rewrite(node, place)
+    except _Unsatisfiable:
+        return None
     return sent
+
+
+class _Unsatisfiable(Exception):
+    """A schema object holding an empty list of policy sent_empty `refuse` (reported): no form is sent."""
