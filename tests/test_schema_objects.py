@@ -19,9 +19,9 @@ from toolcast.sendable import _tuple_items
 from toolcast.sent_dialect import _dependencies
 from toolcast.walk.dialect import nodes_with, schema_nodes
 
-# Keys of every slot kind, the two the passes look for, and one that is no slot.
+# Keys of every slot kind, those the passes look for, and two that are no slot.
 _KEYS = st.sampled_from(["properties", "items", "allOf", "anyOf", "dependencies", "$defs", "not", "prefixItems",
-                         "additionalItems", "dependentSchemas", "x", "a"])
+                         "additionalItems", "dependentSchemas", "$ref", "x", "a"])
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["s", "t"]))
 # Shapes a random draw may miss: a tuple inside a tuple, and `dependencies` inside what a split
 # moves, beside another slot (the split object's subschemas are read as it then is).
@@ -64,7 +64,8 @@ def _dependencies_by_the_loop(sent: dict, code: str, trans: list) -> None:
 @example(_NESTED[0])
 @example(_NESTED[1])
 def test_nodes_with_finds_what_schema_nodes_finds(doc: dict) -> None:
-    for key, kind in (("items", list), ("items", dict), ("dependencies", dict), ("x", int)):
+    for key, kind in (("items", list), ("items", dict), ("dependencies", dict), ("$ref", str), ("anyOf", list),
+                      ("x", int)):
         expected = [(p, id(n)) for p, n in schema_nodes(doc) if type(n.get(key)) is kind]
         assert [(p, id(n)) for p, n in nodes_with(doc, key, kind)] == expected
 

@@ -306,8 +306,8 @@ def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
     """Nothing but `$` keywords beside a `$ref` (policy sent_ref_siblings dollar-only): an annotation
     is dropped (it constrains nothing), a constraining keyword moves with the `$ref` into an allOf
     (exact)."""
-    for place, node in list(_nodes(sent)):
-        if type(node.get("$ref")) is not str or not place:  # (the root's: _lift_root, allOf refused there)
+    for place, node in nodes_with(sent, "$ref", str):
+        if not place:  # (the root's: _lift_root, allOf refused there)
             continue
         others = [k for k in node if not (type(k) is str and k.startswith("$"))]
         if not others:
@@ -421,9 +421,9 @@ def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
     """`anyOf` the only keyword of its schema (policy sent_any_of alone): its siblings move into
     every branch (exact: an annotation where the branch has none and no `$ref`, else dropped; a
     constraint merged where the branch does not say the same keyword, else beside it in an allOf)."""
-    for place, node in reversed(list(_nodes(sent))):  # (inner ones first: a branch copied below is settled)
-        branches = node.get("anyOf")
-        if type(branches) is not list or len(node) == 1:
+    for place, node in reversed(nodes_with(sent, "anyOf", list)):  # (inner ones first: a branch copied below is settled)
+        branches = node["anyOf"]
+        if len(node) == 1:
             continue
         others = {k: v for k, v in node.items() if k != "anyOf" and k not in _DEFS}
         if not others:
