@@ -394,20 +394,55 @@ def _recursion(sent: dict, r: Any, trans: list) -> None:
 
 
 def _cycle_edges(edges: list) -> list:
-    """The edges that lie on a cycle of the graph they make."""
+    """The edges that lie on a cycle of the graph they make: those whose two ends are in one
+    strongly connected component (a loop from a unit to itself among them), in their order."""
     succ: dict = {}
     for e in edges:
-        succ.setdefault(e[0], set()).add(e[1])
-    reach: dict = {}
-    for start in succ:
-        seen, todo = set(), list(succ[start])
-        while todo:
-            n = todo.pop()
-            if n not in seen:
-                seen.add(n)
-                todo.extend(succ.get(n, ()))
-        reach[start] = seen
-    return [e for e in edges if e[0] in reach.get(e[1], ())]
+        succ.setdefault(e[0], []).append(e[1])
+    component = _components(succ)
+    return [e for e in edges if component[e[0]] == component.get(e[1])]
+
+
+def _components(succ: dict) -> dict:
+    """Each unit of the graph `succ` (unit -> the units it refers to) -> its strongly connected
+    component's number (Tarjan's algorithm, without recursion: a deep chain of definitions cannot
+    exhaust the stack)."""
+    index: dict = {}
+    low: dict = {}
+    component: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    for root in succ:
+        if root in index:
+            continue
+        work = [(root, iter(succ.get(root, ())))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            unit, targets = work[-1]
+            for t in targets:
+                if t not in index:
+                    index[t] = low[t] = len(index)
+                    stack.append(t)
+                    on_stack.add(t)
+                    work.append((t, iter(succ.get(t, ()))))
+                    break
+                if t in on_stack:
+                    low[unit] = min(low[unit], index[t])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[unit])
+                if low[unit] == index[unit]:
+                    while True:
+                        t = stack.pop()
+                        on_stack.discard(t)
+                        component[t] = index[unit]
+                        if t == unit:
+                            break
+    return component
 
 
 def _at(root: Any, place: tuple) -> Any:
