@@ -34,16 +34,15 @@ DOCS = st.recursive(_SCALARS, lambda kids: st.one_of(st.lists(kids, max_size=3),
                                                     st.dictionaries(_KEYS, kids, max_size=4)), max_leaves=30)
 
 
-def _no_stack(schema, visit) -> None:
+def _no_stack(*args) -> None:
     raise RecursionError
 
 
 @contextmanager
 def _by_the_loop():
-    """The passes as their loop over schema_nodes runs them (the path they take where the stack runs out)."""
-    with (patch("toolcast.walk.dialect.visit_schema_objects", _no_stack),
-          patch("toolcast.sent_dialect.visit_schema_objects", _no_stack),
-          patch("toolcast.sent_rules.visit_schema_objects", _no_stack)):
+    """The passes as schema_nodes' loop runs them (the path visit_schema_objects takes where the
+    stack runs out, here at once)."""
+    with patch("toolcast.walk.dialect._visit_below", _no_stack):
         yield
 
 

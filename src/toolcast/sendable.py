@@ -93,12 +93,9 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
     the walk's bundle of the document `sent` is a copy of (Walk.bundled), or None."""
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
-    rewritten = False
     if needs_2020_terms(sent, declared, seen, policy.get("sent_metaschema") == "2020-12"):  # (then the whole body, and what it declares: 2020-12)
         sent = as_2020_12(sent, declared, r, trans, seen)
-        declared = "2020-12"
-        # (the copy rewritten where it stands: what its pass found kept true, sent_dialect._seen_after)
-        rewritten = seen is None or not seen.marks
+        declared = "2020-12"  # (what the copy's pass found kept true of it: sent_dialect.as_2020_12)
     # (what draft-04's flags mean; another dialect's are invalid)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
         numeric_bounds(sent, r, trans)
@@ -106,7 +103,7 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
         _tuple_items(sent, r, trans)
     if policy.get("sent_references") == "local":
         # (the copy's references hold while no pass above could have moved them)
-        places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples or rewritten) else None
+        places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples) else None
         sent = local_references(sent, r, diags, trans, declared, seen, places, bundled)
         if sent is None:
             return None

@@ -84,6 +84,8 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None)
         out = rw.rewrite_at(sent, seen.marked, 2, True)
     else:
         out = dict(rw.rewrite(sent, ()))
+        if seen is not None:  # (a new document: where its references stand is not known)
+            seen.ref_places = None
     for place, key in rw.ignored:
         trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
     for place, key in rw.dropped:
@@ -140,8 +142,4 @@ def _dependencies(sent: dict, code: str, trans: list) -> None:
         trans.append((code, "#", tuple(place) + ("dependencies",),
                       "(`dependencies` as `dependentRequired` and `dependentSchemas`)"))
 
-    try:
-        visit_schema_objects(sent, split)
-    except RecursionError:  # (the loop takes up where it stopped: an object split holds no `dependencies`)
-        for place, node in _nodes(sent):
-            split(node, place)
+    visit_schema_objects(sent, split)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import schema_nodes, visit_schema_objects
+from toolcast.walk.dialect import visit_schema_objects
 
 # A boolean property schema as the schema object that means the same.
 _AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
@@ -44,11 +44,7 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
                                   f"(`{str(s).lower()}` as `{written}`)"))
 
     try:
-        try:
-            visit_schema_objects(sent, rewrite)
-        except RecursionError:  # (the loop takes up: what was rewritten holds nothing to rewrite again)
-            for place, node in schema_nodes(sent):
-                rewrite(node, place)
+        visit_schema_objects(sent, rewrite)
     except _Unsatisfiable:
         return None
     return sent

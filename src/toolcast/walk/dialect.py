@@ -66,18 +66,15 @@ def schema_nodes(schema: Any):
 
 def nodes_with(schema: Any, key: str, kind: type) -> list:
     """[(place, node) for place, node in schema_nodes(schema) if type(node.get(key)) is kind]: the
-    schema objects holding `key` with a value of type `kind`, in document order, in one recursive
-    pass that makes a place only for a node found (schema_nodes where the stack runs out)."""
+    schema objects holding `key` with a value of type `kind`, in document order, a place made only
+    for a node found (visit_schema_objects)."""
     found: list = []
 
     def holds(node: dict, path: list) -> None:
         if type(node.get(key)) is kind:
             found.append((tuple(path), node))
 
-    try:
-        visit_schema_objects(schema, holds)
-    except RecursionError:  # (a caller's own stack already deep: the loop)
-        return [(place, node) for place, node in schema_nodes(schema) if type(node.get(key)) is kind]
+    visit_schema_objects(schema, holds)
     return found
 
 
@@ -85,14 +82,22 @@ def visit_schema_objects(schema: Any, visit: Callable[[dict, list], None]) -> No
     """visit(node, path) for every schema object of `schema` in document order, as schema_nodes
     gives them (the same slots, the same order, a node's subschemas read after its visit, which may
     change it), recursively: `path` is its place as a list, made a tuple only where the visit keeps
-    it. Raises RecursionError where the stack runs out (the caller takes up the rest)."""
-    _visit_below(schema, visit, [])
+    it. Where the stack runs out (a caller's own stack already deep), schema_nodes' loop visits the
+    objects not visited yet."""
+    done = [0]  # (how many objects were visited, in that order)
+    try:
+        _visit_below(schema, visit, [], done)
+    except RecursionError:
+        for i, (place, node) in enumerate(schema_nodes(schema)):
+            if i >= done[0]:
+                visit(node, list(place))
 
 
-def _visit_below(node: Any, visit: Callable[[dict, list], None], path: list) -> None:
+def _visit_below(node: Any, visit: Callable[[dict, list], None], path: list, done: list) -> None:
     if type(node) is not dict:
         return
     visit(node, path)
+    done[0] += 1
     for k, v in node.items():
         slot = SCHEMA_SLOTS.get(k) if type(k) is str else None
         if slot is None:
@@ -101,15 +106,15 @@ def _visit_below(node: Any, visit: Callable[[dict, list], None], path: list) -> 
         if slot == "map" and type(v) is dict:
             for name, x in v.items():
                 path.append(name)
-                _visit_below(x, visit, path)
+                _visit_below(x, visit, path, done)
                 path.pop()
         elif (slot == "list" or slot == "schema-or-list") and type(v) is list:
             for i, x in enumerate(v):
                 path.append(i)
-                _visit_below(x, visit, path)
+                _visit_below(x, visit, path, done)
                 path.pop()
         else:
-            _visit_below(v, visit, path)
+            _visit_below(v, visit, path, done)
         path.pop()
 
 
