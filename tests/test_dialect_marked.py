@@ -21,7 +21,7 @@ from toolcast.rules import get_rules
 from toolcast.sent_copy import looked_copy, scanned_copy
 from toolcast.sent_dialect import as_2020_12
 from toolcast.sent_refs import _refs_to
-from toolcast.walk.dialect import Rewrite
+from toolcast.walk.dialect import Rewrite, nodes_with, schema_nodes
 
 DIALECTS = {"draft-04": "http://json-schema.org/draft-04/schema#", "draft-06": "http://json-schema.org/draft-06/schema#",
             "draft-07": "http://json-schema.org/draft-07/schema#", "2019-09": "https://json-schema.org/draft/2019-09/schema"}
@@ -210,4 +210,7 @@ def test_what_the_copy_found_stays_true_of_it_rewritten_where_it_stands(dialect,
         assert [(p, id(n)) for p, n in seen.ref_places] == [(p, id(n)) for p, n in places]
         assert seen.nested == bool(ids)
     else:  # (not known only where a split moved places, or a resource may have gone)
-        assert seen.dependencies or seen.nested
+        assert any("dependentSchemas" in node for _, node in schema_nodes(out)) or seen.nested
+    if seen.tuple_places is not None:  # (the tuples _tuple_items writes next, where they stand)
+        assert [(p, id(n)) for p, n in seen.tuple_places if type(n.get("items")) is list] == [
+            (p, id(n)) for p, n in nodes_with(out, "items", list)]

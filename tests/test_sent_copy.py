@@ -18,7 +18,8 @@ from toolcast.sent_copy import looked_copy, names_other, scanned_copy
 from toolcast.sent_refs import _refs_to, _renamed_places
 from toolcast.tool_input import MAX_COPY_DEPTH, copy_json
 from toolcast.walk import document as document_mod
-from toolcast.walk.dialect import schema_nodes
+from toolcast.walk import walker as walker_mod
+from toolcast.walk.dialect import nodes_with, schema_nodes
 from toolcast.walk.values import _plain_flags, non_json
 
 FREE = {"type": "object"}  # a free-form object: no target sends it strict, so the original is sent
@@ -67,6 +68,53 @@ CASES = {
     "draft-07 tuples, no dependencies": {
         "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
         "properties": {"p": {"type": "array", "items": [{"type": "string"}], "additionalItems": FREE}, "x": FREE}},
+    # Where the places the copy found stay true through a pass that changes it, and where not (a
+    # `$ref` below what a split or the tuple form moved, a split below another): each compiled
+    # alike whether the places are kept or looked for again.
+    "draft-07 split beside references, a tuple beside them": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "definitions": {"d": {"type": "string"}, "e": {"$id": "#anchor", "type": "integer"}},
+        "properties": {"a": {"$ref": "#/definitions/d"}, "b": {"type": "object", "dependencies": {"a": ["c"]},
+                                                               "properties": {"c": {"$ref": "#/definitions/d"}}},
+                       "t": {"type": "array", "items": [{"type": "string"}], "additionalItems": {"type": "integer"}},
+                       "u": {"$ref": "#/definitions/e"}, "x": FREE}},
+    "draft-07 references below a split and a tuple": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "definitions": {"d": {"type": "string"}},
+        "properties": {"b": {"type": "object", "dependencies": {"a": {"properties": {"q": {"$ref": "#/definitions/d"}}}}},
+                       "t": {"type": "array", "items": [{"$ref": "#/definitions/d"}],
+                             "additionalItems": {"$ref": "#/definitions/d"}},
+                       "z": {"$ref": "#/definitions/d"}, "x": FREE}},
+    "draft-07 a split below a split, tuples below a tuple": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"b": {"type": "object", "dependencies": {"a": {"dependencies": {"q": {"required": ["r"]}},
+                                                                      "items": [{"type": "string"}]}}},
+                       "t": {"type": "array", "items": [{"type": "array", "items": [{"$ref": "#/properties/z"}]}]},
+                       "z": {"type": "string"}, "x": FREE}},
+    "draft-07 a split and a tuple beside an ignored $ref sibling": {
+        "$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "definitions": {"d": {"type": "object"}},
+        "properties": {"b": {"$ref": "#/definitions/d", "dependencies": {"a": {"required": ["r"]}},
+                             "items": [{"type": "string"}]},
+                       "c": {"$ref": "#/definitions/d", "properties": {"q": {
+                           "type": "array", "dependencies": {"a": ["r"]}, "items": [{"type": "string"}]}}},
+                       "x": FREE}},
+    "bounds beside references and a tuple": {
+        "type": "object", "definitions": {"d": {"type": "number", "minimum": 1, "exclusiveMinimum": True}},
+        "properties": {"a": {"$ref": "#/definitions/d"}, "n": {"type": "number", "maximum": 2, "exclusiveMaximum": True},
+                       "t": {"type": "array", "items": [{"type": "string"}]}, "z": {"$ref": "#/definitions/d"},
+                       "x": FREE}},
+    "references below a tuple": {
+        "type": "object", "definitions": {"d": {"type": "string"}},
+        "properties": {"a": {"$ref": "#/definitions/d"},
+                       "t": {"type": "array", "items": [{"$ref": "#/definitions/d"}, {"type": "integer"}],
+                             "additionalItems": {"$ref": "#/definitions/d"}},
+                       "z": {"$ref": "#/definitions/d"}, "x": FREE}},
+    "a tuple beside a resource to bundle": {
+        "type": "object", "properties": {
+            "t": {"type": "array", "items": [{"type": "string"}]},
+            "r": {"$id": "https://example.com/r", "type": "object", "properties": {"s": {"$ref": "#/$defs/t"}},
+                  "$defs": {"t": {"type": "string"}}}, "x": FREE}},
     "bad property name": {"type": "object", "properties": {"a b": {"type": "string"}, "x": FREE}},
     "bad name in a definition": {"type": "object", "$defs": {"d": {"type": "object", "properties": {"é": FREE}}},
                                  "properties": {"a": {"$ref": "#/$defs/d"}}},
@@ -90,6 +138,7 @@ def test_a_skipped_pass_gives_what_running_it_gives(case: str, target: str, api:
     # Every pass run, as before the copy looked: (a copy, nothing seen), made after the walk.
     monkeypatch.setattr(compile_mod, "looked_copy", lambda s: (copy_json(s), None))
     monkeypatch.setattr(document_mod, "scanned_copy", lambda s: None)
+    monkeypatch.setattr(walker_mod, "scanned_copy", lambda s: None)  # (a document walked before its scan)
     assert looked == _compile(schema, target, api)
 
 
@@ -101,8 +150,8 @@ def test_the_copy_notes_what_the_passes_look_for() -> None:
     assert not seen.may_bundle(plain)
     assert looked_copy(CASES["draft-04 bound"])[1].bounds
     assert looked_copy(CASES["tuple items"])[1].tuples
-    assert looked_copy(CASES["draft-07 tuples, dependencies split"])[1].dependencies
-    assert not looked_copy(CASES["draft-07 tuples, no dependencies"])[1].dependencies
+    assert looked_copy(CASES["draft-07 tuples, dependencies split"])[1].dependents
+    assert not looked_copy(CASES["draft-07 tuples, no dependencies"])[1].dependents
     assert looked_copy(CASES["nested resource"])[1].may_bundle(CASES["nested resource"])
     assert looked_copy(CASES["deep pointer"])[1].may_bundle(CASES["deep pointer"])
     assert looked_copy(CASES["missing definition"])[1].may_bundle(CASES["missing definition"])
@@ -148,10 +197,16 @@ def test_the_scans_copy_is_the_copy_and_its_flags_are_the_scans(case: str) -> No
         looked, expected = looked_copy(doc)
         assert copied == looked == doc and copied is not doc
         assert seen.flags == _plain_flags(doc)  # what the document scan gives it
-        for name in ("bounds", "tuples", "resources", "nested", "dependencies", "refs", "names"):
+        for name in ("bounds", "tuples", "resources", "nested", "refs", "names"):
             assert getattr(seen, name) == getattr(expected, name), name
         assert [(place, id(node)) for place, node in seen.ref_places] == [
             (place, id(node)) for place, node in _refs_to(copied, "")]
+        # (the schema objects the tuple and `dependencies` passes rewrite, where they stand)
+        assert [(place, id(node)) for place, node in seen.tuple_places] == [
+            (place, id(node)) for place, node in nodes_with(copied, "items", list)]
+        assert [(place, id(node)) for place, node in seen.dependents] == [
+            (place, id(node)) for place, node in schema_nodes(copied) if "dependencies" in node]
+        assert [place for place, _ in expected.dependents] == [place for place, _ in seen.dependents]
 
 
 # What the document scan does not pass as plain JSON (walk.values._plain_flags), nor the copy

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast import sent_rules
-from toolcast.sent_dialect import as_2020_12, needs_2020_terms
+from toolcast.sent_dialect import as_2020_12, moved_below, needs_2020_terms
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
@@ -93,18 +93,22 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
     the walk's bundle of the document `sent` is a copy of (Walk.bundled), or None."""
     policy = r.policy
     declared = dialect_of(sent["$schema"]) if "$schema" in sent else "2020-12"
+    changed = False  # (whether a pass below changes the copy: the walk's bundle is then not of it)
     if needs_2020_terms(sent, declared, seen, policy.get("sent_metaschema") == "2020-12"):  # (then the whole body, and what it declares: 2020-12)
         sent = as_2020_12(sent, declared, r, trans, seen)
         declared = "2020-12"  # (what the copy's pass found kept true of it: sent_dialect.as_2020_12)
+        changed = True
     # (what draft-04's flags mean; another dialect's are invalid)
     if ("$schema" not in sent or declared == "draft-04") and (seen is None or seen.bounds):
-        numeric_bounds(sent, r, trans)
+        numeric_bounds(sent, r, trans)  # (no slot changes: every schema object stays where it was)
+        changed = True
     if seen is None or seen.tuples:
-        _tuple_items(sent, r, trans)
+        _tuple_items(sent, r, trans, seen)
+        changed = True
     if policy.get("sent_references") == "local":
-        # (the copy's references hold while no pass above could have moved them)
-        places = seen.ref_places if seen is not None and not (seen.bounds or seen.tuples) else None
-        sent = local_references(sent, r, diags, trans, declared, seen, places, bundled)
+        # (the copy's references, kept true of it by the passes above, or None)
+        places = seen.ref_places if seen is not None else None
+        sent = local_references(sent, r, diags, trans, declared, seen, places, None if changed else bundled)
         if sent is None:
             return None
     if r.sent_root_keywords:
@@ -148,15 +152,24 @@ def numeric_bounds(sent: Any, r: Any, trans: list) -> Any:
     return sent
 
 
-def _tuple_items(sent: dict, r: Any, trans: list) -> None:
+def _tuple_items(sent: dict, r: Any, trans: list, seen: Any = None) -> None:
     """An `items` list (the tuple form before 2020-12, which 2020-12 reads as no schema) written as
-    2020-12 writes it: `prefixItems`, and `additionalItems` as `items` (exact)."""
-    for place, node in nodes_with(sent, "items", list):
+    2020-12 writes it: `prefixItems`, and `additionalItems` as `items` (exact). `seen`: the copy's
+    (sent_copy.Seen), whose schema objects with an `items` list are those looked at (when known),
+    and whose places are kept true of `sent` (moved_below)."""
+    known = seen.tuple_places if seen is not None else None
+    found = nodes_with(sent, "items", list) if known is None else [e for e in known if type(e[1].get("items")) is list]
+    moved = []
+    for place, node in found:
         node["prefixItems"] = node.pop("items")
+        moved.append(place + ("items",))
         if "additionalItems" in node:
             node["items"] = node.pop("additionalItems")
+            moved.append(place + ("additionalItems",))
         trans.append((r.changes["converted-dialect-keyword"], "#", place + ("items",),
                       "(the tuple form of `items`: `prefixItems`, and `additionalItems` as `items`)"))
+    if seen is not None:
+        moved_below(seen, moved)
 
 
 def _target(root: dict, ref: Any) -> Any:

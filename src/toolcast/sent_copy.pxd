@@ -6,8 +6,8 @@ cimport cython
 
 
 cdef class Seen:
-    cdef public bint bounds, tuples, resources, nested, dependencies, scan, marks
-    cdef public list refs, names, ref_places, marked
+    cdef public bint bounds, tuples, resources, nested, scan, marks
+    cdef public list refs, names, ref_places, marked, dependents, tuple_places
     cdef public Py_ssize_t left, flags, hidden
 
 

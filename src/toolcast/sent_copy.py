@@ -40,18 +40,24 @@ class Seen:
     the copy, schema or not (a superset of the schema objects those passes visit): a pass none of
     whose keys occur anywhere would change and report nothing, so it is skipped; one whose keys
     occur runs as it always does, on the schema objects only. `ref_places`, `nested`, `bounds`,
-    `tuples` and `marked` are of the schema objects alone (sent_refs._refs_below's slots), exact for
-    the copy as it came out."""
+    `tuples`, `tuple_places`, `dependents` and `marked` are of the schema objects alone
+    (sent_refs._refs_below's slots, walk.dialect.visit_schema_objects'), exact for the copy as it
+    came out; a pass that changes the copy keeps each list true of it, or makes it None (not known:
+    looked for again)."""
 
-    __slots__ = ("bounds", "dependencies", "flags", "hidden", "left", "marked", "marks", "names", "nested",
-                 "ref_places", "refs", "resources", "scan", "tuples")
+    __slots__ = ("bounds", "dependents", "flags", "hidden", "left", "marked", "marks", "names", "nested",
+                 "ref_places", "refs", "resources", "scan", "tuple_places", "tuples")
 
     def __init__(self) -> None:
         # A schema object with a boolean bound, one with an `items` list (both exact); an object below
         # the root with an $id/$anchor.
         self.bounds = self.tuples = self.resources = False
         self.nested = False  # a schema object below the root with an `$id` or `$anchor`
-        self.dependencies = False  # a `dependencies` key (sent_dialect._dependencies' only one)
+        # (place, node of the copy) of every schema object holding `dependencies` (what
+        # sent_dialect._dependencies splits), and of every one whose `items` is a list (the tuple
+        # form sendable._tuple_items writes as 2020-12's), in document order.
+        self.dependents: list | None = []
+        self.tuple_places: list | None = []
         self.refs: list = []  # every string `$ref` other than "#"
         self.names: list = []  # every `properties` object
         # (place, node of the copy) of every schema object with a string `$ref`, "#" too, in document
@@ -217,6 +223,9 @@ def _note(value: dict, out: dict, depth: int, seen: Seen, at: list | None, membe
     if at is not None and not members:  # (a schema object: what sent_dialect.needs_2020_terms looks for)
         if "items" in value and type(value["items"]) is list:
             seen.tuples = True
+            if place is None:
+                place = tuple(at)
+            seen.tuple_places.append((place, out))
         if ("exclusiveMinimum" in value and type(value["exclusiveMinimum"]) is bool) or (
                 "exclusiveMaximum" in value and type(value["exclusiveMaximum"]) is bool):
             seen.bounds = True
@@ -224,8 +233,8 @@ def _note(value: dict, out: dict, depth: int, seen: Seen, at: list | None, membe
         seen.resources = True
         if at is not None and not members:
             seen.nested = True
-    if "dependencies" in value:
-        seen.dependencies = True
+    if "dependencies" in value and at is not None and not members:
+        seen.dependents.append((tuple(at) if place is None else place, out))
 
 
 def _list(value: list, depth: int, seen: Seen, at: list | None) -> list:

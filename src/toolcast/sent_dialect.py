@@ -74,18 +74,20 @@ def _read_otherwise(node: dict, declared: str) -> bool:
 
 def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None) -> dict:
     """`sent` (declared in `declared`) in 2020-12 terms, declaring 2020-12, each change in `trans`.
-    `seen` (sent_copy.Seen of `sent` as its copy made it, or None): no `dependencies` anywhere, nothing
-    to split; the schema objects the rewrite reads, where it marked them."""
+    `seen` (sent_copy.Seen of `sent` as its copy made it, or None): the schema objects the rewrite
+    reads, where it marked them; those holding `dependencies` (none: nothing to split). What it
+    found is kept true of the copy (or not known: None)."""
     code = r.changes["converted-dialect-keyword"]
     rw = Rewrite(declared, _ANNOTATIONS)
     if seen is not None and seen.marks:
         # (the copy as it came out, every container its own: the schema objects the rewrite reads
         # are those its pass marked, each changed where it stands)
         out = rw.rewrite_at(sent, seen.marked, 2, True)
+        _seen_after(seen, rw)
     else:
         out = dict(rw.rewrite(sent, ()))
-        if seen is not None:  # (a new document: where its references stand is not known)
-            seen.ref_places = None
+        if seen is not None:  # (a new document: where its schema objects stand is not known)
+            seen.ref_places = seen.tuple_places = seen.dependents = None
     for place, key in rw.ignored:
         trans.append((code, "#", place + (key,), f"(`{key}` beside `$ref`, which {declared} ignores: dropped)"))
     for place, key in rw.dropped:
@@ -94,10 +96,11 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None)
         trans.append((code, "#", place + ("$id",), f"(the fragment-only `$id` {fragment!r} as an `$anchor`)"))
     for place, key, became in rw.bounds:
         trans.append((code, "#", place + (key,), f"(`{key}` as {became})"))
-    if seen is None or seen.dependencies:  # (the rewrite only ever drops a keyword)
-        _dependencies(out, code, trans)
-    if seen is not None and seen.marks:
-        _seen_after(seen, rw)
+    known = seen.dependents if seen is not None else None
+    if known is None or known:  # (the rewrite only ever drops a keyword)
+        moved = _dependencies(out, code, trans, known)
+        if seen is not None:
+            moved_below(seen, moved)
     out["$schema"] = SCHEMA_2020_12
     trans.append((code, "#", ("$schema",), f"(the {declared} `$schema` as 2020-12's: its keywords are written "
                                            "in 2020-12 terms)"))
@@ -106,27 +109,44 @@ def as_2020_12(sent: dict, declared: str, r: Any, trans: list, seen: Any = None)
 
 def _seen_after(seen: Any, rw: Rewrite) -> None:
     """`seen` (the copy's) made true again of the copy `rw` rewrote where it stands (rewrite_at,
-    owned) and whose `dependencies` were split: a draft-04 `id` below the root is an `$id` now (a
-    resource); the references in the slots it left out are gone, every other stays where it was.
-    `ref_places` is None (not known: looked for again) where a split moved what was below
-    `dependencies`, or where a resource below the root may have gone (an `$id` or `$anchor`
+    owned): a draft-04 `id` below the root is an `$id` now (a resource); the schema objects in the
+    slots it left out are gone, every other stays where it was. `ref_places` is None (not known:
+    looked for again) where a resource below the root may have gone (an `$id` or `$anchor`
     dropped, or in a slot left out)."""
     if any(place and key == "id" for place, key, _ in rw.bounds):
         seen.nested = seen.resources = True
     cut = rw.left_out
-    if seen.ref_places is None:
-        return
-    if seen.dependencies or (seen.nested and (cut or any(k in _RESOURCE_KEYS for _, k in rw.dropped + rw.ignored))):
+    if seen.ref_places is not None and seen.nested and (
+            cut or any(k in _RESOURCE_KEYS for _, k in rw.dropped + rw.ignored)):
         seen.ref_places = None
-    elif cut:
+    if cut:
         lengths = {len(place) for place in cut}
-        seen.ref_places = [e for e in seen.ref_places if not _cut(e[0], cut, lengths)]
+        seen.ref_places, seen.tuple_places, seen.dependents = (
+            None if found is None else [e for e in found if not _cut(e[0], cut, lengths)]
+            for found in (seen.ref_places, seen.tuple_places, seen.dependents))
 
 
-def _dependencies(sent: dict, code: str, trans: list) -> None:
+def moved_below(seen: Any, moved: list | None) -> None:
+    """`seen`'s places of schema objects made None (not known) where a pass moved one of them:
+    one below a slot of `moved` (places), or anywhere when `moved` is None (not known)."""
+    if moved is not None and not moved:
+        return
+    lengths = {len(place) for place in moved} if moved is not None else set()
+    slots = set(moved) if moved is not None else set()
+    if moved is None or (seen.ref_places is not None and any(_cut(e[0], slots, lengths) for e in seen.ref_places)):
+        seen.ref_places = None
+    if moved is None or (seen.tuple_places is not None and any(_cut(e[0], slots, lengths) for e in seen.tuple_places)):
+        seen.tuple_places = None
+
+
+def _dependencies(sent: dict, code: str, trans: list, known: list | None = None) -> list | None:
     """Every `dependencies` split as 2019-09 split it: lists of names as `dependentRequired`,
     schemas as `dependentSchemas` (the Rewrite dropped any of those the old dialect did not define),
-    each schema object's before what it holds (a split one read as it then is)."""
+    each schema object's before what it holds (a split one read as it then is). `known`: (place,
+    node) of every schema object of `sent` holding `dependencies`, in document order (Seen.dependents),
+    or None. The places of the `dependencies` whose schemas moved (below `dependentSchemas`), or
+    None when not known."""
+    moved: list = []
 
     def split(node: dict, place: Any) -> None:
         deps = node.get("dependencies")
@@ -139,7 +159,17 @@ def _dependencies(sent: dict, code: str, trans: list) -> None:
             node["dependentRequired"] = required
         if schemas:
             node["dependentSchemas"] = schemas
-        trans.append((code, "#", tuple(place) + ("dependencies",),
-                      "(`dependencies` as `dependentRequired` and `dependentSchemas`)"))
+        place = tuple(place) + ("dependencies",)
+        if schemas:
+            moved.append(place)
+        trans.append((code, "#", place, "(`dependencies` as `dependentRequired` and `dependentSchemas`)"))
 
+    if known is not None:
+        lengths = {len(place) + 1 for place, _ in known}
+        below = {place + ("dependencies",) for place, _ in known}
+        if not any(_cut(place, below, lengths) for place, _ in known):  # (else one is split below another: moved first)
+            for place, node in known:
+                split(node, place)
+            return moved
     visit_schema_objects(sent, split)
+    return None
