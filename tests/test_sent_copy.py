@@ -115,6 +115,11 @@ CASES = {
             "t": {"type": "array", "items": [{"type": "string"}]},
             "r": {"$id": "https://example.com/r", "type": "object", "properties": {"s": {"$ref": "#/$defs/t"}},
                   "$defs": {"t": {"type": "string"}}}, "x": FREE}},
+    "definitions and $defs sharing names": {
+        "type": "object", "$defs": {"A": {"type": "integer"}, "A_2": {"type": "null"}},
+        "properties": {"a": {"$ref": "#/definitions/A"}, "b": {"$ref": "#/definitions/B"}, "c": {"$ref": "#/$defs/A"}},
+        "definitions": {"A": {"type": "object", "properties": {"m": {"$ref": "#/definitions/B"}}},
+                        "B": {"type": "object", "properties": {"n": {"$ref": "#/definitions/A"}}}}},
     "bad property name": {"type": "object", "properties": {"a b": {"type": "string"}, "x": FREE}},
     "bad name in a definition": {"type": "object", "$defs": {"d": {"type": "object", "properties": {"é": FREE}}},
                                  "properties": {"a": {"$ref": "#/$defs/d"}}},

@@ -94,23 +94,44 @@ def _plainly_spelled(sent: dict, r: Any, trans: list) -> None:
 
 def _defs_renamed(sent: dict, r: Any, trans: list, refs: list | None = None, places: list | None = None) -> None:
     """The root's `definitions` (draft-07's name) as `$defs`, the one 2020-12 and every provider's
-    list name, and references to them repointed (exact); left as they are where both hold a name.
-    `refs` (Seen.refs): every string `$ref` in `sent`, or None when not known; `places`:
-    _refs_to(sent, "") before the rename, or None."""
+    list name, and references to them repointed (exact); a name both hold is given a new one in
+    `$defs` (as_fresh), every reference to it repointed, so nothing is left under `definitions`,
+    which a provider reads as no keyword. `refs` (Seen.refs): every string `$ref` in `sent`, or None
+    when not known; `places`: _refs_to(sent, "") before the rename, or None."""
     old = sent.get("definitions")
     defs = sent.get("$defs", {})
-    if type(old) is not dict or type(defs) is not dict or set(old) & set(defs):
+    if type(old) is not dict or type(defs) is not dict:
         return
-    sent["$defs"] = {**defs, **old}
+    renamed = as_fresh(old, defs)
+    sent["$defs"] = {**defs, **({renamed.get(k, k): v for k, v in old.items()} if renamed else old)}
     del sent["definitions"]
-    trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), ""))
+    note = "" if not renamed else "(" + ", ".join(f"{describe(k)} as {describe(v)}" for k, v in renamed.items()) + (
+        ": `$defs` holds that name already)" if len(renamed) == 1 else ": `$defs` holds those names already)")
+    trans.append((r.changes["renamed-definitions-to-defs"], "#", ("definitions",), note))
     if refs is not None and not any(map(_to_definitions, refs)):
         return  # (no reference to repoint anywhere: the schema objects are not looked through)
-    found = _refs_to(sent, "#") if places is None else _renamed_places(sent, places, "#")
+    found = _refs_to(sent, "#") if places is None else _renamed_places(sent, places, "#", renamed)
     for place, node in found:
         if _to_definitions(node["$ref"]):
-            node["$ref"] = _in_defs(node["$ref"])
+            node["$ref"] = _in_defs(node["$ref"], renamed)
             trans.append((r.changes["rewrote-definitions-reference"], "#", place + ("$ref",), ""))
+
+
+def as_fresh(old: dict, defs: dict) -> dict:
+    """{name: new name} for each name of `old` (`definitions`) that `defs` (`$defs`) holds too: the
+    name with the first `_2`, `_3`... that neither holds, nor another new name."""
+    renamed: dict = {}
+    taken = None
+    for name in old:
+        if name in defs:
+            if taken is None:
+                taken = set(defs) | set(old)
+            n = 2
+            while f"{name}_{n}" in taken:
+                n += 1
+            renamed[name] = fresh = f"{name}_{n}"
+            taken.add(fresh)
+    return renamed
 
 
 def _to_definitions(ref: str) -> bool:
@@ -124,22 +145,30 @@ def _to_definitions(ref: str) -> bool:
     return tokens is not None and len(tokens) > 1 and tokens[0] == "definitions"
 
 
-def _in_defs(ref: str) -> str:
-    """`ref` (_to_definitions) pointing at the same place under `$defs`."""
-    if ref.startswith("#/definitions/"):
+def _in_defs(ref: str, renamed: dict | None = None) -> str:
+    """`ref` (_to_definitions) pointing at the same place under `$defs`, where the definition it
+    names has the name `renamed` gives it (if any): its own spelling kept where it can be."""
+    tokens = ref_pointer(ref) if renamed else None
+    if tokens is not None and tokens[1] in renamed:
+        tokens = ("definitions", renamed[tokens[1]], *tokens[2:])
+    elif ref.startswith("#/definitions/"):
         return "#/$defs/" + ref[len("#/definitions/"):]
-    return "#/$defs/" + "/".join(t.replace("~", "~0").replace("/", "~1").replace("%", "%25") for t in ref_pointer(ref)[1:])
+    else:
+        tokens = ref_pointer(ref)
+    return "#/$defs/" + "/".join(t.replace("~", "~0").replace("/", "~1").replace("%", "%25") for t in tokens[1:])
 
 
-def _renamed_places(sent: dict, places: list, prefix: str) -> list:
+def _renamed_places(sent: dict, places: list, prefix: str, renamed: dict | None = None) -> list:
     """_refs_to(sent, prefix) after _defs_renamed's rename, from `places` (_refs_to before it): the
-    root's `definitions` now follow its `$defs` (or stand last, as `$defs`), every place the same."""
+    root's `definitions` now follow its `$defs` (or stand last, as `$defs`), under the names
+    `renamed` gives them, every other place the same."""
     by_key: dict = {}
     for place, node in places:
         if node["$ref"].startswith(prefix):
             key = place[0] if place else None
             if key == "definitions":
-                place, key = ("$defs",) + place[1:], _RENAMED
+                tail = place[1:] if not renamed else (renamed.get(place[1], place[1]),) + place[2:]
+                place, key = ("$defs",) + tail, _RENAMED
             by_key.setdefault(key, []).append((place, node))
     found = by_key.pop(None, [])
     for key in sent:
