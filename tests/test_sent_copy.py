@@ -9,7 +9,8 @@ import collections
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from sent_support import compiled_unmutated
+from sent_support import TARGETS as ALL_TARGETS
+from sent_support import compiled_unmutated, label
 from strategies import examples, schemas
 
 from toolcast import compile as compile_mod
@@ -316,3 +317,36 @@ def test_the_copy_finds_the_references_the_passes_look_for(schema: dict, prefix:
             renamed = _renamed(copied)
             assert ([(p, id(n)) for p, n in _renamed_places(renamed, seen.ref_places, prefix)]
                     == [(p, id(n)) for p, n in _refs_to(renamed, prefix)])
+
+
+def _tupled(value: object) -> object:
+    """`value` with each list a tuple (as Python code may write a schema)."""
+    if isinstance(value, dict):
+        return {k: _tupled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_tupled(v) for v in value)
+    return value
+
+
+def _containers(value: object) -> set:
+    if isinstance(value, dict):
+        return {dict}.union(*(_containers(v) for v in value.values()))
+    if isinstance(value, (list, tuple)):
+        return {type(value)}.union(*(_containers(v) for v in value))
+    return set()
+
+
+@pytest.mark.parametrize("strict", ["auto", False])
+@pytest.mark.parametrize("target,api", ALL_TARGETS, ids=[label(t, a) for t, a in ALL_TARGETS])
+def test_tuples_are_sent_as_the_lists_json_writes(target: str, api: str | None, strict: object) -> None:
+    """A schema written with tuples (`required`, `enum`, `anyOf`, the tuple form of `items`) is sent,
+    strict or not, exactly as the same schema written with lists: the form sent holds no tuple."""
+    lists = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["a"],
+             "properties": {"a": {"enum": ["x", "y"]}, "b": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                            "c": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},
+                            "x": FREE}}
+    tool = {"name": "t", "description": "d", "inputSchema": _tupled(lists)}
+    got = compile_tool(tool, target=target, api=api, strict=strict)
+    assert tuple not in _containers(got.tool)
+    assert got.to_dict() == compile_tool({**tool, "inputSchema": lists}, target=target, api=api,
+                                         strict=strict).to_dict()

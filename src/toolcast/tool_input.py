@@ -25,8 +25,10 @@ class _TooDeep(Exception):
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of JSON-like data, refusing absurd nesting (_TooDeep beyond MAX_COPY_DEPTH)."""
-    if not isinstance(value, (dict, list)):
+    """A deep copy of JSON-like data, refusing absurd nesting (_TooDeep beyond MAX_COPY_DEPTH): a
+    dict or list subclass copied as the plain dict or list it stands for, a tuple as the list JSON
+    writes for it (so what is sent holds JSON's containers only)."""
+    if not isinstance(value, _CONTAINERS):
         return value
     try:
         return _copy(value, 1)
@@ -54,7 +56,7 @@ def _copy_dict(value: dict, depth: int) -> dict:
             out[k] = _copy_dict(v, depth + 1)
         elif tv is list:
             out[k] = _copy_list(v, depth + 1)
-        elif tv not in _SCALARS and isinstance(v, (dict, list)):
+        elif tv not in _SCALARS and isinstance(v, _CONTAINERS):
             out[k] = _copy(v, depth + 1)
     return out
 
@@ -70,12 +72,13 @@ def _copy_list(value: list, depth: int) -> list:
             out[i] = _copy_dict(v, depth + 1)
         elif tv is list:
             out[i] = _copy_list(v, depth + 1)
-        elif tv not in _SCALARS and isinstance(v, (dict, list)):
+        elif tv not in _SCALARS and isinstance(v, _CONTAINERS):
             out[i] = _copy(v, depth + 1)
     return out
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_CONTAINERS = (dict, list, tuple)
 
 
 def _copy_iterative(value: dict | list) -> Any:
@@ -87,7 +90,7 @@ def _copy_iterative(value: dict | list) -> Any:
             raise _TooDeep
         items = src.items() if isinstance(src, dict) else enumerate(src)
         for k, v in items:
-            if isinstance(v, (dict, list)):
+            if isinstance(v, _CONTAINERS):
                 child: Any = {} if isinstance(v, dict) else []
                 stack.append((v, child, depth + 1))
             else:
