@@ -302,7 +302,7 @@ class Rewrite(SlotCopy):
         """Schema object `s`, at the place self.at, in 2020-12 terms, its subschemas as they are
         (the same object when nothing of its own changes). Only a key of REWRITTEN_KEYS changes it."""
         out = s
-        if self.ref_siblings_ignored and "$ref" in out:
+        if self.ref_siblings_ignored and "$ref" in out and not self.kept.issuperset(out):  # (most: `$ref` alone)
             extra = [k for k in out if k not in self.kept]
             if extra:
                 sp = tuple(self.at)
