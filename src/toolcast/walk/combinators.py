@@ -349,6 +349,8 @@ def _settled_nullable(w: Walk, s: dict, sp: tuple) -> dict:
 def _normalize(w: Walk, s: dict, sp: tuple, root: bool) -> dict | None:
     """Rewrites that reshape a node before its keywords are read: an ineffective `nullable`,
     allOf, $ref and anyOf siblings, oneOf; None after a refusal."""
+    if len(s) == 1 and "$ref" in s:
+        return s  # (a `$ref` alone, most of them: nothing beside it to reshape)
     kw = w.r.keywords
     if "nullable" in s:
         s = _settled_nullable(w, s, sp)
