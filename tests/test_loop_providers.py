@@ -192,6 +192,33 @@ def test_gemini_bad_shapes_name_the_place():
             tc_gemini.tool_calls({"candidates": [candidate]}, TOOLSET)
 
 
+# Chunks of a call streamed piece by piece (Vertex AI's stream_function_call_arguments): no call
+# until the chunks are put together (read as it stands, the tool would run with arguments missing).
+STREAMED = {
+    "the first chunk": {"name": "docs__search", "willContinue": True},
+    "a chunk of arguments": {"name": "docs__search", "partialArgs": [{"jsonPath": "$.q", "stringValue": "x"}],
+                             "willContinue": True},
+    "the last chunk": {"name": "docs__search", "partialArgs": [{"jsonPath": "$.q", "stringValue": "y"}],
+                       "willContinue": False},
+    "the end of the stream": {"name": "docs__search", "willContinue": False},
+}
+
+
+@pytest.mark.parametrize("sdk", [False, True], ids=["dict", "sdk"])
+@pytest.mark.parametrize("chunk", sorted(STREAMED))
+def test_gemini_a_streamed_calls_chunk_is_no_call(chunk, sdk):
+    response = gemini_response({"functionCall": STREAMED[chunk]})
+    if sdk:
+        response = genai_types.GenerateContentResponse.model_validate(response)
+    with pytest.raises(ResponseShapeError, match=r"function_call: expected a whole function call"):
+        tc_gemini.tool_calls(response, TOOLSET)
+    # (a whole call that says it is the last, its `args` given, is one)
+    whole = gemini_response({"functionCall": {"name": "docs__search", "args": {"q": "z"}, "willContinue": False}})
+    if sdk:
+        whole = genai_types.GenerateContentResponse.model_validate(whole)
+    assert [c.arguments for c in tc_gemini.tool_calls(whole, TOOLSET)[0]] == [{"q": "z"}]
+
+
 # --------------------------------------------------------------------------- execution
 
 

@@ -64,7 +64,18 @@ def _raw_from_part(part: Any, path: str) -> RawCall | None:
         path = f"{path}.function_call"
     if not _is_object(call):
         raise ResponseShapeError(path, "an object", call)
-    return RawCall(string_field(call, "id", path), string_field(call, "name", path), _field(call, "args"))
+    args = _field(call, "args")
+    if _field(call, "will_continue", "willContinue") is True or (args is None and (
+            _field(call, "will_continue", "willContinue") is not None or _field(call, "partial_args", "partialArgs") is not None)):
+        # A chunk of a call streamed piece by piece (Vertex AI stream_function_call_arguments): not
+        # a call until the stream's chunks are put together; read as it stands it would run with
+        # its arguments missing.
+        raise ResponseShapeError(path, "a whole function call (a streamed call's chunks put together first)", call)
+    return RawCall(string_field(call, "id", path), string_field(call, "name", path), args)
+
+
+# The fields of a streamed call's chunk (see _raw_from_part): a part holding one is read the careful way.
+_STREAMED = frozenset({"will_continue", "willContinue", "partial_args", "partialArgs"})
 
 
 def _parts_of(response: Any) -> tuple[list[Any], str] | None:
@@ -123,7 +134,7 @@ def _raws(parts: list[Any], path: str) -> Iterator[tuple[Any, ...]]:
             call = dict.get(part, "function_call")
             if call is None:
                 call = dict.get(part, "functionCall")
-            if type(call) is dict:
+            if type(call) is dict and _STREAMED.isdisjoint(call):
                 call_id, name = dict.get(call, "id"), dict.get(call, "name")
                 if call_id is None:
                     call_id = ""
