@@ -4,6 +4,7 @@ hanging function times out alone, and every return value becomes an output in ea
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import datetime
 import enum
@@ -173,6 +174,67 @@ def test_a_hanging_async_function_times_out_alone():
     stuck_out, quick_out = asyncio.run(execute_tool_calls(calls, {}, timeout=0.5))
     assert stuck_out["is_error"] is True and "did not answer within 0.5 s" in _read_anthropic(stuck_out)[0]
     assert _read_anthropic(quick_out) == ("42", False)  # "41" converted to the int the hint asks for
+
+
+def test_sys_exit_in_a_function_fails_its_call_alone():
+    """argparse calls sys.exit() on a value it cannot read: that call fails, the batch's other
+    outputs stay (a sync function runs in a worker thread, where no KeyboardInterrupt is the user's)."""
+
+    def cli(argv: str) -> str:
+        parser = argparse.ArgumentParser(prog="cli")
+        parser.add_argument("--n", type=int, required=True)
+        return str(parser.parse_args(argv.split()).n)
+
+    def interrupted() -> str:
+        raise KeyboardInterrupt
+
+    async def exits() -> str:
+        sys.exit(3)
+
+    def quick(x: int) -> int:
+        return x + 1
+
+    toolset, _ = ToolSet.build([cli, interrupted, exits, quick])
+    calls, _ = tc_openai.tool_calls(_openai([("c1", "cli", {"argv": "--n notanumber"}), ("c2", "interrupted", {}),
+                                             ("c3", "exits", {}), ("c4", "quick", {"x": 41})]), toolset)
+    outs = asyncio.run(execute_tool_calls(calls, {}, timeout=10))
+    assert [o["output"] for o in outs] == ["Error: tool 'cli' failed: SystemExit: 2",
+                                          "Error: tool 'interrupted' failed: KeyboardInterrupt: KeyboardInterrupt",
+                                          "Error: tool 'exits' failed: SystemExit: 3", "42"]
+
+
+def test_a_task_the_function_awaited_cancelled_fails_its_call_alone():
+    async def fetch() -> str:
+        helper = asyncio.ensure_future(asyncio.sleep(30))
+        asyncio.get_running_loop().call_later(0.05, helper.cancel)
+        await helper  # (cancelled by someone else: CancelledError here)
+        return "never"
+
+    def quick(x: int) -> int:
+        return x + 1
+
+    toolset, _ = ToolSet.build([fetch, quick])
+    calls, _ = tc_openai.tool_calls(_openai([("c1", "fetch", {}), ("c2", "quick", {"x": 1})]), toolset)
+    outs = asyncio.run(execute_tool_calls(calls, {}, timeout=10))
+    assert [o["output"] for o in outs] == ["Error: tool 'fetch' failed: a task it awaited was cancelled", "2"]
+
+
+def test_the_callers_cancellation_still_cancels_the_batch():
+    async def slow() -> str:
+        await asyncio.sleep(30)
+        return "never"
+
+    toolset, _ = ToolSet.build([slow])
+    calls, _ = tc_openai.tool_calls(_openai([("c1", "slow", {})]), toolset)
+
+    async def go() -> None:
+        task = asyncio.ensure_future(execute_tool_calls(calls, {}, timeout=60))
+        await asyncio.sleep(0.1)
+        task.cancel()
+        await task
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(go())
 
 
 def test_every_kind_of_return_value_in_every_shape():

@@ -28,15 +28,17 @@ async def call_local(name: str, local: LocalTool, arguments: dict[str, Any], tim
     except Exception as exc:  # pydantic's ValidationError: the function is not called
         return _ErrorText(f"arguments for {where} do not fit its parameters: {_validation_text(exc)}")
     if local.is_async:
-        job: Any = _guarded(local.function(*args, **kwargs))
+        job: Any = _guarded(local.function(*args, **kwargs), _OWN_IN_LOOP)
     else:
-        job = _guarded(_in_thread(local.function, args, kwargs, name))
+        job = _guarded(_in_thread(local.function, args, kwargs, name), _OWN_IN_THREAD)
     try:
         ok, value = await asyncio.wait_for(job, timeout)
     except TimeoutError:  # (only the timeout's own: the function's exceptions are caught in _guarded)
         within = f" within {timeout:g} s" if timeout is not None else ""
         return _ErrorText(f"{where} did not answer{within}")
     if not ok:
+        if isinstance(value, asyncio.CancelledError):
+            return _ErrorText(f"{where} failed: a task it awaited was cancelled")
         return _ErrorText(f"{where} failed: {type(value).__name__}: {_exception_text(value)}")
     try:
         return tool_result(value)
@@ -44,12 +46,28 @@ async def call_local(name: str, local: LocalTool, arguments: dict[str, Any], tim
         return _ErrorText(f"{where} returned a value that cannot be sent: {_exception_text(exc)}")
 
 
-async def _guarded(awaitable: Any) -> tuple[bool, Any]:
+# What a function's call may raise besides an Exception and still fail alone (the batch's other
+# calls keep their outputs): sys.exit() (argparse on a bad value) anywhere; in a worker thread a
+# KeyboardInterrupt too, which no signal delivers there (in the loop's thread it may be the user's).
+_OWN_IN_LOOP = (SystemExit,)
+_OWN_IN_THREAD = (SystemExit, KeyboardInterrupt)
+
+
+async def _guarded(awaitable: Any, own: tuple) -> tuple[bool, Any]:
     """(True, what `awaitable` gave) or (False, the exception it raised): a TimeoutError the
-    function raises itself is its failure, not the call's timeout."""
+    function raises itself is its failure, not the call's timeout; so are the exceptions of `own`,
+    and a CancelledError that is not this call's cancellation (a task the function awaited was
+    cancelled by someone else), which would otherwise end the whole batch."""
     try:
         return True, await awaitable
     except Exception as exc:
+        return False, exc
+    except asyncio.CancelledError as exc:
+        task = asyncio.current_task()
+        if task is None or task.cancelling():
+            raise  # this call was cancelled: its timeout, or the caller's
+        return False, exc
+    except own as exc:
         return False, exc
 
 
