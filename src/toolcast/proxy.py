@@ -14,6 +14,7 @@ from toolcast._runtime.mcp_session import _sdk_log_to
 from toolcast._runtime.proxy_budget import HeldAnswers
 from toolcast._runtime.proxy_marks import mark_non_strict
 from toolcast._runtime.proxy_names import NameRegistry, check_server_name
+from toolcast._runtime.proxy_reads import AnsweredReads
 from toolcast._runtime.proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError
 from toolcast.walk.values import non_json
@@ -27,8 +28,7 @@ LIST_RETRY_WAIT = 2.0
 # Fields of an upstream tool passed on as they are: a client may validate structuredContent
 # against outputSchema, and annotations tell it what a tool does.
 _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
-# The JSON-RPC error code the MCP SDK gives a request whose connection closed under it; servers
-# use it for errors of their own too (it is JSON-RPC's first "server error" code).
+# The MCP SDK's JSON-RPC code for a request whose connection closed (servers use it for their own errors too).
 _CONNECTION_CLOSED = -32000
 
 
@@ -341,6 +341,10 @@ class Proxy:
         arguments = params.arguments or {}
         if not isinstance(arguments, Mapping):
             return _error_result(f"arguments for tool {name!r} must be an object")
+        bad = non_json(arguments)
+        if bad is not None:  # (the SDK reads NaN, and would forward it as null: maybe at a null path)
+            place = "".join(f"[{t!r}]" for t in bad[0])
+            return _error_result(f"arguments for tool {name!r} hold what JSON cannot carry: {bad[1]} at arguments{place}")
         arguments = strip_call_nulls(name, dict(arguments), listing.null_paths)
         check = listing.checks.get(name)
         if check is not None:  # (--enforce) a call that breaks an enforced constraint is not forwarded
@@ -439,7 +443,7 @@ async def serve(proxy: Proxy, read: Any, write: Any) -> None:
     async with anyio.create_task_group() as tg:
         tg.start_soon(proxy.start, tg)  # initialize is answered at once; tools/list waits for the start
         try:
-            await server.run(read, proxy.answers.releasing(write), options)
+            await server.run(AnsweredReads(read, write), proxy.answers.releasing(write), options)
         finally:
             await proxy.stop()
             tg.cancel_scope.cancel()

@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["AnswerBudget", "LineReader", "Skipped", "answer_budget", "answer_id", "set_answer_budget"]
+__all__ = ["AnswerBudget", "LineReader", "Skipped", "answer_budget", "answer_id", "request_id", "set_answer_budget"]
 
 #: Of a line that is skipped (too long, or over the budget), or that cannot be read, how many
 #: bytes from its start are scanned for its id; past them only its end is looked at.
@@ -43,6 +43,7 @@ class _AnswerScan:
         self.value: bytearray | None = None  # the id's text, while it is read
         self.ident: bytes | None = None  # the id's text once read (b"": unusable)
         self.is_answer = False  # the top level has a "result" or an "error"
+        self.is_request = False  # the top level has a "method"
 
     def feed(self, piece: bytes) -> None:
         pos, end = 0, len(piece)
@@ -117,16 +118,18 @@ class _AnswerScan:
             if key == b"id" and self.ident is None and self.value is None:
                 self.value = bytearray()
             self.is_answer = self.is_answer or key in (b"result", b"error")
+            self.is_request = self.is_request or key == b"method"
         elif token in (b",", b"}", b"]"):
             if at_top and self.value is not None:
                 self.ident, self.value = bytes(self.value), None
             if token != b",":
                 self.depth -= 1
 
-    def answer_id(self) -> int | str | None:
-        """The id, when the line is an answer and its id is an id the SDK could have sent."""
+    def answer_id(self, request: bool = False) -> int | str | None:
+        """The id, when the line is an answer (or with `request`, a request) and its id is an id
+        the SDK could have sent (or a client, an integer or a string)."""
         raw = (self.ident or b"").strip()
-        if not self.is_answer or not raw:
+        if not (self.is_request if request else self.is_answer) or not raw:
             return None
         if _INT_ID.fullmatch(raw):
             return int(raw)
@@ -160,10 +163,19 @@ def answer_id(line: bytes) -> int | str | None:
     return _id_of(scan, line[-_TAIL_BYTES:])
 
 
-def _id_of(scan: _AnswerScan, tail: bytes) -> int | str | None:
+def _id_of(scan: _AnswerScan, tail: bytes, request: bool = False) -> int | str | None:
     if scan.ident is not None:
-        return scan.answer_id()
-    return _tail_id(tail) if scan.is_answer else None
+        return scan.answer_id(request)
+    return _tail_id(tail) if (scan.is_request if request else scan.is_answer) else None
+
+
+def request_id(line: bytes) -> int | str | None:
+    """The id of ``line`` when it looks like a JSON-RPC request (a top-level ``method`` and an
+    integer or string ``id``), read as answer_id reads an answer's: what a proxy answers with an
+    error when the SDK cannot read the request (too deep, a lone surrogate escape, a number out of range)."""
+    scan = _AnswerScan()
+    scan.feed(line[:HEAD_SCAN_BYTES])
+    return _id_of(scan, line[-_TAIL_BYTES:], True)
 
 
 class AnswerBudget:
