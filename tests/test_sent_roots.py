@@ -277,3 +277,29 @@ def test_a_root_whose_const_or_enum_is_no_object_is_refused_in_every_mode(name: 
             assert ("root-schema-not-object" in codes) is refused, where
             if refused:
                 assert res.status == "refused", where
+
+
+# A root that still says something of null once read as an object (the run-time red-team's round 3):
+# `nullable: true` where a dialect is declared (which does not define it: object_root reads OpenAPI's
+# only where none is), and null among a root enum's values beside an object.
+DIALECTS = ("https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#",
+            "http://json-schema.org/draft-04/schema#")
+NULL_AT_THE_ROOT = {
+    **{f"nullable/{d.split('/')[-2]}": {"$schema": d, "type": "object", "nullable": True, **OBJ_A} for d in DIALECTS},
+    "enum-object-null": {"type": "object", "enum": [{"a": "x"}, None], "properties": {"a": {"type": "string"}}},
+    "enum-object-null-untyped": {"enum": [None, {"a": "x"}]},
+    "enum-object-null-declared": {"$schema": DIALECTS[1], "type": "object", "enum": [{"a": "x"}, None]},
+}
+
+
+def test_a_root_that_says_null_is_sent_as_the_object_alone() -> None:
+    _judge(sorted(NULL_AT_THE_ROOT.items()))
+    for name, schema in NULL_AT_THE_ROOT.items():
+        for target, api in TARGETS:
+            res = toolcast.compile_tool(_tool(copy.deepcopy(schema)), target=target, api=api, strict=False)
+            if res.tool is None:
+                continue
+            sent = _sent_schema(res.tool)
+            assert sent.get("nullable") is not True and None not in sent.get("enum", ()), (name, label(target, api))
+            if "enum" in sent:  # (the object among the values kept where the root keeps its enum)
+                assert sent["enum"] == [{"a": "x"}], (name, label(target, api))

@@ -115,6 +115,8 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
         sent = _lift_root(sent, r, diags, trans)
         if sent is None:
             return None
+    if ("nullable" in sent or "enum" in sent) and policy.get("root_type") == "object":
+        _root_null_left_out(sent, r, trans)
     if policy.get("sent_ref_siblings") == "dollar-only":
         _ref_siblings(sent, r, trans)
     if policy.get("sent_recursion") == "non-required-properties":
@@ -124,6 +126,21 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
     if sent_rules.applies(r):  # (keywords rejected anywhere, boolean property schemas, empty lists)
         return sent_rules.sent_rules(sent, r, diags, trans)
     return sent
+
+
+def _root_null_left_out(sent: dict, r: Any, trans: list) -> None:
+    """What the root of the form sent still says of null, left out (exact): a `nullable: true` of a
+    declared dialect, which does not define it (object_root reads OpenAPI's where none is declared),
+    and null among the members of a root `enum` beside objects (root_not_object refused one with no
+    object). A tool's arguments are an object: no provider's reader of the root should find null there."""
+    change = r.changes["narrowed-root-to-object"]
+    if sent.get("nullable") is True:
+        del sent["nullable"]
+        trans.append((change, "#", ("nullable",), "(nullable: true, which the declared dialect does not define)"))
+    enum = sent.get("enum")
+    if type(enum) is list and any(v is None for v in enum):
+        sent["enum"] = [v for v in enum if v is not None]
+        trans.append((change, "#", ("enum",), "(the null among its values left out)"))
 
 
 def property_names(schema: Any):
