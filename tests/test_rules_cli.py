@@ -258,3 +258,14 @@ def test_only_the_accessors_know_how_a_table_entry_is_laid_out():
                 outside += [(fn.name, n.lineno) for n in ast.walk(fn) if isinstance(n, ast.Subscript)
                             and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, int)]
         assert outside == [], (module, outside)
+
+
+def test_the_library_api_takes_a_version_as_the_cli_does():
+    """docs/rules.md: `resolved(rules)` and `diff_rules(a, b)` are library API; a version spelled as
+    `--rules` takes it is read as that version's Rules (it raised AttributeError on a string)."""
+    from toolcast import rules_diff
+    from toolcast.rules import get_rules
+
+    assert rules_diff.resolved(f"openai@{DEFAULT}") == rules_diff.resolved(get_rules(f"openai@{DEFAULT}"))
+    assert rules_diff.diff_rules(VERSIONS[0], f"openai@{DEFAULT}") == rules_diff.diff_rules(
+        get_rules(VERSIONS[0]), get_rules(f"openai@{DEFAULT}"))

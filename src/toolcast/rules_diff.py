@@ -119,10 +119,12 @@ def versions() -> dict:
             "versions": infos}
 
 
-def resolved(r: Rules) -> dict:
+def resolved(r: Rules | str) -> dict:
     """One version's resolved tables (what `extends` inherits included), as JSON-ready data:
     name and description rules, limits, formats, keywords by class and in detail, rewrites,
-    regex feature classes and features, the diagnostic and transformation catalogues, sources."""
+    regex feature classes and features, the diagnostic and transformation catalogues, sources.
+    `r`: the Rules, or a version as `--rules` takes it ("openai@2026-10-17", "2024-08-06", "latest")."""
+    r = r if isinstance(r, Rules) else get_rules(r)
     keywords = {k: _keyword(e) for k, e in sorted(r.keywords.items())}
     limits = {k: _limit(e) for k, e in sorted(r.limits.items())}
     features = {f: _regex_feature(e) for f, e in sorted(_regex_features(r).items())}
@@ -173,14 +175,17 @@ def _changes(a: dict, b: dict) -> dict:
     return {f: [a[f], b[f]] for f in a if a[f] != b[f]}
 
 
-def diff_rules(a: Rules, b: Rules) -> dict:
-    """What changes from rule version `a` to `b`, each change with the citations behind it.
+def diff_rules(a: Rules | str, b: Rules | str) -> dict:
+    """What changes from rule version `a` to `b` (each Rules, or a version as resolved takes it),
+    each change with the citations behind it.
 
     JSON-ready: `from`, `to`, then lists of changed `keywords` (class, action, handler),
     `formats` (added, removed), `limits`, `name`, `description`, `regex_features`, `classes`,
     `diagnostics` and `transformations` (added, removed or changed fields), `sources` (added,
     removed ids) and `citations` (every source a change cites, by id).
     """
+    a = a if isinstance(a, Rules) else get_rules(a)
+    b = b if isinstance(b, Rules) else get_rules(b)
     cited: set[str] = set()
 
     def cite(r: Rules, ids: Sequence[str]) -> list[str]:
