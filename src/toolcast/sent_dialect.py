@@ -129,14 +129,15 @@ def _seen_after(seen: Any, rw: Rewrite) -> None:
 def moved_below(seen: Any, moved: list | None) -> None:
     """`seen`'s places of schema objects made None (not known) where a pass moved one of them:
     one below a slot of `moved` (places), or anywhere when `moved` is None (not known)."""
-    if moved is not None and not moved:
+    if moved is None:
+        seen.ref_places = seen.tuple_places = None
         return
-    lengths = {len(place) for place in moved} if moved is not None else set()
-    slots = set(moved) if moved is not None else set()
-    if moved is None or (seen.ref_places is not None and any(_cut(e[0], slots, lengths) for e in seen.ref_places)):
-        seen.ref_places = None
-    if moved is None or (seen.tuple_places is not None and any(_cut(e[0], slots, lengths) for e in seen.tuple_places)):
-        seen.tuple_places = None
+    if not moved:
+        return
+    slots, lengths = set(moved), {len(place) for place in moved}
+    seen.ref_places, seen.tuple_places = (
+        None if found is None or any(_cut(e[0], slots, lengths) for e in found) else found
+        for found in (seen.ref_places, seen.tuple_places))
 
 
 def _dependencies(sent: dict, code: str, trans: list, known: list | None = None) -> list | None:

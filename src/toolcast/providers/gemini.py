@@ -64,9 +64,8 @@ def _raw_from_part(part: Any, path: str) -> RawCall | None:
         path = f"{path}.function_call"
     if not _is_object(call):
         raise ResponseShapeError(path, "an object", call)
-    args = _field(call, "args")
-    if _field(call, "will_continue", "willContinue") is True or (args is None and (
-            _field(call, "will_continue", "willContinue") is not None or _field(call, "partial_args", "partialArgs") is not None)):
+    args, going_on = _field(call, "args"), _field(call, "will_continue", "willContinue")
+    if going_on is True or (args is None and (going_on is not None or _field(call, "partial_args", "partialArgs") is not None)):
         # A chunk of a call streamed piece by piece (Vertex AI stream_function_call_arguments): not
         # a call until the stream's chunks are put together; read as it stands it would run with
         # its arguments missing.
