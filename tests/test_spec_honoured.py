@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
 import re
 import shutil
 import sys
@@ -324,14 +325,53 @@ def test_a_slot_must_hold_what_the_keyword_holds(openai_spec, tmp_path):
     err = refusal(openai_spec)
     assert (err.file, err.line, err.path) == (str(f), 11, "slots.patternProperties.kind")
     assert "holds schemas as a 'map'; a slot of kind 'schema' would walk them as something else" in err.message
-    # the right kind generates, and the map's schemas are walked
-    rules = _rules_of_new_version(openai_spec, tmp_path, body + "  patternProperties: {kind: map, depth: 1}\n")
+    # the right kind generates (where optional properties stay optional: see the test after), and
+    # the map's schemas are walked
+    allowed = "policy:\n  optional_properties: {rule: allowed, cite: [O-SO]}\n"
+    rules = _rules_of_new_version(openai_spec, tmp_path, body + "  patternProperties: {kind: map, depth: 1}\n" + allowed)
     tool = {"name": "t", "description": "d", "inputSchema": {
         "type": "object", "required": ["a"], "additionalProperties": False, "properties": {"a": {"type": "string"}},
         "patternProperties": {"^x": {"type": "integer", "not": {"const": 1}}}}}
     res = compile_tool(tool, rules=rules)
     assert res.status == "non-strict"
     assert ("openai/unsupported-keyword", "#/patternProperties/^x/not") in {(d.code, d.path) for d in res.diagnostics}
+
+
+_PRESENCE_TOOL = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+
+
+@pytest.mark.parametrize("kw, value, rule", [
+    # (keyword kept, a value for it, the policy rule that breaks it)
+    ("minProperties", "2", "optional_properties"),  # {"a": null, "b": null} passes, the handler gets {}
+    ("maxProperties", "1", "optional_properties"),  # every property sent: nothing passes
+    ("dependentRequired", '{"a": ["b"]}', "optional_properties"),  # {"a": "x", "b": null} reaches it as {"a": "x"}
+    ("dependentSchemas", '{"a": {"properties": {"b": {"const": "y"}}}}', "optional_properties"),
+    ("propertyNames", '{"maxLength": 0}', "optional_properties"),
+    ("patternProperties", '{"^x": {"type": "object", "properties": {"q": {"type": "string"}}}}', "optional_properties"),
+    ("allOf", '[{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "string"}}}]', "objects"),
+])
+def test_a_keyword_the_policy_breaks_cannot_be_kept(openai_spec, tmp_path, kw, value, rule):
+    # Each generated, and compiled a strict tool that lost values without a finding, or that no call
+    # could satisfy (the red-team's round of the twelfth session): under nullable optional properties
+    # a present null is not an absent property; under closed objects, parts closed apart.
+    order = _ORDER_WITH_NOT.replace(", not]", f", {kw}]")
+    value_kind = {"patternProperties": "schema-map", "dependentSchemas": "schema-map", "propertyNames": "schema",
+                  "allOf": "schema-list"}.get(kw, "any")
+    slot = {"patternProperties": "map", "dependentSchemas": "map", "propertyNames": "schema", "allOf": "list"}.get(kw)
+    body = order + f"keywords:\n  {kw}: {{class: supported, value: {value_kind}, cite: [O-SO]}}\n"
+    body += f"slots:\n  {kw}: {{kind: {slot}, depth: 1}}\n" if slot else ""
+    f = new_version(openai_spec, body)
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 9, f"keywords.{kw}.class")
+    assert f"policy.{rule}" in err.message and "cannot keep it" in err.message
+    if kw in actions.CONJUNCTIVE:  # (closed objects break it whatever optional properties become)
+        return
+    # Where optional properties stay optional (no nulls sent), the same keyword is kept.
+    rules = _rules_of_new_version(openai_spec, tmp_path, body + "policy:\n  optional_properties: {rule: allowed, cite: [O-SO]}\n")
+    schema = {**_PRESENCE_TOOL, kw: json.loads(value)}
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, rules=rules, strict=True)
+    assert res.status == "strict" and not res.null_paths
+    assert kw in res.tool["parameters"]
 
 
 def test_a_value_handler_on_a_dropped_keyword_is_refused(openai_spec, tmp_path):

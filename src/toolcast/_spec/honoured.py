@@ -19,6 +19,7 @@ def check_honoured(r: dict, fail, check_cites, own: dict) -> None:
     _check_keyword_actions(r, fail, actions, own)
     by_pattern, changes = _check_patterns(r, fail, actions)
     _check_policy(r, fail, check_cites, actions)
+    _check_kept_under_policy(r, fail, actions, own)
     _check_losses(r, fail, actions, own, by_pattern, changes)
     _check_messages(r, fail, actions)
     _check_reserved(r, fail, actions, own)
@@ -100,6 +101,39 @@ def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> Non
     if need is not None and handler != need:
         raise fail(path, f"kept keyword {kw!r} needs `handler: {need}`: without it every value is kept "
                    "unchecked (a version that restates the entry must restate its handler)")
+
+
+def _check_kept_under_policy(r: dict, fail, actions, own: dict) -> None:
+    """No kept keyword is one the version's policy breaks: one that counts or tests which properties
+    are present, or names them by pattern, where optional properties are sent as nulls; an
+    applicator of the same object as its parent where every object is closed (actions.PRESENCE,
+    PATTERN_MEMBERS, CONJUNCTIVE)."""
+    policy, classes = r["policy"], r["keyword_classes"]
+    nullable = policy["optional_properties"]["rule"] == "nullable"
+    closed = policy["objects"]["rule"] == "closed"
+    for kw, entry in r["keywords"].items():
+        if classes[entry["class"]]["action"] != "keep":
+            continue
+        if nullable and kw in actions.PRESENCE:
+            rule, why = "optional_properties", (
+                f"{kw!r} counts or tests which properties an object holds, and under policy.optional_properties "
+                "nullable every optional property is sent (null where left out) and its null stripped before the "
+                "handler: the provider would check another object than the tool")
+        elif nullable and kw in actions.PATTERN_MEMBERS:
+            rule, why = "optional_properties", (
+                f"{kw!r} names properties by pattern, and a null path names each step exactly: under "
+                "policy.optional_properties nullable a property made nullable below it would keep its null")
+        elif closed and kw in actions.CONJUNCTIVE:
+            rule, why = "objects", (
+                f"{kw!r} applies its subschemas to the object around it, and under policy.objects closed each "
+                "would be closed on its own, rejecting the properties the others declare"
+                + (" (rewrite it: handler merge-all-of)" if kw == "allOf" else ""))
+        else:
+            continue
+        # (at the edit that made the conflict: the keyword's class, or the policy rule this version set)
+        path = ("keywords", kw, "class")
+        raise fail(path if path[:2] in own or ("policy", rule) not in own else ("policy", rule, "rule"),
+                   f"{why}; class {entry['class']!r} cannot keep it (drop it, lossy)")
 
 
 def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:

@@ -276,6 +276,21 @@ NON_MONOTONE = {
     "oneOf": "counted (exactly one branch must match)", "contains": "counted (minContains, maxContains)",
 }
 
+# Kept keywords that the strict rules of a policy break (tools/gen_tables.py refuses them there).
+# Under optional_properties nullable every optional property is sent, null where the model leaves
+# it out, and the null stripped before the handler: a keyword that counts or tests which properties
+# an object holds then reads a different object in the provider than in the tool (`minProperties: 2`
+# passes {"a": null, "b": null}, which reaches the handler as {}; `maxProperties: 1` passes nothing).
+PRESENCE = ("minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies",
+            "propertyNames")
+# Under nullable, slots whose members are properties named by a pattern, not a name: a null path
+# names each step exactly, so a property made nullable below one would keep its null.
+PATTERN_MEMBERS = ("patternProperties",)
+# Under objects closed, applicators whose subschemas apply to the same object as the schema around
+# them (a conjunction): each closed on its own rejects the properties the others declare, so no
+# object is valid. The walk merges allOf's parts first (handler merge-all-of) and nothing else.
+CONJUNCTIVE = ("allOf", "dependentSchemas")
+
 # Keywords the document pass reads before any keyword table (walk.document, walk.dialect,
 # walk.resources): `$schema` names the dialect the document is rewritten from into 2020-12 terms,
 # `$id` / draft-04 `id` / `$anchor` / `$dynamicAnchor` are the resources every `$ref` is resolved
