@@ -145,3 +145,15 @@ def test_a_pyproject_that_does_not_name_toolcast_is_passed_by_unparsed(project: 
     (project / "src" / "pyproject.toml").write_text("[tool.toolcast\n", encoding="utf-8")
     code, _, err = run("config")
     assert code == 2 and "invalid TOML" in err and str(project / "src" / "pyproject.toml") in err
+
+
+def test_mcp_servers_given_beside_the_file_are_read(project: Path) -> None:
+    # `--mcp`/`--mcp-url` append to a list: with a table in force they raised an internal error
+    # (the red-team's round of the twelfth session); `paths` from the file stand aside for them.
+    write(project, 'paths = ["tools"]\nstrict = "auto"\n')
+    args = parsed("compile", "--mcp", "srv one", "--mcp", "srv two")
+    assert args.mcp == ["srv one", "srv two"] and args.paths == []
+    args = parsed("check", "--mcp-url", "http://127.0.0.1:9/mcp")
+    assert args.mcp_url == ["http://127.0.0.1:9/mcp"] and args.strict == "auto"
+    code, out, err = run("check", "--mcp-url", "http://127.0.0.1:9/mcp")
+    assert code == 2 and "internal error" not in out + err and "MCP server at 'http://127.0.0.1:9/mcp' failed" in out + err

@@ -144,9 +144,11 @@ def _given(command: str, argv: list[str]) -> set[str]:
     parser = build_parser()
     sub = _subparser(parser, command)
     dests = {a.dest for a in sub._actions if a.option_strings and a.dest != "help"}
-    sub.set_defaults(**dict.fromkeys(dests, _UNSET))
+    # (an append action appends to its default: theirs stays None, which no given flag leaves)
+    appends = {a.dest for a in sub._actions if isinstance(a, argparse._AppendAction)}
+    sub.set_defaults(**{d: None if d in appends else _UNSET for d in dests})
     ns = parser.parse_args(argv)
-    return {d for d in dests if getattr(ns, d, _UNSET) is not _UNSET}
+    return {d for d in dests if getattr(ns, d, _UNSET) is not (None if d in appends else _UNSET)}
 
 
 def _apply_flag(sub: argparse.ArgumentParser, args: argparse.Namespace, key: str, text: Any, label: str) -> None:
