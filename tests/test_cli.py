@@ -420,6 +420,31 @@ def test_a_full_stdout_is_said_plainly_not_an_internal_error(argv: tuple) -> Non
     assert "internal error" not in res.stderr
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("targets", [("--target", "openai"), ("--target", "openai", "--target", "anthropic")])
+def test_a_report_that_cannot_be_written_leaves_out_as_it_was(tmp_path: Path, fmt: str, targets: tuple) -> None:
+    # JSON, SARIF and annotations are written at the end: --out was switched in before them, so a
+    # full disk under stdout exited 2 with DIR already replaced (the red-team's round of the twelfth
+    # session). DIR is switched in only once the report is written.
+    exe = Path(sys.executable).with_name("toolcast")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "toolcast.cli.main"]
+    tool = tmp_path / "a.json"
+    tool.write_text(json.dumps({"name": "a", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}))
+    gen = tmp_path / "gen"
+    argv = cmd + ["compile", str(tool), "--out", str(gen), "--format", fmt, *targets]
+    assert subprocess.run(argv, capture_output=True, timeout=60).returncode == 0
+    before = {p: p.read_bytes() for p in sorted(gen.rglob("*")) if p.is_file()}
+    tool.write_text(json.dumps({"name": "a", "parameters": {"type": "object", "properties": {"y": {"type": "string"}}}}))
+    with open("/dev/full", "w") as full:
+        res = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert res.returncode == 2 and "cannot write the report: No space left on device" in res.stderr
+    assert {p: p.read_bytes() for p in sorted(gen.rglob("*")) if p.is_file()} == before
+    assert "left unchanged" in res.stderr
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=60)  # (a report that can be written: switched)
+    assert res.returncode == 0 and {p: p.read_bytes() for p in sorted(gen.rglob("*")) if p.is_file()} != before
+
+
 @pytest.mark.parametrize("argv,redirect,needle", [
     (("compile", "-"), "<&-", "<stdin>: cannot read: standard input is closed"),
     (("check", "-", "--format", "json"), "<&-", "cannot read: standard input is closed"),

@@ -242,6 +242,12 @@ class Batch:
         with self._or_left_as_it_was():
             self._built = self._build()
 
+    @property
+    def staged(self) -> tuple[list[str], Path]:
+        """(the tool files, in manifest order; the complete new DIR beside it), once prepared."""
+        assert self._built is not None and self._stage is not None
+        return self._built[0], self._stage
+
     def commit(self) -> list[str]:
         """Switch the new batch in (prepared first, when it was not); returns the tool files
         written, in manifest order."""

@@ -17,6 +17,7 @@ from toolcast.cli.outputs import (
     open_out,
     report_sink,
     snapshot,
+    switch_out,
     write_baseline,
 )
 from toolcast.cli.parser import (  # noqa: F401 (build_parser, seconds and the help texts keep their names here)
@@ -73,9 +74,10 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
             refused = refused or res.status == "refused"
             hit = hit or bool(gate.failing(res, fail_on, known))
         say = failed_early or batch is not None
-        written = finish_out(batch, out_dir, errors, err, say) if out_dir else None
-        batch = None  # switched in, or left and said so
-        changed = watch and snapshot(Path(out_dir)) != before
+        written = finish_out(batch, out_dir, errors, err, say) if out_dir else None  # (built beside DIR)
+        if written is None:
+            batch = None  # left, and said so
+        changed = watch and written is not None and snapshot(batch.staged[1]) != before
         baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
         sink.finish(errors, written, over)
         if baseline_written is not None and args.format == "text":
@@ -83,6 +85,9 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         if changed and args.format == "text":
             out.write(f"--out {render.shown_text(args.out)} changed: regenerated files to review and commit\n")
         out.flush()
+        if batch is not None:  # (the report written: only now is DIR switched in)
+            switch_out(batch, written, errors, err)
+            batch = None
     except OSError as exc:  # the report itself cannot be written (a full disk under stdout or TMPDIR)
         where = " (the JSON document is held in a temporary file until the summary is known: set TMPDIR to a " \
                 "directory with room)" if isinstance(exc, render.SpoolError) else ""

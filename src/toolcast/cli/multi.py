@@ -13,7 +13,15 @@ from typing import IO, Any
 
 from toolcast._output.jsonout import write_json
 from toolcast.cli.inputs import _load_all
-from toolcast.cli.outputs import Unread, add_out, finish_out, open_out, snapshot, write_baseline
+from toolcast.cli.outputs import (
+    Unread,
+    add_out,
+    finish_out,
+    open_out,
+    snapshot,
+    switch_out,
+    write_baseline,
+)
 from toolcast.cli.parser import UsageError
 from toolcast.cli.run import TargetRun, _meta, _read_baseline, _rules
 from toolcast.loader import InputError
@@ -250,7 +258,7 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
             if results:
                 sink.add(item.source, results, item.where)
         written = _finish_out(batches, dirs, errors, err, failed_early or any(b is not None for b in batches.values()))
-        changed = watch and any(snapshot(Path(d)) != before[t] for t, d in dirs.items())
+        changed = watch and written is not None and any(snapshot(batches[t].staged[1]) != before[t] for t in written)
         baseline_written = write_baseline(args, kept, errors)
         sink.finish(errors, written, {t: r.exceeded() for t, r in runs.items()})
         if baseline_written is not None and args.format == "text":
@@ -258,6 +266,9 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
         if changed and args.format == "text":
             out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
         out.flush()
+        for t, got in (written or {}).items():  # (the report written: only now are the folders switched in)
+            switch_out(batches[t], got, errors, err)
+            batches[t] = None
     finally:
         for b in batches.values():
             if b is not None and not getattr(b, "switched", False):
@@ -267,7 +278,8 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
 
 def _finish_out(batches: dict[str, Any], dirs: dict[str, str], errors: list[InputError], err: IO[str],
                 say: bool) -> dict | None:
-    """Switch each target's folder in (when the run had no error), in target order; {target: written}.
+    """Build each target's folder beside it (when the run had no error), in target order; {target:
+    written}, for switch_out once the report is written.
     Every folder is built beside it first, and only when all are built is any switched in: after an
     error (the run's, or one building a folder, a full disk) every folder is left as it was, and
     that is said once."""
@@ -292,7 +304,8 @@ def _finish_out(batches: dict[str, Any], dirs: dict[str, str], errors: list[Inpu
     written: dict[str, Any] = {}
     for t, d in dirs.items():
         got = finish_out(batches[t], d, errors, err, say)
-        batches[t] = None
         if got is not None:
             written[t] = got
+        else:
+            batches[t] = None
     return written if written else None

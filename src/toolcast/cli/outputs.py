@@ -180,8 +180,10 @@ def add_out(batch: Any, source: str, res: CompileResult, errors: list[InputError
 
 
 def finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str], say: bool) -> dict | None:
-    """Switch the batch in when the run had no error; else leave DIR exactly as it was, and say so
-    on `err` (`say` is False when the error is DIR's own: then it is that error that is said)."""
+    """Build the batch's new DIR beside it when the run had no error (Batch.prepare: what fails for
+    want of room), and say what it holds; else leave DIR exactly as it was, and say so on `err`
+    (`say` is False when the error is DIR's own: then it is that error that is said). switch_out
+    switches it in, once the report is written: a report that cannot be written leaves DIR as it was."""
     from toolcast import outdir
 
     if batch is None or errors:
@@ -193,14 +195,28 @@ def finish_out(batch: Any, out_dir: str, errors: list[InputError], err: IO[str],
             err.write(f"toolcast: {errors[-1]}\n")
         return None
     try:
-        files = batch.commit()
+        batch.prepare()
     except outdir.OutDirError as exc:
         errors.append(InputError(exc.path, exc.reason))
         err.write(f"toolcast: {out_dir}: left unchanged, because of the error reported\n")
         return None
-    written: dict = {"dir": out_dir, "files": files}
+    written: dict = {"dir": out_dir, "files": batch.staged[0]}
     if batch.kept:
         written["kept"] = [{"file": f, "reason": why} for f, why in batch.kept]
-        for f, why in batch.kept:
-            err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
     return written
+
+
+def switch_out(batch: Any, written: dict, errors: list[InputError], err: IO[str]) -> None:
+    """Switch a batch finish_out built in; a failure (DIR replaced meanwhile, say) is an error of
+    the run, said on `err`, with DIR as it was."""
+    from toolcast import outdir
+
+    out_dir = written["dir"]
+    try:
+        batch.commit()
+    except outdir.OutDirError as exc:
+        errors.append(InputError(exc.path, exc.reason))
+        err.write(f"toolcast: {exc.path}: {exc.reason}\ntoolcast: {out_dir}: left unchanged\n")
+        return
+    for f, why in batch.kept:
+        err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
