@@ -6,6 +6,7 @@ from typing import Any
 
 from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, moved_below, needs_2020_terms
+from toolcast.sent_merge import add_property, conjoined, no_common_type
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
@@ -81,8 +82,11 @@ def _object_ref_root(schema: dict, r: Any, trans: list) -> dict:
     body = {k: v for k, v in target.items() if k not in _DEFS and k != "$schema"}
     if object_root(body, r, []) is body:
         return schema
+    inlined, inexact = conjoined(body, {k: v for k, v in schema.items() if k != "$ref"})
+    if inexact:  # (the root's keywords and its definition's not one schema side by side: left to the walk's merge)
+        return schema
     trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
-    return {**body, **{k: v for k, v in schema.items() if k != "$ref"}}
+    return inlined
 
 
 def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bundled: Any = None) -> dict | None:
@@ -240,9 +244,16 @@ def _lift_root(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     if type(sent.get("$ref")) is str and set(r.sent_root_keywords) & {"anyOf", "oneOf", "allOf"}:
         target = _deref(sent, {"$ref": sent["$ref"]})
         if type(target) is dict and target is not sent and "$ref" not in target:
-            rest = {k: v for k, v in sent.items() if k != "$ref"}
-            sent = {**{k: v for k, v in target.items() if k not in _DEFS}, **rest}
+            body, rest = {k: v for k, v in target.items() if k not in _DEFS}, {k: v for k, v in sent.items() if k != "$ref"}
+            if no_common_type(body, rest):  # (the root's type and its definition's: no value is both)
+                diags.append((r.patterns["unsatisfiable-schema"], "#", ("type",),
+                              (("value", f"{describe(rest['type'])} beside a `$ref` to {describe(body['type'])}"),)))
+                return None
+            sent, inexact = conjoined(body, rest)
             trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
+            # (both say it, or one reads the other's beside it: the root's value is sent, the definition's lost)
+            trans.extend((r.changes["dropped-root-keyword"], "#", ("$ref",), f"(`{k}`: the root's keywords and its definition's are not one schema side by side)")
+                         for k in inexact)
     for key in r.sent_root_keywords:
         if key not in sent:
             continue
@@ -273,16 +284,6 @@ def _required(s: Any) -> list:
     return s["required"] if type(s) is dict and type(s.get("required")) is list else []
 
 
-def _add_property(props: dict, name: str, s: Any) -> None:
-    """Property `name` of `props` constrained by `s` as well (both must hold)."""
-    if name not in props or props[name] == s:
-        props[name] = s
-    elif type(props[name]) is dict and list(props[name]) == ["allOf"]:
-        props[name]["allOf"].append(s)
-    else:
-        props[name] = {"allOf": [props[name], s]}
-
-
 def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: list) -> None:
     """One object for the root's anyOf/oneOf branches that admit objects: every property any
     branch names (a property named by several, as an anyOf of their schemas), required where
@@ -296,7 +297,7 @@ def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: lis
     common = set.intersection(*(set(_required(b)) for b in objects))
     props = dict(_properties(sent))
     for name, alts in lifted.items():
-        _add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
+        add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
     if props or "properties" in sent:
         sent["properties"] = props
     own = list(_required(sent))
@@ -317,7 +318,7 @@ def _merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
         if type(p) is not dict:
             continue
         for name, s in _properties(p).items():
-            _add_property(props, name, s)
+            add_property(props, name, s)
         required += [n for n in _required(p) if n not in required]
         for k in p:
             if k not in _MERGED and k not in _DEFS and k != "$ref":
