@@ -10,6 +10,7 @@ import pytest
 
 import toolcast
 from toolcast.providers import EMITTERS
+from toolcast.rules import get_rules
 
 DRAFT4 = "http://json-schema.org/draft-04/schema#"
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
@@ -70,6 +71,24 @@ def test_the_whole_body_means_in_2020_12_what_it_meant_in_its_own_dialect(target
     before, after = jsonschema.Draft7Validator(MIXED), jsonschema.Draft202012Validator(sent)
     assert [before.is_valid(i) for i in INSTANCES] == [after.is_valid(i) for i in INSTANCES]
     assert not all(after.is_valid(i) for i in INSTANCES) and any(after.is_valid(i) for i in INSTANCES)
+
+
+@pytest.mark.parametrize("declared", [DRAFT4, "http://json-schema.org/draft-06/schema#", DRAFT7])
+@pytest.mark.parametrize("target", TARGETS)
+def test_dependencies_alone_mean_what_they_meant(target, declared):
+    """`dependencies` with nothing else to rewrite (no tuple, no boolean bound): a provider that reads
+    every schema as 2020-12 would ignore it (2020-12 has dependentRequired and dependentSchemas), so
+    the body is written in 2020-12 terms there, and kept as declared where the provider reads the
+    declared dialect (the red-team's fuzz of the twelfth session, its P2: sent unchanged, `{"a": 1}` let through)."""
+    schema = {"$schema": declared, "type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+              "dependencies": {"a": ["b"], "c": {"required": ["b"]}}}
+    sent = _sent(schema, target)
+    read_as = jsonschema.validators.validator_for(sent)  # (what the sent form declares)
+    if get_rules(target).policy.get("sent_metaschema") == "2020-12":
+        read_as = jsonschema.Draft202012Validator  # (whatever it declares)
+    check, before = read_as(sent), jsonschema.validators.validator_for(schema)(schema)
+    instances = [{"a": 1}, {"a": 1, "b": 2}, {"c": 1}, {"c": 1, "b": 2}, {}]
+    assert [check.is_valid(i) for i in instances] == [before.is_valid(i) for i in instances] == [False, True, False, True, True]
 
 
 def test_a_2020_12_or_undeclared_schema_keeps_what_it_says():

@@ -59,13 +59,16 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any, reads_2020: bool = Fa
 def _read_otherwise(node: dict, declared: str) -> bool:
     """Whether a provider that reads schema object `node` as 2020-12 reads it otherwise than
     `declared` does: a keyword `declared` does not define (so ignores), which 2020-12 applies
-    (`dependentRequired`, `prefixItems`, `unevaluatedProperties`, `$anchor`...); a constraint
+    (`dependentRequired`, `prefixItems`, `unevaluatedProperties`, `$anchor`...), or the other way
+    round (`dependencies`, which 2020-12 reads as unknown); a constraint
     beside `$ref`, which a dialect before 2019-09 ignores; a fragment-only `$id` (an anchor before
     2019-09, invalid in 2020-12). The rewrite (as_2020_12) drops or converts each, exactly."""
     if not _UNKNOWN[declared].isdisjoint(node):
         return True
     if declared == "2019-09":
         return False
+    if "dependencies" in node:  # (2020-12 has it as dependentRequired and dependentSchemas only)
+        return True
     if "$ref" in node and any(k not in _KEPT_BESIDE_REF for k in node):
         return True
     i = node.get("$id")
