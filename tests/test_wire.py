@@ -289,3 +289,15 @@ def test_a_provider_is_probed_only_where_its_own_spec_says_how(acme, tmp_path):
     done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", "probe", str(tools), "--target", "acme", "--dry-run"],
                           capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 2 and "target acme states no wire.probe" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("pattern", ["^[a-z_]+$", "^[A-Za-z0-9_-]{1,64}$"])
+def test_a_name_cap_stands_apart_from_the_name_pattern(tmp_path, monkeypatch, pattern):
+    # A name the pattern matches was accepted whatever the cap said (the red-team's round of the
+    # twelfth session: 13 characters sent strict under `max_length: 12`).
+    page = ACME.replace('  pattern: "^[A-Za-z0-9_-]{1,40}$"\n  max_length: 40', f'  pattern: "{pattern}"\n  max_length: 12')
+    assert page != ACME
+    for _ in loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": page}):
+        over = toolcast.compile_tool({**WEATHER, "name": "abcdefghijklm"}, target="acme", strict=True)
+        assert over.status == "refused" and "acme/tool-name-too-long" in {d.code for d in over.diagnostics}
+        assert toolcast.compile_tool({**WEATHER, "name": "abcdefghijkl"}, target="acme", strict=True).status == "strict"

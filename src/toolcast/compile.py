@@ -131,7 +131,7 @@ def compile_tool(
     try:
         diags: list[tuple] = []  # the tool's own findings, then the schema's (records, see _Report)
         trans: list[tuple] = []
-        if type(name) is str and name and r.name_re.fullmatch(name) is not None:
+        if type(name) is str and 0 < len(name) <= r.name_max_length and r.name_re.fullmatch(name) is not None:
             name_ok = True  # check_name's common case, inline
         else:
             name_ok = check_name(name, r, diags)

@@ -196,7 +196,7 @@ def check_name(name: Any, r: Rules, diags: list) -> bool:
     if not isinstance(name, str) or not name:
         diags.append((codes["tool-name-missing"], "name", (), ()))
         return False
-    if r.name_re.fullmatch(name):
+    if len(name) <= r.name_max_length and r.name_re.fullmatch(name):  # (the cap stands apart from the pattern)
         return True
     if len(name) > r.name_max_length:
         diags.append((codes["tool-name-too-long"], "name", (), (("count", len(name)), ("limit", r.name_max_length))))
