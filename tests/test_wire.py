@@ -19,6 +19,7 @@ import toolcast
 import toolcast.anthropic as tc_anthropic
 import toolcast.gemini as tc_gemini
 import toolcast.openai as tc_openai
+from toolcast import rules as rules_registry
 from toolcast.providers import EMITTERS, PROVIDER_OF, loop
 from toolcast.providers import openai as providers_openai
 from toolcast.providers.wire import fill
@@ -301,3 +302,69 @@ def test_a_name_cap_stands_apart_from_the_name_pattern(tmp_path, monkeypatch, pa
         over = toolcast.compile_tool({**WEATHER, "name": "abcdefghijklm"}, target="acme", strict=True)
         assert over.status == "refused" and "acme/tool-name-too-long" in {d.code for d in over.diagnostics}
         assert toolcast.compile_tool({**WEATHER, "name": "abcdefghijkl"}, target="acme", strict=True).status == "strict"
+
+
+_HEAD = """\
+provider: acme
+version: "2026-12-01"
+reviewed: "2026-12-01"
+summary: One line that extends another provider's version.
+terms: {provider_name: Acme, docs: "https://acme.invalid/docs/tools"}
+catalogue_cite: [ACME-TOOLS]
+sources:
+  ACME-TOOLS: {title: "Acme", url: "https://acme.invalid/docs/tools", date: "2026-12", evidence: D}
+"""
+
+
+@pytest.mark.parametrize("family", sorted(f for f in rules_registry.WIRES))
+def test_a_page_that_only_extends_a_family_is_a_target(tmp_path, monkeypatch, family):
+    # Gemini's and Vertex's families (one per API) named the target's default API and proxy API,
+    # which a provider extending one family has not got: every command crashed (WireError, exit 1;
+    # the red-team's round of the twelfth session). The page's own first API stands for them.
+    page = _HEAD + f"extends: {family}@{rules_registry.DEFAULTS[family]}\n"
+    for _ in loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": page}):
+        target = EMITTERS["acme"]
+        assert target.DEFAULT_API in target.APIS and target.proxy_api in target.APIS
+        res = toolcast.compile_tool(WEATHER, target="acme")
+        assert res.tool is not None and target.schema_of(res.tool) is not None
+
+
+@pytest.mark.parametrize("wire, needle", [
+    ("wire: {default_api: responses, apis: {responses: null}}", "wire.default_api 'responses' is none of its APIs"),
+    ("wire:\n  default_api: chat\n  proxy: {api: chat}\n  apis:\n    responses: null\n    chat:\n"
+     "      tool: {type: function, function: {name: $name}}\n"
+     "      result: {role: tool, tool_call_id: $id, content: $text}\n      cite: [ACME-TOOLS]",
+     "wire.apis.chat.tool has no $schema"),
+    ("wire:\n  default_api: chat\n  proxy: {api: chat}\n  apis:\n    responses: null\n    chat:\n"
+     "      tool: {type: function, function: {name: $name, parameters: $schema}}\n"
+     "      result: {role: tool, tool_call_id: $idd, content: $txt}\n      cite: [ACME-TOOLS]",
+     "wire.apis.chat.result: unknown placeholder $idd"),
+])
+def test_a_wire_section_that_makes_no_target_is_refused_at_load(tmp_path, monkeypatch, wire, needle):
+    # Each loaded, and then every command crashed where the targets are listed (--help included),
+    # or the loop answered a call with {"tool_call_id": null, "content": null}.
+    page = _HEAD + "extends: openai@2026-10-17\n" + wire + "\n"
+    folder = tmp_path / "spec" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-01.yaml").write_text(page, encoding="utf-8")
+    for name in ("VERSIONS", "DEFAULTS", "FAMILIES", "WIRES", "_LOADED", "PROVIDERS"):
+        value = getattr(rules_registry, name)
+        monkeypatch.setattr(rules_registry, name, type(value)(value))
+    with pytest.raises(rules_registry.SpecFolderError) as info:
+        rules_registry.load_spec_dir(tmp_path / "spec")
+    assert f"{folder / '2026-12-01.yaml'}:" in str(info.value) and needle in str(info.value)
+    assert "acme" not in rules_registry.providers() and "acme" not in EMITTERS
+
+
+def test_a_spec_path_folder_that_cannot_load_is_said_plainly(tmp_path):
+    # TOOLCAST_SPEC_PATH's folders are read where the CLI lists its targets, on import: a bad one
+    # was a traceback and exit 1 (the red-team's round of the twelfth session); as `--spec` says it.
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "acme" / "2026-12-01.yaml").write_text(_HEAD + "extends: [openai\n", encoding="utf-8")
+    for folder in (tmp_path, tmp_path / "missing"):
+        env = {**os.environ, "TOOLCAST_SPEC_PATH": str(folder)}
+        for argv in (["rules", "list"], ["--help"], ["compile", str(HERE.parent / "examples" / "refund_order.json")]):
+            done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", *argv], capture_output=True, text=True,
+                                  env=env, timeout=120)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, (argv, done.stderr)
+            assert done.stderr.startswith(f"toolcast: TOOLCAST_SPEC_PATH: {folder}"), done.stderr

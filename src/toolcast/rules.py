@@ -23,6 +23,7 @@ FAMILIES: dict[tuple[str, str], str] = dict(_tables.FAMILIES)
 WIRES: dict[str, tuple] = dict(_tables.WIRES)
 _LOADED: dict[tuple[str, str], ModuleType] = {}  # (provider, version) -> a loaded folder's table module
 _FROM_ENV: list[bool] = []  # whether TOOLCAST_SPEC_PATH was read
+_ENV_ERROR: list[SpecFolderError] = []  # why one of its folders was not loaded (env_error)
 # What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
 _UNBOUNDED = LimitEntry(sys.maxsize, "", (), "")
 
@@ -148,6 +149,7 @@ def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
         raise SpecFolderError(f"{path}: provider {clash[0]!r} is built in; a spec folder adds providers "
                               "(extend it instead: `extends: " + clash[0] + "@VERSION`)")
     global PROVIDERS
+    before = [dict(d) for d in (VERSIONS, DEFAULTS, FAMILIES, WIRES, _LOADED)], PROVIDERS
     for provider in index.VERSIONS:  # (a folder loaded again: its old versions go)
         for key in [k for k in _LOADED if k[0] == provider]:
             del _LOADED[key]
@@ -159,6 +161,18 @@ def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
     PROVIDERS = tuple(sorted(VERSIONS))
     _load.cache_clear()
     _RESOLVED.clear()
+    from toolcast.providers import check_targets
+
+    wrong = check_targets(PROVIDERS)  # (the wire sections make targets: a template, an API named)
+    if wrong is not None:  # (as it was before the folder: nothing of it loaded)
+        for d, old in zip((VERSIONS, DEFAULTS, FAMILIES, WIRES, _LOADED), before[0], strict=True):
+            d.clear()
+            d.update(old)
+        PROVIDERS = before[1]
+        _load.cache_clear()
+        _RESOLVED.clear()
+        where = ", ".join(f"{Path(path) / p / (index.DEFAULTS[p] + '.yaml')}" for p in sorted(index.VERSIONS))
+        raise SpecFolderError(f"{where}: wire: {wrong}")
     return tuple(sorted(index.VERSIONS))
 
 
@@ -184,7 +198,17 @@ def _from_env() -> None:
     _FROM_ENV.append(True)
     for entry in os.environ.get("TOOLCAST_SPEC_PATH", "").split(os.pathsep):
         if entry.strip():
-            load_spec_dir(entry.strip())
+            try:
+                load_spec_dir(entry.strip())
+            except SpecFolderError as exc:  # (read on import by what lists targets: raised by get_rules)
+                _ENV_ERROR.append(SpecFolderError(f"TOOLCAST_SPEC_PATH: {exc}"))
+                return
+
+
+def env_error() -> SpecFolderError | None:
+    """Why a folder TOOLCAST_SPEC_PATH names was not loaded (the folders after it neither), or None."""
+    _from_env()
+    return _ENV_ERROR[0] if _ENV_ERROR else None
 
 
 def family(target: str, api: str | None) -> str | None:
@@ -260,6 +284,8 @@ def get_rules(spec: str | Rules | None = None, provider: str = "openai") -> Rule
     """The Rules for a version spec (cached); a Rules instance passes through."""
     if type(spec) is Rules:
         return spec
+    if _ENV_ERROR:
+        raise _ENV_ERROR[0]
     r = _RESOLVED.get((spec, provider))
     if r is None:
         if isinstance(spec, Rules):

@@ -297,7 +297,7 @@ def _across(parent: dict, data: dict, doc: Document, neutral: frozenset[str]) ->
 
     out = {k: v for k, v in parent.items() if k not in _NOT_ACROSS}
     if isinstance(out.get("wire"), dict):  # (how the probe reaches a provider: its own host, key and model)
-        out["wire"] = {k: v for k, v in out["wire"].items() if k != "probe"}
+        out["wire"] = _own_wire({k: v for k, v in out["wire"].items() if k != "probe"})
     out["diagnostics"] = {code(c): e if e.get("cite") and set(e["cite"]) <= neutral else
                           {k: x for k, x in e.items() if k not in ("docs", "cite")}
                           for c, e in parent["diagnostics"].items()}
@@ -312,6 +312,19 @@ def _across(parent: dict, data: dict, doc: Document, neutral: frozenset[str]) ->
                                     "codes": [code(c) for c in policy["always_refused"]["codes"]]}
     out["policy"] = policy
     return out
+
+
+def _own_wire(wire: dict) -> dict:
+    """Another provider's wire section as this one's: where the other's target has an API per
+    rule family (Gemini), its target-wide API names (default_api, proxy.api) may name another
+    family's API, which this provider has not got: its own first API stands for them."""
+    apis = [a for a, w in (wire.get("apis") or {}).items() if w is not None]
+    if apis and wire.get("default_api") not in apis:
+        wire["default_api"] = apis[0]
+    proxy = wire.get("proxy")
+    if apis and isinstance(proxy, dict) and "api" in proxy and proxy["api"] not in apis:
+        wire["proxy"] = {**proxy, "api": wire["default_api"]}
+    return wire
 
 
 def expand_terms(raw: dict, doc: Document) -> dict:

@@ -33,7 +33,7 @@ from toolcast.cli.run import _iter_compiled, _meta, _read_baseline, _rules
 from toolcast.cli.streams import _Closed, _json_safe, _replacing, _terminate_as_exit
 from toolcast.gate import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 (their names here too)
 from toolcast.model import ToolcastError, UnknownRulesError
-from toolcast.rules import get_rules, take_spec_options
+from toolcast.rules import env_error, get_rules, take_spec_options
 
 
 def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str] | None = None) -> int:
@@ -147,6 +147,8 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
         stdin = _Closed("input") if sys.stdin is None else getattr(sys.stdin, "buffer", sys.stdin)
     try:  # `--spec DIR` before the command: a spec folder's providers, loaded before the parser lists targets
         argv = take_spec_options(list(argv) if argv is not None else sys.argv[1:])
+        if env_error() is not None:  # (TOOLCAST_SPEC_PATH's folders: an error in one is said as --spec's is)
+            raise env_error()
     except UnknownRulesError as exc:
         err.write(f"toolcast: {exc}\n")
         return EXIT_USAGE

@@ -46,6 +46,20 @@ def _build(known: tuple[str, ...]) -> None:
     _built_for[:] = [known]
 
 
+def check_targets(families: tuple[str, ...]) -> str | None:
+    """The targets of `families` (and of every family known) built as _build builds them, and
+    dropped: None, or the first wire error, in words (WireError's)."""
+    from toolcast.rules import providers
+
+    try:
+        _build(providers())
+    except WireError as exc:
+        return str(exc)
+    finally:
+        _built_for.clear()  # (built again on next use, from what is known then)
+    return None
+
+
 def _ready() -> dict[str, Target]:
     # Rebuilt when the rule families change (a spec folder loaded: toolcast.rules.load_spec_dir).
     known = _known()

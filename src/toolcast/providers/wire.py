@@ -161,6 +161,21 @@ def _slot_path(node: tuple, name: str) -> tuple | None:
     return None
 
 
+# The placeholders each template the run-time loop fills may use (docs: spec/README.md, `wire`).
+_RESULT = frozenset({"id", "name", "text", "error", "content", "media"})
+_LOOP_SLOTS = {"result": _RESULT, "error_result": _RESULT, "parts.text": frozenset({"text"}),
+               "parts.image": frozenset({"mime", "data", "data_url", "format", "bytes"})}
+
+
+def _slots(node: tuple) -> set[str]:
+    """The placeholder names of a compiled template."""
+    if node[0] == "slot":
+        return {node[1]}
+    if node[0] in ("dict", "list"):
+        return set().union(*(_slots(sub) for sub in (node[1] if node[0] == "list" else (c for _, c in node[1]))))
+    return set()
+
+
 class Target:
     """One target's wire shapes: what compile emits (APIS, DEFAULT_API, NATIVE_SHAPES, emit,
     schema_of, request_tools), what the proxy lists under (proxy_api, marks_non_strict), how the
@@ -205,6 +220,18 @@ class Target:
                 raise WireError(f"target {name!r}: wire.apis.{api}.tool has no $schema")
             paths.append(path)
         self._schema_paths = tuple(sorted(set(paths), key=len, reverse=True))
+        for api, section in self.wire.items():  # (the loop's templates: a name it never fills would send null)
+            for key, known in _LOOP_SLOTS.items():
+                place, template = key.split("."), section
+                for step in place:
+                    template = template.get(step) if isinstance(template, Mapping) else None
+                unknown = sorted(_slots(_compile(template)) - known) if template is not None else ()
+                if unknown:
+                    raise WireError(f"target {name!r}: wire.apis.{api}.{key}: unknown placeholder ${unknown[0]} "
+                                    f"(it takes ${', $'.join(sorted(known))})")
+        if self._tools is not None and _slots(self._tools) - {"tools"}:
+            raise WireError(f"target {name!r}: wire.tools: unknown placeholder ${min(_slots(self._tools) - {'tools'})} "
+                            "(it takes $tools)")
 
     def schema_of(self, tool: dict) -> Any:
         """The parameters schema of a tool this target emitted (in any of its APIs)."""
