@@ -8,12 +8,15 @@ import argparse
 import asyncio
 import datetime
 import enum
+import inspect
 import json
 import math
 import sys
 import threading
+import typing
 from pathlib import Path
 
+import pydantic
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
@@ -338,3 +341,72 @@ def test_mcp_results_are_read_by_their_declared_fields_not_fastmcps_camelcase_sh
     # A declared field that is None is not looked for under its old name either.
     out = tc_openai.tool_output("c2", Result(content=[{"type": "text", "text": "fine"}]), api="chat")
     assert out["content"] == "fine" and reads == []
+
+
+# -- the red-team's round of the twelfth session: the Python front door ---------------------------
+
+
+class Booking(BaseModel):
+    model_config = {"strict": True}
+    when: datetime.datetime
+    color: Color
+    span: tuple[int, int]
+    tags: set[str]
+
+
+def reserve(b: Booking, at: typing.Annotated[datetime.datetime, pydantic.Strict()]) -> str:
+    """Reserve."""
+    RECEIVED.append((b, at))
+    return "ok"
+
+
+def test_strict_fields_take_their_values_as_json_writes_them():
+    # Validated in pydantic's Python mode, a strict field wanted the Python object (a datetime, an
+    # enum member, a tuple), so a call that fits the schema sent never reached the function.
+    toolset, _ = ToolSet.build([reserve])
+    args = {"b": {"when": "2026-12-07T09:00:00Z", "color": "red", "span": [1, 2], "tags": ["x", "y"]},
+            "at": "2026-12-07T10:00:00+01:00"}
+    calls, rejected = tc_openai.tool_calls(_openai([("c1", "reserve", args)]), toolset)
+    (out,) = asyncio.run(execute_tool_calls(calls, {}))
+    assert not rejected and out["output"] == "ok"
+    (b, at), = RECEIVED
+    assert b.color is Color.RED and b.span == (1, 2) and b.tags == {"x", "y"} and at.hour == 10
+    assert b.when == datetime.datetime(2026, 12, 7, 9, tzinfo=datetime.UTC)
+
+
+def _annotated(name: str, param: str, annotation: object):
+    """A function whose parameter `param` is annotated `annotation` as written (this module's
+    annotations are strings: `from __future__ import annotations`)."""
+    def f(**kwargs: object) -> str:
+        return "x"
+
+    f.__name__ = name
+    f.__signature__ = inspect.Signature([inspect.Parameter(param, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                           annotation=annotation)])
+    f.__annotations__ = {param: annotation}
+    return f
+
+
+@pytest.mark.parametrize("fn, needle", [
+    (_annotated("value", "n", 5), "parameter 'n' has an annotation Python's typing cannot take: 5"),
+    (_annotated("no_expression", "when", "list["), "parameter 'when' has an annotation Python's typing cannot take: 'list['"),
+    (_annotated("class_var", "amount", typing.ClassVar[int]), "parameter 'amount' is annotated ClassVar"),
+])
+def test_an_annotation_that_is_no_argument_type_names_the_function_and_parameter(fn, needle):
+    # Raw SyntaxError/AttributeError from typing.py, or (ClassVar) a parameter left out of the
+    # schema and filled with Ellipsis at the call.
+    for build in (toolcast.compile_tool, lambda f: toolcast.compile_tools([reserve, f]), lambda f: ToolSet.build([f])):
+        with pytest.raises(toolcast.InvalidToolError) as info:
+            build(fn)
+        assert f"function {fn.__name__!r}" in str(info.value) and needle in str(info.value)
+
+
+def test_a_mark_given_after_a_compile_is_read():
+    def search(q: str) -> str:
+        """Search."""
+        return q
+
+    assert toolcast.compile_tool(search).name == "search"
+    toolcast.tool(search, name="web_search", description="Search the web.")
+    res = toolcast.compile_tool(search)
+    assert res.name == "web_search" and res.tool["description"] == "Search the web."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import re
 import weakref
 from collections.abc import Callable
@@ -29,6 +30,7 @@ def tool(fn: F | None = None, *, name: str | None = None, description: str | Non
         if not (inspect.isfunction(f) or inspect.ismethod(f)):
             raise TypeError(f"@toolcast.tool marks a function, not {type(f).__name__}")
         setattr(f.__func__ if inspect.ismethod(f) else f, _MARK, {"name": name, "description": description})
+        _READ.pop(f, None)  # (read before it was marked: read again, under its mark)
         return f
 
     return mark if fn is None else mark(fn)
@@ -66,8 +68,10 @@ class LocalTool:
     def arguments(self, given: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         """`(args, kwargs)` for the function: `given` (a call's JSON arguments) validated and
         converted by pydantic to the parameters' types (a datetime, a model instance, an enum),
-        defaults filled in. pydantic's ValidationError when they do not fit."""
-        validated = self._model.model_validate(given)
+        defaults filled in. pydantic's ValidationError when they do not fit. Read as JSON, as they
+        came (pydantic's JSON mode): a strict field takes a datetime, an enum or a tuple as JSON
+        writes it, where Python mode would want the Python object."""
+        validated = self._model.model_validate_json(json.dumps(given, ensure_ascii=False))
         args: list[Any] = []
         kwargs: dict[str, Any] = {}
         for param, field_name, positional in self._params:
@@ -146,7 +150,12 @@ def _arguments_model(fn: Callable[..., Any], name: str, described: dict[str, str
         if p.name in described and not _has_description(annotation):
             extra["description"] = described[p.name]
         default = ... if p.default is inspect.Parameter.empty else p.default
-        fields[f"p{i}"] = (Annotated[annotation, Field(**extra)], default)
+        try:
+            fields[f"p{i}"] = (Annotated[annotation, Field(**extra)], default)
+        except Exception as exc:  # (typing's own refusal: a string that is no expression, a value that is no type)
+            text = " ".join(str(exc).split())[:300]
+            raise InvalidToolError(f"function {name!r}: parameter {p.name!r} has an annotation Python's typing "
+                                   f"cannot take: {annotation!r} ({type(exc).__name__}: {text})") from None
         order.append((p.name, f"p{i}", p.kind == p.POSITIONAL_ONLY))
     try:
         model = create_model(name, __config__=ConfigDict(extra="forbid"), __module__=getattr(fn, "__module__", None)
@@ -155,6 +164,10 @@ def _arguments_model(fn: Callable[..., Any], name: str, described: dict[str, str
     except Exception as exc:  # pydantic's errors for a type it cannot validate or describe
         text = " ".join(str(exc).split())[:300]
         raise InvalidToolError(f"function {name!r}: pydantic cannot make a schema of its parameters ({text})") from None
+    for param, field_name, _ in order:
+        if field_name not in model.model_fields:  # (a ClassVar: pydantic leaves it out of the model)
+            raise InvalidToolError(f"function {name!r}: parameter {param!r} is annotated ClassVar, which pydantic "
+                                   "leaves out of a model: it is no type of an argument")
     schema.pop("title", None)  # (the model's: the tool's name says it)
     return model, schema, tuple(order)
 
