@@ -276,6 +276,36 @@ def test_git_revision_against_the_work_tree(tmp_path: Path, monkeypatch: pytest.
     assert code == 0 and [c["code"] for c in json.loads(out)["changes"]] == ["tool-added"]
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_git_revision_follows_a_committed_symbolic_link_as_the_work_tree_does(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # The work tree's side read the file a link names (as check does), the revision's refused the
+    # link: an unchanged tree was "tool-added" and exit 2 (the red-team's round of the twelfth session).
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "t@example.com")
+    git("config", "user.name", "t")
+    for d in ("tools", "shared", "shared/deep"):
+        (tmp_path / d).mkdir()
+    (tmp_path / "shared" / "deep" / "t.json").write_text(json.dumps(OLD, indent=2), encoding="utf-8")
+    (tmp_path / "shared" / "hop.json").symlink_to("deep/t.json")  # (a link to a link)
+    (tmp_path / "tools" / "link.json").symlink_to("../shared/hop.json")
+    (tmp_path / "tools" / "dangling.json").symlink_to("../nowhere.json")
+    git("add", ".")
+    git("commit", "-q", "-m", "one")
+    (tmp_path / "tools" / "dangling.json").unlink()
+    monkeypatch.chdir(tmp_path / "tools")
+    code, out, _ = run("diff", "--git", "HEAD", ".", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and doc["changes"] == []  # (the dangling link alone: an input that cannot be read)
+    assert [e.get("source", e.get("path")) for e in doc["errors"]] == ["HEAD:dangling.json"], doc["errors"]
+    (tmp_path / "shared" / "deep" / "t.json").write_text(json.dumps(NEW, indent=2), encoding="utf-8")
+    code, out, _ = run("diff", "--git", "HEAD", ".", "--format", "json")
+    assert code == 2 and {c["code"] for c in json.loads(out)["changes"]} >= {"tool-removed", "required-parameter-added"}
+
+
 def test_yaml_places_and_a_regression_alone_fails_the_gate(tmp_path: Path) -> None:
     old = tmp_path / "old.yaml"
     new = tmp_path / "new.yaml"

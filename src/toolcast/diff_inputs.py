@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import subprocess
 from pathlib import PurePosixPath
 from typing import Any
@@ -95,6 +96,29 @@ def _tree_files(rev: str, path: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def _link_target(commit: str, name: str, obj: str) -> str | None:
+    """The blob a symbolic link at `commit` names (`name`, relative to the working directory; `obj`,
+    its text), following links in turn; None when it names none of that commit's files."""
+    for _ in range(8):  # (as a loop of links would, at some point: none)
+        target = _git(["cat-file", "blob", obj]).decode("utf-8", "surrogateescape")
+        if target.startswith("/"):
+            return None  # (outside the tree the commit holds)
+        name = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
+        try:
+            entry = _git(["ls-tree", "-z", commit, "--", name]).split(b"\0")[0]
+        except GitError:
+            return None
+        meta, _, found = entry.partition(b"\t")
+        if not meta or os.fsdecode(found) != name:
+            return None
+        mode, kind, obj = meta.decode().split()
+        if kind != "blob":
+            return None
+        if mode != "120000":
+            return obj
+    return None
+
+
 def _skipped(rel: PurePosixPath) -> bool:
     """As a directory is read: only tool files, none hidden or under a hidden directory."""
     return any(part.startswith(".") for part in rel.parts) or rel.suffix.lower() not in TOOL_SUFFIXES
@@ -133,9 +157,11 @@ def read_revision(rev: str, paths: list[str], label: str, errors: list[InputErro
             if _skipped(rel) or any(d in p.parents for d in outs):
                 continue
             source = f"{rev}:{name}"
-            if mode == "120000":
-                errors.append(InputError(source, "a symbolic link at this revision; not read"))
-                continue
+            if mode == "120000":  # (followed as the work tree's side follows it: check reads the file it names)
+                obj = _link_target(commit, name, obj)
+                if obj is None:
+                    errors.append(InputError(source, "a symbolic link to a file this revision does not hold; not read"))
+                    continue
             data = _git(["cat-file", "blob", obj])
             if len(data) > MAX_BYTES:
                 errors.append(InputError(source, TOO_LARGE))
