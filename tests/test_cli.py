@@ -534,3 +534,12 @@ def test_a_path_whose_name_is_too_long_is_an_input_error_of_its_own(tmp_path: Pa
     code, out, err = run("compile", good, long, "--summary")
     assert code == 2, out + err
     assert f"error: {long}: cannot read: File name too long" in out and "1 tool(s): 1 strict" in out
+
+
+@pytest.mark.parametrize("targets", [(), ("--target", "openai", "--target", "anthropic")])
+def test_an_empty_out_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, targets: tuple) -> None:
+    # `--out "$GEN"` with GEN unset compiled, wrote nothing and exited 0 (the red-team's round of the
+    # twelfth session), as an empty PATH is an error.
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("compile", GOOD[0], "--out", "", *targets)
+    assert code == 2 and "--out is empty" in err and out == "" and list(tmp_path.iterdir()) == []

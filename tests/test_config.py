@@ -157,3 +157,16 @@ def test_mcp_servers_given_beside_the_file_are_read(project: Path) -> None:
     assert args.mcp_url == ["http://127.0.0.1:9/mcp"] and args.strict == "auto"
     code, out, err = run("check", "--mcp-url", "http://127.0.0.1:9/mcp")
     assert code == 2 and "internal error" not in out + err and "MCP server at 'http://127.0.0.1:9/mcp' failed" in out + err
+
+
+def test_the_first_baseline_is_written_where_the_file_names_one(project: Path) -> None:
+    # The documented adoption: `baseline = ...` in the table, no baseline yet, `check --write-baseline`.
+    # It read the missing file first and exited 2 (the red-team's round of the twelfth session).
+    write(project, 'paths = ["tools"]\nbaseline = "toolcast-baseline.json"\n')
+    code, out, err = run("check", "--write-baseline", str(project / "toolcast-baseline.json"))
+    assert code == 0, err
+    assert (project / "toolcast-baseline.json").is_file() and "to the baseline" in out
+    assert run("check")[0] == 0  # (now read: its findings are known)
+    (project / "toolcast-baseline.json").unlink()
+    code, _, err = run("check")  # (without --write-baseline a missing baseline is still an error)
+    assert code == 2 and "baseline" in err

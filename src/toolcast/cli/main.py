@@ -40,6 +40,8 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     from toolcast import gate, render
 
     err = err or sys.stderr
+    if args.command == "compile" and args.out == "":  # (an unset "$GEN": not the same as no --out)
+        raise UsageError("toolcast compile: --out is empty; give a directory")
     targets = targets_of(args)
     if len(targets) > 1:  # (one target: the run below, its output as it always was)
         from toolcast.cli import multi as cli_multi

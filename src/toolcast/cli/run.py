@@ -106,6 +106,8 @@ def _meta(args: argparse.Namespace) -> dict:
 def _read_baseline(args: argparse.Namespace) -> set | None:
     if args.command != "check" or args.baseline is None:
         return None
+    if getattr(args, "write_baseline", None) and not os.path.lexists(args.baseline):
+        return None  # (adopting the gate: the baseline this run writes is the first)
     from toolcast.baseline import BaselineError, read
 
     try:
