@@ -5,6 +5,9 @@ accepts (2025-11-25 and 2026-07-28 `Tool.inputSchema`)."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import jsonschema
 import pytest
 
@@ -89,6 +92,26 @@ def test_dependencies_alone_mean_what_they_meant(target, declared):
     check, before = read_as(sent), jsonschema.validators.validator_for(schema)(schema)
     instances = [{"a": 1}, {"a": 1, "b": 2}, {"c": 1}, {"c": 1, "b": 2}, {}]
     assert [check.is_valid(i) for i in instances] == [before.is_valid(i) for i in instances] == [False, True, False, True, True]
+
+
+# Draft-04 names a resource and an anchor with `id` (a URI, `#name`), where later dialects have `$id`
+# and `$anchor`: a reference by either was called external in the form sent without strict, which
+# refused the tool that the strict form resolved and sent (the red-team's fuzz of the twelfth session, P3).
+DRAFT4_IDS = {"$schema": DRAFT4, "type": "object", "required": ["a"], "properties": {
+    "a": {"$ref": "http://example.com/sub.json#/definitions/Y"}, "b": {"$ref": "#foo"}},
+    "definitions": {"S": {"id": "http://example.com/sub.json", "definitions": {"Y": {"type": "string"}}},
+                    "F": {"id": "#foo", "type": "integer"}}}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_draft_04_ids_resolve_in_the_form_sent_without_strict(target):
+    sent = _sent(DRAFT4_IDS, target)
+    read_as = jsonschema.Draft202012Validator if get_rules(target).policy.get("sent_metaschema") == "2020-12" \
+        else jsonschema.validators.validator_for(sent)
+    check, before = read_as(sent), jsonschema.Draft4Validator(DRAFT4_IDS)
+    instances = [{"a": "x"}, {"a": 1}, {"a": "x", "b": 2}, {"a": "x", "b": "2"}, {}]
+    assert [check.is_valid(i) for i in instances] == [before.is_valid(i) for i in instances] == [True, False, True, False, False]
+    assert all(ref.startswith("#") for ref in re.findall(r'"\$ref": "([^"]*)"', json.dumps(sent)))  # (all local)
 
 
 def test_a_2020_12_or_undeclared_schema_keeps_what_it_says():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.sent_copy import looked_copy, names_other
-from toolcast.walk.dialect import SCHEMA_SLOTS
+from toolcast.walk.dialect import SCHEMA_SLOTS, nodes_with
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.plans import _def_ref
 from toolcast.walk.resources import bundle
@@ -51,6 +51,7 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
         return sent
     before = {place: node["$ref"] for place, node in (_refs_to(sent, "") if places is None else places)}
     dialect = dialect or "2020-12"
+    root_id = _ids_read_as_2020_12(sent) if dialect == "draft-04" else False
     if bundled is not None and unchanged and bundled[1] == dialect:
         # (the same input as this bundle's, so the same output and records: the walk's, taken)
         out = bundled[2]
@@ -60,6 +61,8 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
         out = bundle(sent, _Recorder(r, diags, trans), dialect)
         if out is None:
             return None
+        if root_id:  # (the root's base, as draft-04 names it)
+            out = {("id" if k == "$id" else k): v for k, v in out.items()}
     # (bundle shares what it leaves alone: own every node again, finding the references in the same
     # pass; bundle changes no place's `$ref` but to another string, so the schema objects without
     # one need no look)
@@ -77,6 +80,23 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
     if any("%" in node["$ref"] for _, node in refs):
         _plainly_spelled(out, r, trans)
     return out
+
+
+def _ids_read_as_2020_12(sent: dict) -> bool:
+    """Each draft-04 `id` of `sent`'s schema objects written as walk.resources reads a resource and
+    an anchor (a URI as `$id`, a fragment `#name` as `$anchor`), so that bundling resolves references
+    by them as draft-04 does; bundling then leaves those below the root out. Whether the root's is one."""
+    root = False
+    for place, node in nodes_with(sent, "id", str):
+        if "$id" in node or "$anchor" in node:  # (draft-04 reads neither: the `id` is the one)
+            continue
+        value = node.pop("id")
+        if value.startswith("#"):
+            node["$anchor"] = value[1:]
+        else:
+            node["$id"] = value
+            root = root or not place
+    return root
 
 
 def _plainly_spelled(sent: dict, r: Any, trans: list) -> None:
