@@ -368,3 +368,20 @@ def test_a_spec_path_folder_that_cannot_load_is_said_plainly(tmp_path):
                                   env=env, timeout=120)
             assert done.returncode == 2 and "Traceback" not in done.stderr, (argv, done.stderr)
             assert done.stderr.startswith(f"toolcast: TOOLCAST_SPEC_PATH: {folder}"), done.stderr
+
+
+@pytest.mark.parametrize("section", ["name: {max_length: 10}", "name: {pattern: '^[a-z]+$'}", "description: {max_chars: 50}"])
+def test_a_name_or_description_fact_cites_its_source(tmp_path, monkeypatch, section):
+    # Accepted without one, and `rules diff` then credited the page's fact to OpenAI's sources (the
+    # red-team's round of the twelfth session); limits, keywords and formats already had to cite.
+    folder = tmp_path / "spec" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-01.yaml").write_text(_HEAD + "extends: openai@2026-10-17\n" + section + "\n", encoding="utf-8")
+    for name in ("VERSIONS", "DEFAULTS", "FAMILIES", "WIRES", "_LOADED", "PROVIDERS"):
+        value = getattr(rules_registry, name)
+        monkeypatch.setattr(rules_registry, name, type(value)(value))
+    with pytest.raises(rules_registry.SpecFolderError, match=r"2026-12-01\.yaml:10: .*'cite' is a dependency of"):
+        rules_registry.load_spec_dir(tmp_path / "spec")
+    cited = section[:-1] + ", cite: [ACME-TOOLS]}"
+    (folder / "2026-12-01.yaml").write_text(_HEAD + "extends: openai@2026-10-17\n" + cited + "\n", encoding="utf-8")
+    assert rules_registry.load_spec_dir(tmp_path / "spec") == ("acme",)
