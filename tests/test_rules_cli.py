@@ -269,3 +269,24 @@ def test_the_library_api_takes_a_version_as_the_cli_does():
     assert rules_diff.resolved(f"openai@{DEFAULT}") == rules_diff.resolved(get_rules(f"openai@{DEFAULT}"))
     assert rules_diff.diff_rules(VERSIONS[0], f"openai@{DEFAULT}") == rules_diff.diff_rules(
         get_rules(VERSIONS[0]), get_rules(f"openai@{DEFAULT}"))
+
+
+def test_diff_lists_policy_budgets_and_wire_changes():
+    # They were never compared: a page turning null paths off (policy) or a request budget showed
+    # only its new source (the red-team's round of the twelfth session).
+    from toolcast.rules_diff import diff_rules
+
+    d = diff_rules(f"openai@{DEFAULT}", "anthropic")
+    policy = {x["rule"]: x for x in d["policy"]}
+    assert (policy["optional_properties"]["from"], policy["optional_properties"]["to"]) == ("nullable", "allowed")
+    assert policy["optional_properties"]["cite"] and all(c in d["citations"] for x in d["policy"] for c in x["cite"])
+    assert "anthropic/property-key-invalid" in policy["always_refused"]["to"]
+    assert all(c.startswith("anthropic/") for c in policy["always_refused"]["from"])
+    budgets = {x["budget"]: x for x in d["budgets"]}
+    assert budgets["max_strict_tools"]["from"] is None and budgets["max_strict_tools"]["to"]["applies"] == "strict"
+    assert {x["field"] for x in d["wire"]} >= {"default_api", "apis.messages", "apis.responses"}
+    code, out, _ = run("rules", "diff", f"openai@{DEFAULT}", "anthropic")
+    assert code == 0 and "\npolicy\n" in out and "optional_properties    nullable -> allowed" in out
+    assert "\nrequest budgets\n" in out and "\nwire\n" in out
+    same = diff_rules(f"openai@{DEFAULT}", f"openai@{DEFAULT}")
+    assert same["policy"] == same["budgets"] == same["wire"] == []

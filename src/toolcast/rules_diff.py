@@ -180,7 +180,8 @@ def diff_rules(a: Rules | str, b: Rules | str) -> dict:
     each change with the citations behind it.
 
     JSON-ready: `from`, `to`, then lists of changed `keywords` (class, action, handler),
-    `formats` (added, removed), `limits`, `name`, `description`, `regex_features`, `classes`,
+    `formats` (added, removed), `limits`, `name`, `description`, `policy` (structural rules),
+    `budgets` (request budgets), `wire` (the wire shapes), `regex_features`, `classes`,
     `diagnostics` and `transformations` (added, removed or changed fields), `sources` (added,
     removed ids) and `citations` (every source a change cites, by id).
     """
@@ -226,6 +227,7 @@ def diff_rules(a: Rules | str, b: Rules | str) -> dict:
         if va != vb:
             name.append({"field": field, "from": va, "to": vb, "cite": cite(b, _module_cite(b, "NAME_CITE"))})
     catalogues = _diff_catalogues(a, b, cite, renamed)
+    structure = _diff_structure(a, b, cite, renamed)
     citations: dict[str, dict] = {}
     for key in sorted(cited):  # "a:" sorts first: a source both cite is shown as `a` has it
         citations.setdefault(key[2:], _source(a if key.startswith("a:") else b, key[2:]))
@@ -237,6 +239,7 @@ def diff_rules(a: Rules | str, b: Rules | str) -> dict:
         "limits": limits,
         "name": name,
         "description": description,
+        **structure,
         **catalogues,
         "sources": {
             "added": sorted(set(b.sources) - set(a.sources)),
@@ -244,6 +247,53 @@ def diff_rules(a: Rules | str, b: Rules | str) -> dict:
         },
         "citations": dict(sorted(citations.items())),
     }
+
+
+def _policy(r: Rules, renamed: Any = None) -> dict:
+    """A version's policy as values to compare: each structural rule, and the lists some rules hold
+    (codes under the other side's prefix where `renamed` is given)."""
+    out: dict[str, Any] = dict(r.policy)
+    out["ref_siblings"] = sorted(r.ref_siblings)
+    out["always_refused"] = sorted(renamed(c) if renamed else c for c in r.always_refused)
+    for name, value in (("sent_root_keywords", r.sent_root_keywords), ("sent_keywords", r.sent_drop),
+                        ("sent_empty", r.sent_empty), ("property_keys", r.property_key_pattern),
+                        ("enum_values", r.enum_types)):
+        if value:
+            out[name] = sorted(value) if isinstance(value, (tuple, list, set, frozenset)) else value
+    return out
+
+
+def _diff_structure(a: Rules, b: Rules, cite: Any, renamed: Any) -> dict:
+    """The part of `diff_rules` about the policy (structural rules: what the walk does, and what the
+    form sent without strict must satisfy), the request budgets and the wire shapes."""
+    pa, pb = _policy(a, renamed), _policy(b)
+    policy = []
+    cites_a, cites_b = (getattr(r.module, "POLICY_CITE", {}) for r in (a, b))
+    for name in sorted(set(pa) | set(pb)):
+        if pa.get(name) != pb.get(name):
+            side, cites = (b, cites_b) if name in pb else (a, cites_a)
+            policy.append({"rule": name, "from": pa.get(name), "to": pb.get(name), "cite": cite(side, cites.get(name, ()))})
+    budgets = []
+    for name in sorted(set(a.budgets) | set(b.budgets)):
+        ea, eb = a.budgets.get(name), b.budgets.get(name)
+        fa = ea and {"value": ea.value, "code": renamed(ea.code), "counts": ea.counts, "applies": ea.applies}
+        fb = eb and {"value": eb.value, "code": eb.code, "counts": eb.counts, "applies": eb.applies}
+        if fa != fb:
+            budgets.append({"budget": name, "from": fa, "to": fb, "cite": cite(b if eb else a, (eb or ea).cite)})
+    wire = []
+    wa, wb = ({k: v for k, v in (r.wire or {}).items() if k != "probe"} for r in (a, b))
+    for key in sorted(set(wa) | set(wb)):
+        if key == "apis":
+            apis_a, apis_b = wa.get("apis") or {}, wb.get("apis") or {}
+            for api in sorted(set(apis_a) | set(apis_b)):
+                if apis_a.get(api) != apis_b.get(api):
+                    side, entry = (b, apis_b[api]) if api in apis_b else (a, apis_a[api])
+                    wire.append({"field": f"apis.{api}", "from": "(absent)" if api not in apis_a else "(as stated)",
+                                 "to": "(absent)" if api not in apis_b else "(as stated)",
+                                 "cite": cite(side, (entry or {}).get("cite", ()))})
+        elif wa.get(key) != wb.get(key):
+            wire.append({"field": key, "from": wa.get(key), "to": wb.get(key), "cite": []})
+    return {"policy": policy, "budgets": budgets, "wire": wire}
 
 
 def _renamer(a: Rules, b: Rules) -> Any:

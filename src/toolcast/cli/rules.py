@@ -100,6 +100,10 @@ def _state(s: dict | None) -> str:
     return s["class"] + (f" ({s['handler']})" if s.get("handler") else "")
 
 
+def _budget(b: dict | None) -> str:
+    return "(absent)" if b is None else f"{b['value']} {b['counts']} ({b['applies']}, {b['code']})"
+
+
 def render_diff(d: dict, w) -> None:
     w(f"rules diff {d['from']} -> {d['to']}\n")
     if d["keywords"]:
@@ -120,6 +124,23 @@ def render_diff(d: dict, w) -> None:
             w(f"  description.{x['field']:<10} {x['from']!s:>8} -> {x['to']!s:<8} {_cites(x['cite'])}\n")
         for x in d["name"]:
             w(f"  name.{x['field']:<17} {x['from']!s} -> {x['to']!s} {_cites(x['cite'])}\n")
+    if d["policy"]:
+        w("\npolicy\n")
+        for x in d["policy"]:
+            a, b = x["from"], x["to"]
+            if isinstance(a, list) and isinstance(b, list):  # (a list rule: what it gained and lost)
+                moved = [f"+{v}" for v in b if v not in a] + [f"-{v}" for v in a if v not in b]
+                w(f"  {x['rule']:<22} {' '.join(moved)} {_cites(x['cite'])}\n")
+            else:
+                w(f"  {x['rule']:<22} {a!s} -> {b!s} {_cites(x['cite'])}\n")
+    if d["budgets"]:
+        w("\nrequest budgets\n")
+        for x in d["budgets"]:
+            w(f"  {x['budget']:<22} {_budget(x['from'])} -> {_budget(x['to'])} {_cites(x['cite'])}\n")
+    if d["wire"]:
+        w("\nwire\n")
+        for x in d["wire"]:
+            w(f"  {x['field']:<22} {x['from']!s} -> {x['to']!s} {_cites(x['cite'])}\n")
     if d["regex_features"]:
         w("\nregex features\n")
         for x in d["regex_features"]:
@@ -141,8 +162,8 @@ def render_diff(d: dict, w) -> None:
         for sid, s in d["citations"].items():
             tag = f" ({s['evidence']})" if "evidence" in s else ""
             w(f"  {sid:<16} {s['date']:<10}{tag} {s['title']}\n  {'':<16} {s['url']}\n")
-    empty = not any(d[k] for k in ("keywords", "limits", "name", "description", "regex_features", "classes",
-                                    "diagnostics", "transformations"))
+    empty = not any(d[k] for k in ("keywords", "limits", "name", "description", "policy", "budgets", "wire",
+                                    "regex_features", "classes", "diagnostics", "transformations"))
     if empty and not any(d["formats"].values()):
         w("\n(no rule differences)\n")
 
