@@ -356,7 +356,7 @@ def test_a_keyword_the_policy_breaks_cannot_be_kept(openai_spec, tmp_path, kw, v
     # a present null is not an absent property; under closed objects, parts closed apart.
     order = _ORDER_WITH_NOT.replace(", not]", f", {kw}]")
     value_kind = {"patternProperties": "schema-map", "dependentSchemas": "schema-map", "propertyNames": "schema",
-                  "allOf": "schema-list"}.get(kw, "any")
+                  "allOf": "schema-list", "minProperties": "count", "maxProperties": "count"}.get(kw, "any")
     slot = {"patternProperties": "map", "dependentSchemas": "map", "propertyNames": "schema", "allOf": "list"}.get(kw)
     body = order + f"keywords:\n  {kw}: {{class: supported, value: {value_kind}, cite: [O-SO]}}\n"
     body += f"slots:\n  {kw}: {{kind: {slot}, depth: 1}}\n" if slot else ""
@@ -423,3 +423,14 @@ def test_a_provider_that_leaves_recursion_allowed_must_catalogue_its_infinite_ki
     err = refusal(spec)
     assert err.file == str(base) and err.path == "diagnostics"
     assert "pattern 'infinite-recursion', which the walk reports under policy.recursion 'allow'" in err.message
+
+
+@pytest.mark.parametrize("kw, value, wanted", [("maxLength", "string", "count"), ("maxLength", "any", "count"),
+                                                ("minimum", "any", "number"), ("multipleOf", "number", "positive-number")])
+def test_a_kept_keyword_is_checked_as_the_metaschema_asks(openai_spec, kw, value, wanted):
+    # `maxLength: "abc"` and `minimum: "zz"` were sent strict (a schema the provider rejects) and a
+    # valid `maxLength: 5` refused (the red-team's round of the twelfth session).
+    f = new_version(openai_spec, f"keywords:\n  {kw}: {{class: supported, value: {value}, cite: [O-SO]}}\n")
+    err = refusal(openai_spec)
+    assert (err.file, err.line, err.path) == (str(f), 7, f"keywords.{kw}.value")
+    assert f"takes {wanted!r} values in JSON Schema 2020-12's metaschema" in err.message
