@@ -434,3 +434,14 @@ def test_a_kept_keyword_is_checked_as_the_metaschema_asks(openai_spec, kw, value
     err = refusal(openai_spec)
     assert (err.file, err.line, err.path) == (str(f), 7, f"keywords.{kw}.value")
     assert f"takes {wanted!r} values in JSON Schema 2020-12's metaschema" in err.message
+
+
+def test_a_code_a_set_field_or_handler_reports_is_not_reserved(openai_spec):
+    # description.max_chars set on a version where its code is reserved ("never emitted"): the code
+    # was emitted all the same (the red-team's round of the twelfth session). The check found the
+    # same of the built-in Gemini and Vertex versions' const-to-enum and pattern codes.
+    f = new_version(openai_spec, "description: {max_chars: 20, cite: [O-SO]}\n")
+    err = refusal(openai_spec)
+    assert err.file == str(f) and "description-over-char-limit" in err.message and "marked reserved" in err.message
+    for (section, name), patterns in actions.SELECTED_BY.items():
+        assert set(patterns) <= actions.REPORTED_WHERE_SELECTED, (section, name)

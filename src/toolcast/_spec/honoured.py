@@ -402,6 +402,10 @@ def _check_reserved(r: dict, fail, actions, own: dict) -> None:
     a budget's."""
     reported = _reported(r, actions)
     classes, diagnostics, transformations = r["keyword_classes"], r["diagnostics"], r["transformations"]
+    handlers = {e.get("handler") for e in r["keywords"].values() if classes[e["class"]]["action"] != "drop"}
+    for (section, name), patterns in actions.SELECTED_BY.items():
+        if (name in handlers) if section == "handler" else (r.get(section) or {}).get(name) is not None:
+            reported = reported | set(patterns)
     emitted: dict[tuple[str, str], str] = {}  # (section, code) -> why the walk emits it
     for code, entry in diagnostics.items():
         if entry.get("pattern") in reported:

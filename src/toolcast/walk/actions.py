@@ -276,6 +276,18 @@ NON_MONOTONE = {
     "oneOf": "counted (exactly one branch must match)", "contains": "counted (minContains, maxContains)",
 }
 
+# Of REPORTED_WHERE_SELECTED, what a spec selects by a handler in use or a field it sets: the
+# generator refuses `status: reserved` ("never emitted") on those codes where it is selected.
+SELECTED_BY = {
+    ("handler", "const-to-enum"): ("const-converted-to-enum", "converted-const-to-enum"),
+    ("handler", "one-of-to-any-of"): ("one-of-converted-to-any-of", "converted-one-of-to-any-of"),
+    ("handler", "openapi-nullable"): ("nullable-keyword-converted", "converted-nullable-to-type-union"),
+    ("handler", "merge-all-of"): ("all-of-merged", "merged-all-of"),
+    ("handler", "format"): ("unsupported-string-format", "dropped-unsupported-format"),
+    ("handler", "pattern"): ("pattern-invalid",),
+    ("description", "max_chars"): ("description-over-char-limit", "truncated-description-to-char-limit"),
+}
+
 # Kept keywords that the strict rules of a policy break (tools/gen_tables.py refuses them there).
 # Under optional_properties nullable every optional property is sent, null where the model leaves
 # it out, and the null stripped before the handler: a keyword that counts or tests which properties
