@@ -383,5 +383,30 @@ def test_a_name_or_description_fact_cites_its_source(tmp_path, monkeypatch, sect
     with pytest.raises(rules_registry.SpecFolderError, match=r"2026-12-01\.yaml:10: .*'cite' is a dependency of"):
         rules_registry.load_spec_dir(tmp_path / "spec")
     cited = section[:-1] + ", cite: [ACME-TOOLS]}"
+    if section.startswith("description"):  # (a cap OpenAI's 2026 versions leave out: its codes are reserved there)
+        cited += ("\ndiagnostics:\n  acme/description-over-char-limit: {status: active}\n"
+                  "transformations:\n  truncated-description-to-char-limit: {status: active}")
     (folder / "2026-12-01.yaml").write_text(_HEAD + "extends: openai@2026-10-17\n" + cited + "\n", encoding="utf-8")
     assert rules_registry.load_spec_dir(tmp_path / "spec") == ("acme",)
+
+
+def test_an_unknown_version_to_extend_is_named_beside_the_ones_there_are(tmp_path, monkeypatch):
+    # The hint listed only the folder's own versions (the red-team's round of the twelfth session).
+    folder = tmp_path / "spec" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-01.yaml").write_text(_HEAD + "extends: openai@1999-01-01\n", encoding="utf-8")
+    with pytest.raises(rules_registry.SpecFolderError) as info:
+        rules_registry.load_spec_dir(tmp_path / "spec")
+    assert "extends unknown version 'openai@1999-01-01'; known: " in str(info.value)
+    assert f"openai@{rules_registry.DEFAULTS['openai']}" in str(info.value) and "anthropic@" not in str(info.value)
+
+
+def test_two_spec_path_folders_for_one_provider_are_an_error(tmp_path):
+    # The later silently replaced the earlier's versions (the red-team's round of the twelfth session).
+    for name in ("one", "two"):
+        (tmp_path / name / "acme").mkdir(parents=True)
+        (tmp_path / name / "acme" / "2026-12-01.yaml").write_text(_HEAD + "extends: openai@2026-10-17\n", encoding="utf-8")
+    env = {**os.environ, "TOOLCAST_SPEC_PATH": os.pathsep.join(str(tmp_path / n) for n in ("one", "two"))}
+    done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", "rules", "list"], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert done.returncode == 2 and f"provider 'acme' is defined by {tmp_path / 'one'} too" in done.stderr

@@ -196,10 +196,16 @@ def _from_env() -> None:
     if _FROM_ENV:
         return
     _FROM_ENV.append(True)
+    by: dict[str, str] = {}  # provider -> the folder that defined it
     for entry in os.environ.get("TOOLCAST_SPEC_PATH", "").split(os.pathsep):
         if entry.strip():
             try:
-                load_spec_dir(entry.strip())
+                loaded = load_spec_dir(entry.strip())
+                again = [p for p in loaded if p in by]
+                if again:  # (the later folder would replace the earlier's versions without a word)
+                    raise SpecFolderError(f"{entry.strip()}: provider {again[0]!r} is defined by {by[again[0]]} "
+                                          "too; give each provider one folder")
+                by.update(dict.fromkeys(loaded, entry.strip()))
             except SpecFolderError as exc:  # (read on import by what lists targets: raised by get_rules)
                 _ENV_ERROR.append(SpecFolderError(f"TOOLCAST_SPEC_PATH: {exc}"))
                 return

@@ -132,9 +132,13 @@ class Registry:
         v = read_version(file, load_meta_schema(self.spec_dir), self)
         return v if (v.provider, v.version) == (provider, version) else None
 
-    def known(self) -> list[str]:
-        here = [f"{p}@{v}" for p, vs in sorted(self.found.items()) for v in sorted(vs)]
-        return here + (self.fallback.known() if self.fallback is not None else [])
+    def known(self, provider: str | None = None) -> list[str]:
+        """provider@version of every version it holds (of `provider`'s, where one is named), the
+        fallback's after; a lazy registry's as its folder holds them (read or not)."""
+        held = ({(f.parent.name, f.stem) for f in self.spec_dir.glob("*/*.yaml")} if self.lazy else
+                {(p, v) for p, vs in self.found.items() for v in vs})
+        here = [f"{p}@{v}" for p, v in sorted(held) if provider is None or p == provider]
+        return here + (self.fallback.known(provider) if self.fallback is not None else [])
 
     def catalogue(self) -> Document:
         if self._catalogue is None:
@@ -233,8 +237,8 @@ def raw(v: Version, stack: tuple = ()) -> dict:
         if f"{provider}@{version}" in stack or f"{provider}@{version}" == key:
             raise v.doc.error(("extends",), f"extends cycle through {parent_name!r}")
         if parent is None:
-            raise v.doc.error(("extends",), f"extends unknown version {parent_name!r}; known: "
-                              f"{', '.join(v.registry.known() if v.registry else [])}")
+            known = (v.registry.known(provider) or v.registry.known()) if v.registry else []
+            raise v.doc.error(("extends",), f"extends unknown version {parent_name!r}; known: {', '.join(known)}")
         if provider == v.provider and version >= v.version:
             raise v.doc.error(("extends",), f"a version may only extend an older one ({version} is not before {v.version})")
         inherited = raw(parent, (*stack, key))
