@@ -410,3 +410,20 @@ def test_two_spec_path_folders_for_one_provider_are_an_error(tmp_path):
     done = subprocess.run([sys.executable, "-m", "toolcast.cli.main", "rules", "list"], capture_output=True, text=True,
                           env=env, timeout=120)
     assert done.returncode == 2 and f"provider 'acme' is defined by {tmp_path / 'one'} too" in done.stderr
+
+
+def test_budgets_and_wire_merge_field_by_field_as_documented(tmp_path, monkeypatch):
+    # spec/README: both merge as `field`, but a child had to restate whole entries (the red-team's
+    # round of the twelfth session): `budgets.max_tools: {value: 2}` and `wire: {default_api: chat}`.
+    page = _HEAD + ("extends: openai@2026-10-17\nbudgets:\n  max_tools: {value: 2, cite: [ACME-TOOLS]}\n"
+                    "wire: {default_api: chat}\n")
+    for _ in loaded_spec_folder(tmp_path, monkeypatch, {"acme/2026-12-01.yaml": page}):
+        r = rules_registry.get_rules("acme")
+        assert r.budgets["max_tools"].value == 2 and r.budgets["max_tools"].code == "acme/too-many-tools"
+        assert EMITTERS["acme"].DEFAULT_API == "chat"
+    folder = tmp_path / "spec2" / "acme"
+    folder.mkdir(parents=True)
+    (folder / "2026-12-01.yaml").write_text(
+        _HEAD + "extends: openai@2026-10-17\nbudgets:\n  max_calls: {value: 2, cite: [ACME-TOOLS]}\n", encoding="utf-8")
+    with pytest.raises(rules_registry.SpecFolderError, match=r"budget 'max_calls' states no code, counts, applies"):
+        rules_registry.load_spec_dir(tmp_path / "spec2")

@@ -241,6 +241,9 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
         if r["diagnostics"].get(code, {}).get("outcome") != "refuses":
             raise fail(("policy", "always_refused", "codes", i), f"{code!r} must be a diagnostic whose outcome refuses")
     for name, budget in r.get("budgets", {}).items():
+        missing = [f for f in ("value", "code", "counts", "applies") if f not in budget]
+        if missing:  # (a child restates only what it changes: a new budget states every field)
+            raise fail(("budgets", name), f"budget {name!r} states no {', '.join(missing)} (nor does a version it extends)")
         check_cites(("budgets", name, "cite"), budget["cite"])
         if r["diagnostics"].get(budget["code"], {}).get("outcome") != "refuses":
             raise fail(("budgets", name, "code"), f"{budget['code']!r} must be a diagnostic whose outcome refuses")

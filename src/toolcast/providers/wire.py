@@ -192,7 +192,10 @@ class Target:
                     raise WireError(f"target {name!r}: wire.{key} differs between rule families "
                                     f"{first_family} and {family}")
         apis: dict[str, Mapping[str, Any]] = {}
-        for _, wire in wires:
+        for family, wire in wires:
+            for key in ("default_api", "apis"):
+                if key not in wire:
+                    raise WireError(f"target {name!r}: rule family {family} states no wire.{key} (nor does a version it extends)")
             apis.update(wire["apis"])
         default = first["default_api"]
         if default not in apis:
