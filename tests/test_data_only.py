@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -388,6 +389,10 @@ def test_impact_under_rules_without_an_emitter_is_a_clean_error(copy, tmp_path):
     text = (copy.spec / "gemini" / "2025-11-05.yaml").read_text(encoding="utf-8")
     text = text.replace("provider: gemini", "provider: acme").replace("gemini/", "acme/")
     text = text.replace("target: {name: gemini, api: json-schema}\n", "")
+    # (and no wire: rules written before the shapes that make a target; Gemini's, copied as it is,
+    # would name the API of the family it leaves behind, which the generator refuses)
+    text = re.sub(r"(?ms)^wire:\n.*?(?=^\S)", "", text)
+    assert "\nwire:" not in text
     (copy.spec / "acme" / "2025-11-05.yaml").write_text(text, encoding="utf-8")
     copy.regenerate()
     out = copy.tmp / "tables"

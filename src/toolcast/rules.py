@@ -24,6 +24,7 @@ WIRES: dict[str, tuple] = dict(_tables.WIRES)
 _LOADED: dict[tuple[str, str], ModuleType] = {}  # (provider, version) -> a loaded folder's table module
 _FROM_ENV: list[bool] = []  # whether TOOLCAST_SPEC_PATH was read
 _ENV_ERROR: list[SpecFolderError] = []  # why one of its folders was not loaded (env_error)
+_GENERATION = [0]  # how many spec folders were loaded (generation: the targets' registry reads it)
 # What Rules.counted gives for a counter a spec sets no limit on: nothing is ever past it.
 _UNBOUNDED = LimitEntry(sys.maxsize, "", (), "")
 
@@ -149,7 +150,6 @@ def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
         raise SpecFolderError(f"{path}: provider {clash[0]!r} is built in; a spec folder adds providers "
                               "(extend it instead: `extends: " + clash[0] + "@VERSION`)")
     global PROVIDERS
-    before = [dict(d) for d in (VERSIONS, DEFAULTS, FAMILIES, WIRES, _LOADED)], PROVIDERS
     for provider in index.VERSIONS:  # (a folder loaded again: its old versions go)
         for key in [k for k in _LOADED if k[0] == provider]:
             del _LOADED[key]
@@ -159,20 +159,9 @@ def load_spec_dir(path: str | os.PathLike) -> tuple[str, ...]:
     WIRES.update(index.WIRES)
     _LOADED.update(modules)
     PROVIDERS = tuple(sorted(VERSIONS))
+    _GENERATION[0] += 1  # (the targets are built again: a provider loaded again may change its shapes)
     _load.cache_clear()
     _RESOLVED.clear()
-    from toolcast.providers import check_targets
-
-    wrong = check_targets(PROVIDERS)  # (the wire sections make targets: a template, an API named)
-    if wrong is not None:  # (as it was before the folder: nothing of it loaded)
-        for d, old in zip((VERSIONS, DEFAULTS, FAMILIES, WIRES, _LOADED), before[0], strict=True):
-            d.clear()
-            d.update(old)
-        PROVIDERS = before[1]
-        _load.cache_clear()
-        _RESOLVED.clear()
-        where = ", ".join(f"{Path(path) / p / (index.DEFAULTS[p] + '.yaml')}" for p in sorted(index.VERSIONS))
-        raise SpecFolderError(f"{where}: wire: {wrong}")
     return tuple(sorted(index.VERSIONS))
 
 
@@ -244,6 +233,12 @@ def wire_of(family_name: str) -> tuple | None:
     rule table is loaded); None for a family that states no wire: section."""
     _from_env()
     return WIRES.get(family_name)
+
+
+def generation() -> int:
+    """How many spec folders were loaded: what the targets are built from changes with it."""
+    _from_env()
+    return _GENERATION[0]
 
 
 def providers() -> tuple[str, ...]:

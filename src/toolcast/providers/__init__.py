@@ -24,12 +24,12 @@ _families: dict[str, str] = {}  # target -> its rule family where the provider i
 _built_for: list[tuple[str, ...]] = []  # the rule families the registry was built from
 
 
-def _build(known: tuple[str, ...]) -> None:
+def _build(known: tuple) -> None:
     from toolcast.rules import wire_of
 
     found: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
     families: dict[str, str] = {}
-    for family in known:
+    for family in known[:-1]:  # (the rule families; last, the spec folders' generation)
         entry = wire_of(family)  # (the index's: listing the targets loads no rule table)
         if entry is None:
             continue  # (a family that states no wire: section is no target: rules only)
@@ -46,20 +46,6 @@ def _build(known: tuple[str, ...]) -> None:
     _built_for[:] = [known]
 
 
-def check_targets(families: tuple[str, ...]) -> str | None:
-    """The targets of `families` (and of every family known) built as _build builds them, and
-    dropped: None, or the first wire error, in words (WireError's)."""
-    from toolcast.rules import providers
-
-    try:
-        _build(providers())
-    except WireError as exc:
-        return str(exc)
-    finally:
-        _built_for.clear()  # (built again on next use, from what is known then)
-    return None
-
-
 def _ready() -> dict[str, Target]:
     # Rebuilt when the rule families change (a spec folder loaded: toolcast.rules.load_spec_dir).
     known = _known()
@@ -68,10 +54,10 @@ def _ready() -> dict[str, Target]:
     return _targets
 
 
-def _known() -> tuple[str, ...]:
-    from toolcast.rules import providers
+def _known() -> tuple:
+    from toolcast.rules import generation, providers
 
-    return providers()
+    return (*providers(), generation())  # (a folder loaded again, under the same names, builds them again)
 
 
 def target(name: str) -> Target | None:
