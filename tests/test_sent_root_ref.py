@@ -109,3 +109,71 @@ def test_every_form_sent_is_accepted(target, api):
         for name, schema in CASES.items():
             checker.check(_tool(schema), name)
         assert not checker.rejected, checker.report("root $ref beside the root's keywords")
+
+
+D4, D7 = "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-07/schema#"
+# The red-team's second fuzz of the twelfth session: what surrounds the merge.
+AROUND = {
+    # a chain of root `$ref`s whose middle link says more: it was skipped on the way to the end
+    "chain-with-a-constraint": ({"$ref": "#/$defs/A", "$defs": {
+        "A": {"$ref": "#/$defs/B", "required": ["x"]},
+        "B": {"type": ["object", "null"], "properties": {"x": {"type": "integer"}}}}}, [{}, {"x": 1}, {"x": None}]),
+    # a definition with a base of its own, inlined at the root, moved its base there
+    "definition-with-its-own-id": ({"$ref": "#/$defs/A", "$defs": {
+        "X": {"type": "integer"},
+        "A": {"$id": "http://example.com/a.json", "type": ["object", "null"], "properties": {"q": {"$ref": "#/$defs/X"}},
+              "$defs": {"X": {"type": "string"}}}}}, [{"q": "s"}, {"q": 5}]),
+    # before 2019-09 a `$ref`'s siblings are ignored: not merged
+    "draft-07-siblings-ignored": ({"$schema": D7, "$ref": "#/definitions/A", "required": ["b"], "definitions": {
+        "A": {"type": ["object", "null"], "properties": {"a": {"type": "integer"}}}}}, [{"a": 1}, {"a": "x"}, {}]),
+    # a root read through an anchor: its `type: ["object"]` as a root's is written
+    "anchor-to-a-type-list": ({"$ref": "#ra", "$defs": {"R": {"$anchor": "ra", "type": ["object"],
+                                                              "properties": {"a": {"type": "integer"}}}}},
+                              [{"a": 1}, {"a": "x"}]),
+    # a draft-04 `id` below the root is the base of the references under it
+    "draft-04-base-below-the-root": ({"$schema": D4, "type": "object", "properties": {"p": {"$ref": "#/definitions/S"}},
+                                     "definitions": {"Z": {"type": "integer"}, "S": {
+                                         "id": "http://example.com/sub.json", "type": "object",
+                                         "properties": {"q": {"$ref": "#/definitions/Z"}},
+                                         "definitions": {"Z": {"type": "string"}}}}},
+                                     [{"p": {"q": "s"}}, {"p": {"q": 1}}]),
+    # beside `$ref`, draft-04 reads no `id`
+    "draft-04-id-beside-ref": ({"$schema": D4, "type": "object", "properties": {
+        "p": {"id": "http://example.com/o.json", "$ref": "#/definitions/Z"}, "r": {"$ref": "#x"}},
+        "definitions": {"Z": {"type": "integer"}, "X": {"id": "#x", "type": "string"}}},
+        [{"p": 1, "r": "s"}, {"p": "s"}, {"r": 1}]),
+    # `dependencies` below the root, for a provider that reads every schema as 2020-12
+    "draft-07-dependencies-below-the-root": ({"$schema": D7, "type": "object", "properties": {
+        "p": {"type": "object", "dependencies": {"a": ["b"]}}}}, [{"p": {"a": 1}}, {"p": {"a": 1, "b": 2}}]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(AROUND))
+def test_what_is_sent_means_what_the_original_meant_around_the_merge(case):
+    from toolcast.rules import get_rules
+
+    schema, samples = AROUND[case]
+    original = jsonschema.validators.validator_for(schema)(schema)
+    wrong = []
+    for target, api in JSON_SCHEMA_FORMS:
+        checker = {mode: Checker(target, api, mode) for mode in MODES}
+        for mode in MODES:
+            checker[mode].check(_tool(schema), case)
+            wrong += [(label(target, api, mode), "oracle", found) for _, found in checker[mode].rejected]
+            res = toolcast.compile_tool(_tool(schema), target=target, api=api, strict=mode)
+            if res.tool is None or res.lossy:
+                continue
+            sent = _sent(res)
+            reads = get_rules(target).policy.get("sent_metaschema")
+            if res.status == "non-strict" and reads != "2020-12" and "$schema" in sent:
+                if reads not in (None, "declared"):
+                    continue  # (a provider that validates another draft's metaschema: not what it reads arguments as)
+                check = jsonschema.validators.validator_for(sent)(sent)
+            else:
+                check = jsonschema.Draft202012Validator(sent)
+            for x in samples:
+                if check.is_valid(x) and not original.is_valid(toolcast.strip_nulls(x, res.null_paths)):
+                    wrong.append((label(target, api, mode), res.status, "accepts", x))
+                if res.status == "non-strict" and original.is_valid(x) and not check.is_valid(x):
+                    wrong.append((label(target, api, mode), res.status, "rejects", x))
+    assert not wrong, wrong

@@ -77,14 +77,16 @@ def _object_ref_root(schema: dict, r: Any, trans: list) -> dict:
     admits null, or a `type: ["object"]`), with that definition inlined at the root (exact, recorded),
     so that object_root reads it; else `schema` itself."""
     target = _deref(schema, {"$ref": schema["$ref"]})
-    if type(target) is not dict or target is schema or "$ref" in target:
+    if type(target) is not dict or target is schema or "$ref" in target or _bases(target):
         return schema
     body = {k: v for k, v in target.items() if k not in _DEFS and k != "$schema"}
     if object_root(body, r, []) is body:
         return schema
-    inlined, inexact = conjoined(body, {k: v for k, v in schema.items() if k != "$ref"})
+    ignored: list = []  # (recorded only where the root is inlined)
+    inlined, inexact = conjoined(body, _beside_root_ref(schema, r, ignored))
     if inexact:  # (the root's keywords and its definition's not one schema side by side: left to the walk's merge)
         return schema
+    trans.extend(ignored)
     trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
     return inlined
 
@@ -212,15 +214,37 @@ def _target(root: dict, ref: Any) -> Any:
 
 
 def _deref(root: dict, s: Any) -> Any:
-    """`s` with a chain of same-document `$ref`s followed (annotations beside them aside)."""
+    """`s` with a chain of same-document `$ref`s followed (annotations beside them aside); a link
+    that says more beside its `$ref` (a constraint both must meet) is where it stops."""
     for _ in range(_DEREF_GUARD):
         if type(s) is not dict or "$ref" not in s:
+            return s
+        if s is not root and any(k in CONSTRAINING and k != "$ref" for k in s):
             return s
         target = _target(root, s["$ref"])
         if target is None or target is root:
             return s
         s = target
     return s
+
+
+def _bases(s: dict) -> bool:
+    """Whether schema `s` names a base URI of its own (`$id`, draft-04's `id`): inlined elsewhere,
+    it would move the base its references are read against."""
+    return type(s.get("$id")) is str or (type(s.get("id")) is str and not s["id"].startswith("#"))
+
+
+def _beside_root_ref(schema: dict, r: Any, trans: list) -> dict:
+    """The root's keywords beside its `$ref`, as its dialect reads them: before 2019-09 a `$ref`'s
+    siblings are ignored, so a constraint among them is left out (exactly, recorded), not merged."""
+    rest = {k: v for k, v in schema.items() if k != "$ref"}
+    declared = dialect_of(schema["$schema"]) if "$schema" in schema else None
+    if declared not in ("draft-04", "draft-06", "draft-07"):
+        return rest
+    for k in [k for k in rest if k in CONSTRAINING]:
+        del rest[k]
+        trans.append((r.changes["converted-dialect-keyword"], "#", (k,), f"(`{k}` beside `$ref`, which {declared} ignores: dropped)"))
+    return rest
 
 
 def _object_like(s: Any) -> bool:
@@ -243,13 +267,14 @@ def _lift_root(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
         trans.append((r.changes["cut-recursive-reference"], "#", ("$ref",), "(the root's `$ref` to itself)"))
     if type(sent.get("$ref")) is str and set(r.sent_root_keywords) & {"anyOf", "oneOf", "allOf"}:
         target = _deref(sent, {"$ref": sent["$ref"]})
-        if type(target) is dict and target is not sent and "$ref" not in target:
-            body, rest = {k: v for k, v in target.items() if k not in _DEFS}, {k: v for k, v in sent.items() if k != "$ref"}
+        if type(target) is dict and target is not sent and "$ref" not in target and not _bases(target):
+            body, rest = {k: v for k, v in target.items() if k not in _DEFS}, _beside_root_ref(sent, r, trans)
             if no_common_type(body, rest):  # (the root's type and its definition's: no value is both)
                 diags.append((r.patterns["unsatisfiable-schema"], "#", ("type",),
                               (("value", f"{describe(rest['type'])} beside a `$ref` to {describe(body['type'])}"),)))
                 return None
             sent, inexact = conjoined(body, rest)
+            sent = object_root(sent, r, trans)  # (the definition's root type, as a root is read)
             trans.append((r.changes["inlined-reference"], "#", ("$ref",), "(the root's definition, at the root)"))
             # (both say it, or one reads the other's beside it: the root's value is sent, the definition's lost)
             trans.extend((r.changes["dropped-root-keyword"], "#", ("$ref",), f"(`{k}`: the root's keywords and its definition's are not one schema side by side)")
@@ -320,8 +345,8 @@ def _merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
         for name, s in _properties(p).items():
             add_property(props, name, s)
         required += [n for n in _required(p) if n not in required]
-        for k in p:
-            if k not in _MERGED and k not in _DEFS and k != "$ref":
+        for k in p:  # (a `$ref` left in a part said more beside it, or named nothing to follow)
+            if k not in _MERGED and k not in _DEFS:
                 trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
     if props:
         sent["properties"] = props

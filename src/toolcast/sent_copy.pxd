@@ -6,7 +6,7 @@ cimport cython
 
 
 cdef class Seen:
-    cdef public bint bounds, tuples, resources, nested, scan, marks
+    cdef public bint bounds, tuples, resources, nested, scan, marks, ids
     cdef public list refs, names, ref_places, marked, dependents, tuple_places
     cdef public Py_ssize_t left, flags, hidden
 

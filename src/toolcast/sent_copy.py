@@ -45,7 +45,7 @@ class Seen:
     came out; a pass that changes the copy keeps each list true of it, or makes it None (not known:
     looked for again)."""
 
-    __slots__ = ("bounds", "dependents", "flags", "hidden", "left", "marked", "marks", "names", "nested",
+    __slots__ = ("bounds", "dependents", "flags", "hidden", "ids", "left", "marked", "marks", "names", "nested",
                  "ref_places", "refs", "resources", "scan", "tuple_places", "tuples")
 
     def __init__(self) -> None:
@@ -53,6 +53,7 @@ class Seen:
         # the root with an $id/$anchor.
         self.bounds = self.tuples = self.resources = False
         self.nested = False  # a schema object below the root with an `$id` or `$anchor`
+        self.ids = False  # one with a string `id` (draft-04's `$id` and anchor) and no `$ref` beside it
         # (place, node of the copy) of every schema object holding `dependencies` (what
         # sent_dialect._dependencies splits), and of every one whose `items` is a list (the tuple
         # form sendable._tuple_items writes as 2020-12's), in document order.
@@ -233,6 +234,8 @@ def _note(value: dict, out: dict, depth: int, seen: Seen, at: list | None, membe
         seen.resources = True
         if at is not None and not members:
             seen.nested = True
+    if depth > 1 and "id" in value and at is not None and not members and type(value["id"]) is str and "$ref" not in value:
+        seen.ids = True
     if "dependencies" in value and at is not None and not members:
         seen.dependents.append((tuple(at) if place is None else place, out))
 

@@ -43,6 +43,8 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any, reads_2020: bool = Fa
             return True
         if not reads_2020:
             return False
+        if seen.dependents:  # (schema objects holding `dependencies`, which 2020-12 reads as unknown)
+            return True
         if seen.marks:  # (every schema object holding a key the rewrite reads, the root's own apart)
             return _read_otherwise(sent, declared) or any(_read_otherwise(e[2], declared) for e in seen.marked)
     for _, node in _nodes(sent):

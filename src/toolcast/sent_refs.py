@@ -36,14 +36,18 @@ def local_references(sent: dict, r: Any, diags: list, trans: list, dialect: str 
     `bundled`: the walk's bundle of the document `sent` copies (Walk.bundled), or None; taken only
     while `sent` is that copy unchanged (`places` given) and the dialect is the same."""
     unchanged = places is not None
+    # (draft-04's `id` below the root: a base its references are read against, which only bundling
+    # resolves, as it resolves `$id`: that no reference names another resource is not enough)
+    draft_04_ids = dialect == "draft-04" and (any(p for p, n in nodes_with(sent, "id", str) if "$ref" not in n)
+                                              if seen is None else seen.ids)
     if unchanged:  # (what the copy found is exact while the copy is unchanged)
-        bundles = seen.bundles(sent)
-    elif seen is not None and not seen.may_bundle(sent):
+        bundles = draft_04_ids or seen.bundles(sent)
+    elif seen is not None and not draft_04_ids and not seen.may_bundle(sent):
         bundles = False
     else:  # (one pass: the references, and whether an object below the root is a resource or anchor)
         ids: list = []
         places = _refs_to(sent, "", ids)
-        bundles = bool(ids) or any(names_other(ref, sent) for ref in {node["$ref"] for _, node in places} - {"#"})
+        bundles = draft_04_ids or bool(ids) or any(names_other(ref, sent) for ref in {node["$ref"] for _, node in places} - {"#"})
     if not bundles:
         _defs_renamed(sent, r, trans, seen.refs if seen is not None else None, places)
         if seen is None or any("%" in ref for ref in seen.refs):
@@ -88,7 +92,7 @@ def _ids_read_as_2020_12(sent: dict) -> bool:
     by them as draft-04 does; bundling then leaves those below the root out. Whether the root's is one."""
     root = False
     for place, node in nodes_with(sent, "id", str):
-        if "$id" in node or "$anchor" in node:  # (draft-04 reads neither: the `id` is the one)
+        if "$id" in node or "$anchor" in node or "$ref" in node:  # (beside `$ref` draft-04 reads no `id`)
             continue
         value = node.pop("id")
         if value.startswith("#"):
