@@ -43,7 +43,7 @@ def needs_2020_terms(sent: dict, declared: str, seen: Any, reads_2020: bool = Fa
             return True
         if not reads_2020:
             return False
-        if seen.dependents:  # (schema objects holding `dependencies`, which 2020-12 reads as unknown)
+        if seen.dependents and declared != "2019-09":  # (`dependencies`: 2019-09 and 2020-12 read neither)
             return True
         if seen.marks:  # (every schema object holding a key the rewrite reads, the root's own apart)
             return _read_otherwise(sent, declared) or any(_read_otherwise(e[2], declared) for e in seen.marked)
