@@ -104,6 +104,21 @@ def _budget(b: dict | None) -> str:
     return "(absent)" if b is None else f"{b['value']} {b['counts']} ({b['applies']}, {b['code']})"
 
 
+def _policy_line(x: dict) -> str:
+    a, b = x["from"], x["to"]
+    if isinstance(a, list) and isinstance(b, list):  # (a list rule: what it gained and lost)
+        return f"{x['rule']:<22} " + " ".join([f"+{v}" for v in b if v not in a] + [f"-{v}" for v in a if v not in b])
+    return f"{x['rule']:<22} {a!s} -> {b!s}"
+
+
+def _budget_line(x: dict) -> str:
+    return f"{x['budget']:<22} {_budget(x['from'])} -> {_budget(x['to'])}"
+
+
+def _wire_line(x: dict) -> str:
+    return f"{x['field']:<22} {x['from']!s} -> {x['to']!s}"
+
+
 def render_diff(d: dict, w) -> None:
     w(f"rules diff {d['from']} -> {d['to']}\n")
     if d["keywords"]:
@@ -124,23 +139,12 @@ def render_diff(d: dict, w) -> None:
             w(f"  description.{x['field']:<10} {x['from']!s:>8} -> {x['to']!s:<8} {_cites(x['cite'])}\n")
         for x in d["name"]:
             w(f"  name.{x['field']:<17} {x['from']!s} -> {x['to']!s} {_cites(x['cite'])}\n")
-    if d["policy"]:
-        w("\npolicy\n")
-        for x in d["policy"]:
-            a, b = x["from"], x["to"]
-            if isinstance(a, list) and isinstance(b, list):  # (a list rule: what it gained and lost)
-                moved = [f"+{v}" for v in b if v not in a] + [f"-{v}" for v in a if v not in b]
-                w(f"  {x['rule']:<22} {' '.join(moved)} {_cites(x['cite'])}\n")
-            else:
-                w(f"  {x['rule']:<22} {a!s} -> {b!s} {_cites(x['cite'])}\n")
-    if d["budgets"]:
-        w("\nrequest budgets\n")
-        for x in d["budgets"]:
-            w(f"  {x['budget']:<22} {_budget(x['from'])} -> {_budget(x['to'])} {_cites(x['cite'])}\n")
-    if d["wire"]:
-        w("\nwire\n")
-        for x in d["wire"]:
-            w(f"  {x['field']:<22} {x['from']!s} -> {x['to']!s} {_cites(x['cite'])}\n")
+    for key, title, line in (("policy", "policy", _policy_line), ("budgets", "request budgets", _budget_line),
+                             ("wire", "wire", _wire_line)):
+        if d[key]:
+            w(f"\n{title}\n")
+            for x in d[key]:
+                w(f"  {line(x)} {_cites(x['cite'])}\n")
     if d["regex_features"]:
         w("\nregex features\n")
         for x in d["regex_features"]:
