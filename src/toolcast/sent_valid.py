@@ -93,6 +93,20 @@ def _valid_types(kind: int, key: str, dialect: str) -> frozenset:
 _VALID_TYPES = {d: {k: _valid_types(kind, k, d) for k, kind in table.items()} for d, table in KEYWORDS.items()}
 
 
+# The rule spec's keyword `value` that checks what a metaschema asks of a keyword's value, by kind
+# (the kinds no `value` says are left out).
+_SPEC_VALUES = {_SCHEMA: "schema", _SCHEMA_ARRAY: "schema-list", _SCHEMA_MAP: "schema-map", _STRING: "string",
+                _BOOL: "bool", _NUMBER: "number", _POSITIVE: "positive-number", _COUNT: "count",
+                _STRINGS: "string-list", _TYPE: "type", _ARRAY: "list"}
+
+
+def spec_value(keyword: str, dialect: str = "2020-12") -> str | None:
+    """The rule spec's `value` that checks what `dialect`'s metaschema asks of `keyword`'s value
+    (toolcast._spec.honoured); None for a keyword it does not define, or asks of as no `value` says."""
+    kind = KEYWORDS[dialect].get(keyword)
+    return None if kind is None else _SPEC_VALUES.get(kind)
+
+
 def invalid_places(schema: Any, dialect: str) -> list[tuple[tuple, str, Any, str]]:
     """(place, keyword, value, what it should be) for each value in `schema` that the metaschema of
     `dialect` ("2020-12", "2019-09", "draft-07", "draft-06" or "draft-04") rejects; a subschema that

@@ -97,7 +97,9 @@ def _check_kept(kw: str, entry: dict, handler: str | None, fail, actions) -> Non
     if kw in actions.UNRESOLVED_REFS:
         raise fail(path + ("class",), f"{kw!r} is a reference the walk does not resolve: class {entry['class']!r} "
                    "would send it pointing at a definition never walked, or left out as unused (drop it)")
-    wanted = None if kw in actions.STRUCTURAL else _metaschema_value(kw)  # (those the walk reads itself)
+    from toolcast.sent_valid import spec_value
+
+    wanted = None if kw in actions.STRUCTURAL else spec_value(kw)  # (those the walk reads itself)
     if wanted is not None and entry["value"] != wanted:
         # (the walk checks the value as `value` says, and sends it: a kind the metaschema does not
         # take sends a schema the provider rejects, and refuses one it takes)
@@ -140,17 +142,6 @@ def _check_kept_under_policy(r: dict, fail, actions, own: dict) -> None:
         path = ("keywords", kw, "class")
         raise fail(path if path[:2] in own or ("policy", rule) not in own else ("policy", rule, "rule"),
                    f"{why}; class {entry['class']!r} cannot keep it (drop it, lossy)")
-
-
-def _metaschema_value(kw: str) -> str | None:
-    """The keyword `value` that checks what 2020-12's metaschema asks of `kw`'s value (None: a
-    keyword it does not define, or asks of in a way no `value` says)."""
-    from toolcast import sent_valid as v
-
-    kind = v.KEYWORDS["2020-12"].get(kw)
-    return {v._SCHEMA: "schema", v._SCHEMA_ARRAY: "schema-list", v._SCHEMA_MAP: "schema-map", v._STRING: "string",
-            v._BOOL: "bool", v._NUMBER: "number", v._POSITIVE: "positive-number", v._COUNT: "count",
-            v._STRINGS: "string-list", v._TYPE: "type", v._ARRAY: "list"}.get(kind)
 
 
 def _check_patterns(r: dict, fail, actions) -> tuple[dict[str, str], dict[str, str]]:
