@@ -427,3 +427,15 @@ def test_budgets_and_wire_merge_field_by_field_as_documented(tmp_path, monkeypat
         _HEAD + "extends: openai@2026-10-17\nbudgets:\n  max_calls: {value: 2, cite: [ACME-TOOLS]}\n", encoding="utf-8")
     with pytest.raises(rules_registry.SpecFolderError, match=r"budget 'max_calls' states no code, counts, applies"):
         rules_registry.load_spec_dir(tmp_path / "spec2")
+
+
+def test_a_spec_path_folder_that_cannot_load_fails_the_first_rules_asked_for(tmp_path):
+    # The library's first get_rules read the folder, kept its error and answered with the built-in
+    # rules; only the second call raised it.
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "acme" / "2026-12-01.yaml").write_text(_HEAD + "extends: [openai\n", encoding="utf-8")
+    code = ("import toolcast.rules as r\nfor _ in range(2):\n    try:\n        r.get_rules(None)\n        print('rules')\n"
+            "    except r.SpecFolderError:\n        print('error')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TOOLCAST_SPEC_PATH": str(tmp_path)})
+    assert done.stdout.split() == ["error", "error"], done.stderr

@@ -285,6 +285,8 @@ def get_rules(spec: str | Rules | None = None, provider: str = "openai") -> Rule
     """The Rules for a version spec (cached); a Rules instance passes through."""
     if type(spec) is Rules:
         return spec
+    if not _FROM_ENV:  # (TOOLCAST_SPEC_PATH read before the first rules are: an error in it said at once)
+        _from_env()
     if _ENV_ERROR:
         raise _ENV_ERROR[0]
     r = _RESOLVED.get((spec, provider))
