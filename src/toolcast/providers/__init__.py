@@ -21,15 +21,15 @@ _LISTED_FIRST = ("openai", "anthropic", "gemini", "vertex")
 
 _targets: dict[str, Target] = {}
 _families: dict[str, str] = {}  # target -> its rule family where the provider is the target
-_built_for: list[tuple[str, ...]] = []  # the rule families the registry was built from
+_built_for: list[tuple] = []  # (the rule families, the spec folders' generation) the registry was built from
 
 
-def _build(known: tuple) -> None:
+def _build(known: tuple[tuple[str, ...], int]) -> None:
     from toolcast.rules import wire_of
 
     found: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
     families: dict[str, str] = {}
-    for family in known[:-1]:  # (the rule families; last, the spec folders' generation)
+    for family in known[0]:
         entry = wire_of(family)  # (the index's: listing the targets loads no rule table)
         if entry is None:
             continue  # (a family that states no wire: section is no target: rules only)
@@ -54,10 +54,10 @@ def _ready() -> dict[str, Target]:
     return _targets
 
 
-def _known() -> tuple:
+def _known() -> tuple[tuple[str, ...], int]:
     from toolcast.rules import generation, providers
 
-    return (*providers(), generation())  # (a folder loaded again, under the same names, builds them again)
+    return providers(), generation()  # (a folder loaded again, under the same names, builds them again)
 
 
 def target(name: str) -> Target | None:
