@@ -149,8 +149,9 @@ def main(argv: Sequence[str] | None = None, *, stdout: IO[str] | None = None, st
         stdin = _Closed("input") if sys.stdin is None else getattr(sys.stdin, "buffer", sys.stdin)
     try:  # `--spec DIR` before the command: a spec folder's providers, loaded before the parser lists targets
         argv = take_spec_options(list(argv) if argv is not None else sys.argv[1:])
-        if env_error() is not None:  # (TOOLCAST_SPEC_PATH's folders: an error in one is said as --spec's is)
-            raise env_error()
+        unloaded = env_error()  # (TOOLCAST_SPEC_PATH's folders: an error in one is said as --spec's is)
+        if unloaded is not None:
+            raise unloaded
     except UnknownRulesError as exc:
         err.write(f"toolcast: {exc}\n")
         return EXIT_USAGE
