@@ -210,8 +210,8 @@ def test_enum_members_of_other_types_go_to_no_branch_of_a_type_list():
     res = toolcast.compile_tool(_tool(schema), target="vertex")
     assert res.status == "strict" and not res.lossy
     assert _sent_ok(res, "vertex")["properties"] == {
-        "p": {"type": "INTEGER", "enum": ["1", "2"]},
-        "q": {"anyOf": [{"type": "STRING", "enum": ["x"]}, {"type": "INTEGER", "enum": ["1"]}]}}
+        "p": {"type": "INTEGER", "enum": ["1", "2"], "format": "enum"},
+        "q": {"anyOf": [{"type": "STRING", "enum": ["x"]}, {"type": "INTEGER", "enum": ["1"], "format": "enum"}]}}
 
 
 @pytest.mark.parametrize("strict", ("auto", "true", "false"))
@@ -265,7 +265,7 @@ def test_number_enums_dropped_on_gemini_written_as_strings_on_vertex():
     assert _sent_ok(res)["properties"]["level"] == {"type": "INTEGER"}
     res = toolcast.compile_tool(_tool(schema), target="vertex")
     assert res.status == "strict" and not res.lossy
-    assert _sent_ok(res, "vertex")["properties"]["level"] == {"type": "INTEGER", "enum": ["1", "2", "3"]}
+    assert _sent_ok(res, "vertex")["properties"]["level"] == {"type": "INTEGER", "enum": ["1", "2", "3"], "format": "enum"}
 
 
 def test_enum_without_type_gets_the_type_of_its_values():

@@ -69,8 +69,8 @@ def _enums_vertex_takes(schema: dict) -> None:
         if "enum" in n:
             assert n.get("type") in ("STRING", "INTEGER"), n
             assert all(type(v) is str for v in n["enum"]), n
-        if n.get("type") == "INTEGER" and "enum" in n:
-            assert all(str(int(v)) == v for v in n["enum"]), n
+        if n.get("type") == "INTEGER" and "enum" in n:  # (as the Schema's own example: format enum)
+            assert all(str(int(v)) == v for v in n["enum"]) and n.get("format") == "enum", n
 
 
 # -- 1. Vertex `parameters`: an enum on NUMBER ----------------------------------------------------
@@ -115,23 +115,24 @@ def test_vertex_number_enum_with_a_fraction_is_dropped_as_lossy(prop, sent, plac
 
 # (property schema, the sent property, the place of the change)
 INTEGER_VALUED_ENUMS = [
-    pytest.param({"type": "number", "enum": [1, 2.0]}, {"type": "INTEGER", "enum": ["1", "2"]},
+    pytest.param({"type": "number", "enum": [1, 2.0]}, {"type": "INTEGER", "enum": ["1", "2"], "format": "enum"},
                  "#/properties/x/enum", id="number"),
-    pytest.param({"type": "number", "const": 3}, {"type": "INTEGER", "enum": ["3"]}, "#/properties/x/enum",
+    pytest.param({"type": "number", "const": 3}, {"type": "INTEGER", "enum": ["3"], "format": "enum"}, "#/properties/x/enum",
                  id="const"),
     pytest.param({"type": "number", "minimum": 0, "description": "n", "enum": [10, 20]},
-                 {"type": "INTEGER", "description": "n", "enum": ["10", "20"], "minimum": 0}, "#/properties/x/enum",
+                 {"type": "INTEGER", "description": "n", "enum": ["10", "20"], "minimum": 0, "format": "enum"}, "#/properties/x/enum",
                  id="with-bound"),
-    # (float and double are NUMBER's formats: the enum fixes the values, so they say nothing more)
-    pytest.param({"type": "number", "format": "double", "enum": [7]}, {"type": "INTEGER", "enum": ["7"]},
+    # (float and double are NUMBER's formats: the enum fixes the values, so they say nothing more;
+    # format enum replaces them)
+    pytest.param({"type": "number", "format": "double", "enum": [7]}, {"type": "INTEGER", "enum": ["7"], "format": "enum"},
                  "#/properties/x/enum", id="number-format"),
     pytest.param({"type": ["number", "null"], "enum": [1, 2, None]},
-                 {"type": "INTEGER", "nullable": True, "enum": ["1", "2"]}, "#/properties/x/enum", id="type-list-null"),
+                 {"type": "INTEGER", "nullable": True, "enum": ["1", "2"], "format": "enum"}, "#/properties/x/enum", id="type-list-null"),
     pytest.param({"anyOf": [{"type": "number", "enum": [3]}, {"type": "null"}]},
-                 {"type": "INTEGER", "nullable": True, "enum": ["3"]}, "#/properties/x/anyOf/0/enum",
+                 {"type": "INTEGER", "nullable": True, "enum": ["3"], "format": "enum"}, "#/properties/x/anyOf/0/enum",
                  id="any-of-null-branch"),
     pytest.param({"type": ["number", "string"], "enum": [2.0, "a"]},
-                 {"anyOf": [{"type": "INTEGER", "enum": ["2"]}, {"type": "STRING", "enum": ["a"]}]},
+                 {"anyOf": [{"type": "INTEGER", "enum": ["2"], "format": "enum"}, {"type": "STRING", "enum": ["a"]}]},
                  "#/properties/x/anyOf/0/enum", id="type-list-split"),
 ]
 
@@ -153,7 +154,7 @@ def test_vertex_number_enum_of_integers_in_a_definition_is_converted_once_at_its
     res = toolcast.compile_tool(tool, target="vertex")
     assert res.status == "strict"
     params = _params(res)
-    assert params["properties"]["a"] == params["properties"]["b"] == {"type": "INTEGER", "enum": ["1", "2"]}
+    assert params["properties"]["a"] == params["properties"]["b"] == {"type": "INTEGER", "enum": ["1", "2"], "format": "enum"}
     assert [p for c, p, _ in _changes(res) if c == "converted-number-enum-to-integer"] == ["#/$defs/Level/enum"]
 
 
@@ -162,12 +163,13 @@ def test_vertex_number_enum_of_integers_in_a_definition_is_converted_once_at_its
     {"type": "integer", "enum": [1.0, 2]},
     {"enum": [2.0, 3]},  # (typed by its values: integers, as JSON compares)
     {"type": ["integer", "null"], "enum": [1, None]},
+    {"type": "integer", "format": "int64", "enum": [1, 2]},  # (format enum in its place: the values are fixed)
 ])
 def test_vertex_integer_enum_is_written_as_strings_on_integer(prop):
     res = toolcast.compile_tool(_tool({"x": prop}), target="vertex")
     assert res.status == "strict" and not res.lossy
     x = _params(res)["properties"]["x"]
-    assert x["type"] == "INTEGER" and all(type(v) is str for v in x["enum"])
+    assert x["type"] == "INTEGER" and x["format"] == "enum" and all(type(v) is str for v in x["enum"])
     assert ("converted-number-enum-to-strings", "#/properties/x/enum", False) in _changes(res)
     assert not any(c == "converted-number-enum-to-integer" for c, _, _ in _changes(res))
 

@@ -6,20 +6,20 @@ from typing import Any
 
 from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, moved_below, needs_2020_terms
-from toolcast.sent_merge import add_property, conjoined, no_common_type
+from toolcast.sent_merge import conjoined, merge_all_of, merge_union, no_common_type, reads_across
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.values import describe, ref_pointer
 
-# What an allOf part of the root may say and still be merged exactly (the rest is dropped, lossy).
-_MERGED = frozenset({"type", "properties", "required", "title", "description", "$comment", "examples", "default"})
 _DEFS = ("$defs", "definitions")
 # Draft-04's boolean bounds: the flag and the bound it makes exclusive.
 _BOUNDS = (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum"))
 # The walk's own guard on references followed in a row (a chain of pure $refs).
 _DEREF_GUARD = 64
+# The keywords that read the results of every applicator beside them.
+_UNEVALUATED = ("unevaluatedProperties", "unevaluatedItems")
 
 
 def _is_null(s: Any) -> bool:
@@ -291,68 +291,12 @@ def _lift_root(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
                               (("value", f"{key} with no branch that admits an object"),)))
                 return None
             if key == "allOf":
-                _merge_all_of(sent, objects, r, trans)
+                merge_all_of(sent, objects, r, trans)
             else:
-                _merge_union(sent, key, objects, len(parts), r, trans)
+                merge_union(sent, key, objects, len(parts), r, trans)
         else:
             trans.append((r.changes["dropped-root-keyword"], "#", (key,), f"(`{key}` at the root)"))
     return sent  # (a root without `type` gains it as it is sent: compile._typed_root)
-
-
-def _properties(s: Any) -> dict:
-    """The `properties` of schema `s`, where it states them as an object ({} elsewhere)."""
-    return s["properties"] if type(s) is dict and type(s.get("properties")) is dict else {}
-
-
-def _required(s: Any) -> list:
-    """The `required` of schema `s`, where it states it as a list ([] elsewhere)."""
-    return s["required"] if type(s) is dict and type(s.get("required")) is list else []
-
-
-def _merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: list) -> None:
-    """One object for the root's anyOf/oneOf branches that admit objects: every property any
-    branch names (a property named by several, as an anyOf of their schemas), required where
-    every branch requires it."""
-    lifted: dict = {}
-    for b in objects:
-        for name, s in _properties(b).items():
-            alts = lifted.setdefault(name, [])
-            if s not in alts:
-                alts.append(s)
-    common = set.intersection(*(set(_required(b)) for b in objects))
-    props = dict(_properties(sent))
-    for name, alts in lifted.items():
-        add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
-    if props or "properties" in sent:
-        sent["properties"] = props
-    own = list(_required(sent))
-    more = [p for b in objects for p in _required(b) if p in common and p not in own]
-    if more:
-        sent["required"] = own + list(dict.fromkeys(more))
-    left = f", {n - len(objects)} that admit no object left out" if n > len(objects) else ""
-    trans.append((r.changes["merged-root-combinator"], "#", (key,),
-                  f"({len(objects)} branches as one object with the union of their properties{left})"))
-
-
-def _merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
-    """The root's allOf parts merged into it: their properties (a property named twice must meet
-    both) and required; any other keyword of a part is dropped (lossy)."""
-    props = dict(_properties(sent))
-    required = list(_required(sent))
-    for i, p in enumerate(parts):
-        if type(p) is not dict:
-            continue
-        for name, s in _properties(p).items():
-            add_property(props, name, s)
-        required += [n for n in _required(p) if n not in required]
-        for k in p:  # (a `$ref` left in a part said more beside it, or named nothing to follow)
-            if k not in _MERGED and k not in _DEFS:
-                trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
-    if props:
-        sent["properties"] = props
-    if required:
-        sent["required"] = required
-    trans.append((r.changes["merged-root-all-of"], "#", ("allOf",), f"({len(parts)} parts)"))
 
 
 def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
@@ -365,9 +309,13 @@ def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
         others = [k for k in node if not (type(k) is str and k.startswith("$"))]
         if not others:
             continue
-        constraining = {k: node[k] for k in others if k in CONSTRAINING}
+        parted = [k for k in _UNEVALUATED if k in node and node[k] is not True and node[k] != {}]
+        constraining = {k: node[k] for k in others if k in CONSTRAINING and k not in parted}
         for k in others:
-            if k not in constraining:
+            if k in parted:  # (it read what the `$ref` evaluated: in its own allOf part, nothing)
+                del node[k]
+                trans.append((r.changes["dropped-unevaluated-keyword"], "#", place + (k,), "(beside `$ref`)"))
+            elif k not in constraining:
                 del node[k]
                 trans.append((r.changes["dropped-ref-sibling-annotation"], "#", place + (k,), f"(`{k}` beside `$ref`)"))
         if constraining:
@@ -518,6 +466,13 @@ def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
             continue
         constraining = {k: v for k, v in others.items() if k in CONSTRAINING}
         notes = {k: v for k, v in others.items() if k not in CONSTRAINING}
+        # (an unevaluated* beside the anyOf read what its branches evaluated: in a branch, or beside
+        # it in an allOf, it reads less; where a branch evaluates anything, it is left out, lossy)
+        for k in _UNEVALUATED:
+            if (k in constraining and constraining[k] is not True and constraining[k] != {}
+                    and any(type(b) is dict and any(x in CONSTRAINING for x in b) for b in branches)):
+                del constraining[k]
+                trans.append((r.changes["dropped-unevaluated-keyword"], "#", place + (k,), "(beside `anyOf`)"))
         new = []
         for b in branches:
             if b is True:
@@ -525,7 +480,8 @@ def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
             if type(b) is dict:
                 b = dict(b)
                 if constraining:
-                    if "$ref" in b or "anyOf" in b or set(b) & set(constraining):
+                    # (side by side only where neither reads the other's keywords: else both in an allOf)
+                    if "$ref" in b or "anyOf" in b or set(b) & set(constraining) or reads_across(b, constraining):
                         b = {"allOf": [b, dict(constraining)]}
                     else:
                         b.update(constraining)

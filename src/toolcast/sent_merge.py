@@ -1,7 +1,8 @@
-"""Two schemas of one value written as one that accepts what both accept: their keywords side by side, where that is exact."""
+"""Schemas of one value written as one that accepts what they all accept (a `$ref` beside more keywords, the root's combinators): their keywords side by side, where that is exact."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from toolcast.walk.actions import CONSTRAINING
@@ -16,6 +17,9 @@ _READS_SIBLINGS: dict[str, tuple | None] = {
     "items": ("prefixItems",), "additionalItems": ("items",),
     "then": ("if",), "else": ("if",), "minContains": ("contains",), "maxContains": ("contains",),
 }
+# What an allOf part of the root may say and still be merged exactly (the rest is dropped, lossy).
+_MERGED = frozenset({"type", "properties", "required", "title", "description", "$comment", "examples", "default"})
+_DEFS = ("$defs", "definitions")
 # Keywords for which `true` (or `{}`) says what leaving them out says.
 _OPEN = frozenset({"additionalProperties", "unevaluatedProperties", "items", "unevaluatedItems", "additionalItems",
                    "propertyNames"})
@@ -23,8 +27,10 @@ _OPEN = frozenset({"additionalProperties", "unevaluatedProperties", "items", "un
 
 def add_property(props: dict, name: str, s: Any) -> None:
     """Property `name` of `props` constrained by `s` as well (both must hold)."""
-    if name not in props or json_equal(props[name], s):
+    if name not in props or json_equal(props[name], s) or props[name] is True or props[name] == {}:
         props[name] = s
+    elif s is True or s == {}:  # (it asks nothing more)
+        return
     elif type(props[name]) is dict and list(props[name]) == ["allOf"]:
         props[name]["allOf"].append(s)
     else:
@@ -66,6 +72,17 @@ def conjoined(a: dict, b: dict) -> tuple[dict, list[str]]:
             if k in side and not (k in _OPEN and _open(side[k])) and k not in inexact and _reads_other(side, other, reads):
                 inexact.append(k)
     return out, inexact
+
+
+def reads_across(a: dict, b: dict) -> bool:
+    """Whether a keyword of `a` or of `b`, put side by side with the other's keywords, would read
+    something of the other's beside it (`additionalProperties` the other's `properties`, an
+    `unevaluated*` any of its applicators, ...): the two are then not one schema side by side."""
+    for side, other in ((a, b), (b, a)):
+        for k, reads in _READS_SIBLINGS.items():
+            if k in side and not (k in _OPEN and _open(side[k])) and _reads_other(side, other, reads):
+                return True
+    return False
 
 
 def no_common_type(a: dict, b: dict) -> bool:
@@ -113,3 +130,94 @@ def _names(t: Any) -> list | None:
     if type(t) is list and t and all(type(x) is str for x in t):
         return t
     return None
+
+
+def _properties(s: Any) -> dict:
+    """The `properties` of schema `s`, where it states them as an object ({} elsewhere)."""
+    return s["properties"] if type(s) is dict and type(s.get("properties")) is dict else {}
+
+
+def _required(s: Any) -> list:
+    """The `required` of schema `s`, where it states it as a list ([] elsewhere)."""
+    return s["required"] if type(s) is dict and type(s.get("required")) is list else []
+
+
+def merge_union(sent: dict, key: str, objects: list, n: int, r: Any, trans: list) -> None:
+    """One object for the root's anyOf/oneOf branches that admit objects: every property any
+    branch names (a property named by several, as an anyOf of their schemas), required where
+    every branch requires it."""
+    lifted: dict = {}
+    for b in objects:
+        for name, s in _properties(b).items():
+            alts = lifted.setdefault(name, [])
+            if s not in alts:
+                alts.append(s)
+    common = set.intersection(*(set(_required(b)) for b in objects))
+    props = dict(_properties(sent))
+    for name, alts in lifted.items():
+        add_property(props, name, alts[0] if len(alts) == 1 else {"anyOf": alts})
+    if props or "properties" in sent:
+        sent["properties"] = props
+    own = list(_required(sent))
+    more = [p for b in objects for p in _required(b) if p in common and p not in own]
+    if more:
+        sent["required"] = own + list(dict.fromkeys(more))
+    left = f", {n - len(objects)} that admit no object left out" if n > len(objects) else ""
+    trans.append((r.changes["merged-root-combinator"], "#", (key,),
+                  f"({len(objects)} branches as one object with the union of their properties{left})"))
+
+
+def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
+    """The root's allOf parts merged into it: their properties (a property named twice must meet
+    both; one the root does not name still meets the root's `additionalProperties`, which judged
+    it there) and required; any other keyword of a part is dropped (lossy), and with it the root's
+    `unevaluatedProperties`, which read that keyword's results (lossy)."""
+    props = dict(_properties(sent))
+    required = list(_required(sent))
+    judged = _additional(sent)
+    dropped = False
+    for i, p in enumerate(parts):
+        if type(p) is not dict:
+            continue
+        for name, s in _properties(p).items():
+            verdict = judged(name) if name not in _properties(sent) else True
+            if verdict is False:  # (no value of the root has it: the part's schema for it says nothing)
+                continue
+            add_property(props, name, s)
+            if verdict is not True:
+                add_property(props, name, verdict)
+        required += [n for n in _required(p) if n not in required]
+        for k in p:  # (a `$ref` left in a part said more beside it, or named nothing to follow)
+            if k not in _MERGED and k not in _DEFS:
+                dropped = True
+                trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
+    if dropped and "unevaluatedProperties" in sent and sent["unevaluatedProperties"] not in (True, {}):
+        del sent["unevaluatedProperties"]
+        trans.append((r.changes["dropped-unevaluated-keyword"], "#", ("unevaluatedProperties",),
+                      "(it read the results of the allOf parts' keywords left out)"))
+    if props:
+        sent["properties"] = props
+    if required:
+        sent["required"] = required
+    trans.append((r.changes["merged-root-all-of"], "#", ("allOf",), f"({len(parts)} parts)"))
+
+
+def _additional(root: dict) -> Any:
+    """For a property name the root's `properties` do not hold: what the root's own keywords ask of
+    it as `additionalProperties` reads it (True: nothing; False: no value; else that schema). A name
+    a `patternProperties` pattern matches is not additional (its pattern's schema still applies)."""
+    ap = root.get("additionalProperties", True)
+    if ap is True or type(ap) not in (bool, dict) or ap == {}:
+        return lambda name: True
+    patterns = root.get("patternProperties")
+    patterns = list(patterns) if type(patterns) is dict else []
+
+    def judged(name: str) -> Any:
+        for pattern in patterns:
+            try:
+                if re.search(pattern, name, re.ASCII):
+                    return True
+            except (re.error, TypeError):  # (a pattern Python does not read: taken to match, the widening side)
+                return True
+        return ap
+    return judged

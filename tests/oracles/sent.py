@@ -52,7 +52,7 @@ Gemini / Vertex ``parametersJsonSchema`` (sent without strict; "Gemini has no lo
   Keywords outside the §3.3 list are NOT flagged here ("While the full JSON Schema may be sent,
   not all features are supported"); the strict reading (``gemini.violations``) flags them.
 Gemini / Vertex ``parameters`` (OpenAPI subset; the same strict or not)
-  enum-type               ``enum`` on anything but STRING, or on Vertex an INTEGER whose values are
+  enum-type               ``enum`` on anything but STRING, or on Vertex an INTEGER with format enum whose values are
                           integers written as strings ("Invalid value at '…enum[0]' (TYPE_STRING)") PF §9, §3.2
   root-keyword            ``anyOf`` at the root                                 PF §8 (top-level anyOf)
   plus ``gemini.parameters_violations`` (PF §3.2, §8).
@@ -231,7 +231,7 @@ def json_schema_violations(schema: Any, provider: str = "gemini", version: str |
 
 
 def parameters_enum_violations(schema: Any, provider: str = "gemini") -> list[tuple[str, str]]:
-    """PF §9: `enum` only on STRING, or on Vertex on INTEGER given as strings (integer literals)."""
+    """PF §9: `enum` only on STRING, or on Vertex on INTEGER given as strings (integer literals) with `format: enum`."""
     out = []
     stack = [("#", schema)]
     while stack:
@@ -240,7 +240,9 @@ def parameters_enum_violations(schema: Any, provider: str = "gemini") -> list[tu
             continue
         if "enum" in node:
             t, values = node.get("type"), node["enum"]
-            ok = t == "STRING" or (provider == "vertex" and t == "INTEGER" and isinstance(values, list)
+            # (on INTEGER as the Schema's own example writes one: format enum, integers as strings)
+            ok = t == "STRING" or (provider == "vertex" and t == "INTEGER" and node.get("format") == "enum"
+                                   and isinstance(values, list)
                                    and all(isinstance(v, str) and re.fullmatch(r"-?[0-9]+", v) for v in values))
             if not ok:
                 out.append(("enum-type", path))

@@ -89,7 +89,7 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "wrapped-ref-siblings-in-all-of", "made-recursive-property-optional", "cut-recursive-reference",
              "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
              "repointed-reference",
-             "dropped-sent-keyword", "wrote-boolean-property-schema"),  # (policy sent_keywords, sent_property_schemas)
+             "dropped-sent-keyword", "wrote-boolean-property-schema", "dropped-unevaluated-keyword"),  # (policy sent_keywords, sent_property_schemas)
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "described-enforced-constraint",  # (enforce=True: toolcast.enforce)
@@ -404,5 +404,6 @@ REPORTED_WHERE_SELECTED = frozenset({
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
     "converted-dialect-keyword", "repointed-reference", "dropped-sent-keyword", "wrote-boolean-property-schema",
+    "dropped-unevaluated-keyword",
     "described-enforced-constraint",  # compile_tool(enforce=True)
 })

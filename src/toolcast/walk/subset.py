@@ -31,8 +31,6 @@ _ANNOTATIONS = ("title", "description", "default")
 
 # The JSON type of an enum value, as the Schema names types (a bool is not an integer here).
 _KIND = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
-# The formats of NUMBER alone (the Schema's older format text: NUMBER float/double, INTEGER int32/int64).
-_NUMBER_FORMATS = frozenset({"float", "double"})
 
 
 class _TooLarge(Exception):
@@ -215,15 +213,14 @@ class _Form:
             # number_enums as-strings: the Schema takes an enum on INTEGER written as strings, and on
             # no other numeric type ("Invalid value at '...enum[0]' (TYPE_STRING)"). A NUMBER enum
             # whose values are all integers (2.0 is one) accepts exactly what that INTEGER enum does.
+            # Written as the Schema's own example of one: {type: INTEGER, format: enum, enum: ["101",
+            # ...]}. The format it had (int32, int64; float or double on a NUMBER) says nothing the
+            # enum's values do not fix, so leaving it out loses nothing.
             strings = [_number_text(v) for v in rest]
-            if t == "integer":
-                self.walk.change("converted-number-enum-to-strings", sp + ("enum",))
-                return {**out, "enum": strings}
-            self.walk.change("converted-number-enum-to-integer", sp + ("enum",))
-            # (A NUMBER's own format, float or double, says nothing of an INTEGER: the values are
-            # fixed by the enum, so leaving it out loses nothing.)
-            return {k: ("integer" if k == "type" else strings if k == "enum" else v) for k, v in out.items()
-                    if not (k == "format" and v in _NUMBER_FORMATS)}
+            code = "converted-number-enum-to-strings" if t == "integer" else "converted-number-enum-to-integer"
+            self.walk.change(code, sp + ("enum",))
+            return {k: ("integer" if k == "type" else strings if k == "enum" else "enum" if k == "format" else v)
+                    for k, v in {**out, "format": None}.items()}
         # An enum on NUMBER with a value that is not an integer, or on BOOLEAN, ARRAY or OBJECT (strings
         # beside a type that has none: bfcl's boolean "True"/"False"/"dontcare"), has no form here.
         self.walk.report("enum-values-not-strings", sp + ("enum",), value=_listing(rest))
