@@ -543,3 +543,15 @@ def test_an_empty_out_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.chdir(tmp_path)
     code, out, err = run("compile", GOOD[0], "--out", "", *targets)
     assert code == 2 and "--out is empty" in err and out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_python_dash_m_toolcast_is_the_command(tmp_path):
+    """`python -m toolcast` runs the same command as `toolcast` (its exit code and output)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "toolcast", "compile", str(bad)], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 2 and "bad.json:1:2: invalid JSON" in run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    run = subprocess.run([sys.executable, "-m", "toolcast", "--version"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("toolcast")
