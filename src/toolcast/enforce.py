@@ -143,7 +143,7 @@ def enforceable(trans: list, lossy_codes: frozenset, schema: Any, r: Any) -> tup
 def describe(compiled: Any, enforced: tuple, r: Any) -> tuple[Any, list]:
     """`compiled` with a note in the description of each place where an enforced constraint applies
     (a copy along the paths changed), and the records of those notes. A place the sent schema does
-    not hold as an object, one beside a `$ref` where the provider takes no description, or a note
+    not hold as an object, one beside a `$ref` (the walk writes nothing there), or a note
     that would take the description past the provider's limits is left alone."""
     code = r.changes.get(DESCRIBED)
     if code is None or "description" not in r.kept:
@@ -167,8 +167,8 @@ def _with_note(root: Any, place: tuple, note: str, r: Any) -> Any:
     if not found or type(node) is not dict:
         return None
     policy = r.policy
-    if "$ref" in node and ("description" not in r.ref_siblings or policy.get("sent_ref_siblings") == "dollar-only"):
-        return None  # (a provider that takes nothing beside `$ref`)
+    if "$ref" in node:
+        return None  # (the walk writes nothing beside `$ref`: its own description goes in an `anyOf` wrapper)
     if "anyOf" in node and (policy.get("sent_any_of") == "alone" or policy.get("schema_form") == "openapi-subset"):
         return None  # (`anyOf` alone in its schema; the OpenAPI subset moves annotations into its branches)
     old = node.get("description")

@@ -90,7 +90,7 @@ def _words(error: Any) -> str:
         rule = error.kind.format
         what = f"must be {FORMAT_WORDS.get(rule, f'a valid {rule}')} (format: {rule}), got {got}"
     elif kind == "Pattern":
-        what = f"must match the regular expression {_shown(error.kind.pattern)} (pattern), got {got}"
+        what = f"must match the regular expression {_shown(_WRITTEN.get(error.kind.pattern, error.kind.pattern))} (pattern), got {got}"
     elif kind == "Not":
         what = f"must not match {_shown(error.kind.schema)} (not), got {got}"
     elif kind == "OneOfMultipleValid":
@@ -114,8 +114,42 @@ def _build(schema: Any, formats: tuple[str, ...]) -> Any:
 
     # Every format the validator knows is an annotation (always valid) but `formats`: those it checks.
     unchecked = {name: _anything for name in CHECKED_FORMATS - set(formats)}
-    return jsonschema_rs.validator_for(_nullable_read(schema), formats=unchecked, validate_formats=True,
+    return jsonschema_rs.validator_for(_ecma_read(_nullable_read(schema)), formats=unchecked, validate_formats=True,
                                        retriever=_refuse)
+
+
+# A pattern as the validator was given it -> as the schema writes it (what an error output shows).
+_WRITTEN: dict[str, str] = {}
+
+
+def _ecma_read(schema: Any) -> Any:
+    """`schema` (a copy, where it changes) with each regex (`pattern`, a `patternProperties` name) written so that the
+    validator's engine reads it as ECMA-262 does (toolcast.ecma_classes); the same object when it holds none."""
+    if '"pattern' not in json.dumps(schema):
+        return schema
+    from toolcast.ecma_classes import as_ecma
+    from toolcast.tool_input import copy_json
+    from toolcast.walk.dialect import visit_schema_objects
+
+    def rewrite(node: dict, place: Any) -> None:
+        if type(node.get("pattern")) is str:
+            node["pattern"] = _read_as(node["pattern"], as_ecma)
+        if type(node.get("patternProperties")) is dict:
+            node["patternProperties"] = {_read_as(k, as_ecma) if type(k) is str else k: v
+                                         for k, v in node["patternProperties"].items()}
+
+    copy = copy_json(schema)
+    visit_schema_objects(copy, rewrite)
+    return copy
+
+
+def _read_as(pattern: str, as_ecma: Any) -> str:
+    read = as_ecma(pattern)
+    if read != pattern:
+        if len(_WRITTEN) >= 4096:
+            _WRITTEN.clear()
+        _WRITTEN[read] = pattern
+    return read
 
 
 def _anything(value: Any) -> bool:

@@ -18,6 +18,7 @@ from toolcast.walk.containers import (
 )
 from toolcast.walk.keywords import REWRITES, _kept, _scalar_values
 from toolcast.walk.leaves import _count_null, _dropped, _nullable, _ordered, _record_steps
+from toolcast.walk.partners import no_partner, partners
 from toolcast.walk.plans import (
     _NOT_PLAIN_NULLABLE,
     _RESHAPING,
@@ -104,7 +105,12 @@ def node(w: Walk, s: Any, sp: tuple, ip: NullPath, depth: int, nest: int, root: 
             return {}
     if w.type_keywords is not None and "$ref" not in s:
         s = drop_vacuous(w, s, sp)  # (policy type_keywords per-type: its type settled, merges done)
+    pending = None
+    if not no_partner(s):
+        s, pending = partners(w, s, sp)  # (a dropped keyword's neighbour that it limits goes too)
     out, nullable = _keywords(w, s, sp, ip, depth, nest)
+    if pending:
+        w.trans.extend(pending)
     any_of: list | None = None
     if special:
         if "$ref" in s:

@@ -47,6 +47,10 @@ def _plannable(keys: tuple) -> bool:
 _NOT_PLAIN_NULLABLE = frozenset({"$ref", "const", "anyOf", "enum"})
 # A node needs _normalize (and may hold $ref or anyOf) only if it has one of these.
 _RESHAPING = frozenset({"allOf", "const", "$ref", "oneOf", "anyOf", "nullable"})
+# Keywords whose drop changes what a kept neighbour means (JSON Schema 2020-12 §10.3.1.2: `items` applies after
+# `prefixItems`; §10.3.2.3: `additionalProperties` to the keys `patternProperties` does not match; §10.3.1.3 with
+# §6.4.5: `minContains: 0` makes `contains` vacuous): a node with one is read by node() (see walk.partners).
+PARTNERS = frozenset({"prefixItems", "patternProperties", "minContains"})
 
 
 
@@ -326,7 +330,8 @@ def _container_shape(w: Any, keys: tuple) -> tuple | None:
     """_shape of an object or array with these keys (plain values only), when its plan can
     compile it."""
     plan, rank = w.plan, w.rank
-    if _RESHAPING.isdisjoint(keys) and all(plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS):
+    if _RESHAPING.isdisjoint(keys) and PARTNERS.isdisjoint(keys) and all(
+            plan.get(k, (None,))[0] == OP_STRUCTURAL for k in _CONTAINER_KEYS):
         shape = _shape(w, keys, _CONTAINER_KEYS, _PLAIN_MODE)
         first = min(rank[k] for k in ("items", "properties", "required", "additionalProperties"))
         if shape is not None and all(rank["type"] <= rank[o[0]] < first for o in shape[0]):
