@@ -83,7 +83,7 @@ def test_the_pass_reads_subschemas_after_their_parent_s_changes() -> None:
         "type": "object", "properties": {"x": True}, "minContains": 2}}}}
     res = toolcast.compile_tool(_tool(schema), target="xai", strict=False)
     sent = res.tool["function"]["parameters"]["properties"]["l"]
-    assert sent == {"type": "array", "contains": {"type": "object", "properties": {"x": {}}}}
+    assert sent == {"type": "array", "contains": {"type": "object", "properties": {"x": {}}, "additionalProperties": True}}
     assert schema["properties"]["l"]["maxContains"] == 1  # (the caller's schema is never changed)
 
 
@@ -95,3 +95,33 @@ def test_providers_without_the_policies_send_the_original_unchanged() -> None:
         if res.tool is not None:
             codes = {str(t.code) for t in res.transformations}
             assert not codes & {"dropped-sent-keyword", "wrote-boolean-property-schema"}, target
+
+
+def test_xai_sent_form_states_open_objects_open() -> None:
+    # xAI reads every tool closed ("additionalProperties defaults to false and must be set to true
+    # explicitly"), the form sent without strict too: an object that says nothing of other keys states
+    # them open (policy sent_open_objects explicit), exactly; one that says something is left alone.
+    schema = {"type": "object", "properties": {
+        "free": {"type": "object", "description": "free-form filters"},
+        "typed": {"type": "object", "properties": {"a": {"type": "string"}}},
+        "closed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False},
+        "map": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "uneval": {"type": "object", "properties": {"a": {}}, "unevaluatedProperties": False},
+        "maybe": {"type": ["object", "null"]},
+        "text": {"type": "string"}}}
+    res = toolcast.compile_tool(_tool(schema), target="xai")
+    assert res.status == "non-strict"
+    sent = res.tool["function"]["parameters"]
+    props = sent["properties"]
+    assert sent["additionalProperties"] is True
+    assert props["free"]["additionalProperties"] is True and props["typed"]["additionalProperties"] is True
+    assert props["maybe"]["additionalProperties"] is True
+    assert props["closed"]["additionalProperties"] is False and props["map"]["additionalProperties"] == {"type": "integer"}
+    assert "additionalProperties" not in props["uneval"] and "additionalProperties" not in props["text"]
+    stated = sorted(t.path for t in res.transformations if t.code == "stated-open-object")
+    assert stated == ["#/additionalProperties", "#/properties/free/additionalProperties",
+                      "#/properties/maybe/additionalProperties", "#/properties/typed/additionalProperties"]
+    assert all(not t.lossy for t in res.transformations if t.code == "stated-open-object")
+    for target in ("openai", "anthropic", "deepseek", "mistral"):  # (they read an object open as written)
+        other = toolcast.compile_tool(_tool(schema), target=target, strict=False)
+        assert not any(t.code == "stated-open-object" for t in other.transformations), target

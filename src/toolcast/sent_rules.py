@@ -1,5 +1,5 @@
-"""What a provider rejects anywhere in the form sent without strict (policy sent_keywords,
-sent_property_schemas, sent_empty): the last of toolcast.sendable's passes, each rewrite recorded."""
+"""What a provider rejects or reads otherwise anywhere in the form sent without strict (policy sent_keywords,
+sent_property_schemas, sent_empty, sent_open_objects): the last of toolcast.sendable's passes, each rewrite recorded."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ _AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
 
 def applies(r: Any) -> bool:
     """Whether the rules state any of the policies this pass applies (else it is never called)."""
-    return bool(r.sent_drop or r.sent_empty) or r.policy.get("sent_property_schemas") == "objects"
+    policy = r.policy
+    return (bool(r.sent_drop or r.sent_empty) or policy.get("sent_property_schemas") == "objects"
+            or policy.get("sent_open_objects") == "explicit")
 
 
 def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
@@ -23,6 +25,7 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     empty list of policy sent_empty `refuse` (`enum: []`, `anyOf: []`: no value satisfies it, and the
     provider rejects it), the reason in `diags`."""
     objects = r.policy.get("sent_property_schemas") == "objects"
+    explicit = r.policy.get("sent_open_objects") == "explicit"
     drop, empty = r.sent_drop, r.sent_empty
 
     def rewrite(node: dict, place: Any) -> None:  # (a node's subschemas are read after its changes)
@@ -34,6 +37,9 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
         for kw in [k for k in node if k in drop] if drop else ():  # (in the node's own order)
             del node[kw]
             trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"(`{kw}`, rejected in any form)"))
+        if explicit and _open_object(node):
+            node["additionalProperties"] = True
+            trans.append((r.changes["stated-open-object"], "#", tuple(place) + ("additionalProperties",), ""))
         props = node.get("properties") if objects else None
         if type(props) is dict:
             for name, s in list(props.items()):
@@ -48,6 +54,18 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     except _Unsatisfiable:
         return None
     return sent
+
+
+def _open_object(node: dict) -> bool:
+    """Whether schema object `node` admits objects and says nothing of their other keys (policy
+    sent_open_objects): no `additionalProperties`, and no `unevaluatedProperties`, which one would
+    make vacuous."""
+    if "additionalProperties" in node or "unevaluatedProperties" in node or "$ref" in node:
+        return False
+    t = node.get("type")
+    if t is None:
+        return "properties" in node or "patternProperties" in node
+    return t == "object" or (type(t) is list and "object" in t)
 
 
 class _Unsatisfiable(Exception):

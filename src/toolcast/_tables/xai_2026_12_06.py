@@ -21,10 +21,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('E-DESC', 'O-FC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_property_schemas': 'objects', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_metaschema': '2020-12', 'sent_open_objects': 'explicit', 'sent_property_schemas': 'objects', 'sent_references': 'local'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('xai/tool-name-invalid-characters', 'xai/tool-name-too-long', 'xai/tool-name-missing', 'xai/duplicate-tool-name', 'xai/root-schema-not-object', 'xai/non-json-value', 'xai/invalid-keyword-value', 'xai/non-schema-subschema', 'xai/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('X-SO',), 'objects': ('X-SO',), 'optional_properties': ('X-SO',), 'recursion': ('X-SO',), 'ref_siblings': ('X-SO',), 'root_combinators': ('X-SO',), 'root_type': ('X-SO',), 'sent_empty': ('X-SO',), 'sent_keywords': ('X-SO',), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_property_schemas': ('X-SO',), 'sent_references': ('X-SO',), 'sent_root_keywords': ('X-SO',)}
+POLICY_CITE = {'always_refused': ('O-FC', 'O-PY'), 'definitions': ('X-SO',), 'objects': ('X-SO',), 'optional_properties': ('X-SO',), 'recursion': ('X-SO',), 'ref_siblings': ('X-SO',), 'root_combinators': ('X-SO',), 'root_type': ('X-SO',), 'sent_empty': ('X-SO',), 'sent_keywords': ('X-SO',), 'sent_metaschema': ('O-FC', 'O-PY'), 'sent_open_objects': ('X-SO',), 'sent_property_schemas': ('X-SO',), 'sent_references': ('X-SO',), 'sent_root_keywords': ('X-SO',)}
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
 SENT_DROP = ('maxContains', 'minContains')
 SENT_EMPTY = ('enum', 'anyOf')
@@ -297,6 +297,7 @@ TRANSFORMATIONS = {
     'repointed-reference': TransformationEntry(False, 'Repointed a `$ref` by `$id`, anchor or pointer at the root definition it names (exact).', 'reserved', 'repointed-reference'),
     'rewrote-definitions-reference': TransformationEntry(False, 'Repointed a `#/definitions/` reference to `#/$defs/`.', 'active', 'rewrote-definitions-reference'),
     'split-type-list-to-any-of': TransformationEntry(False, 'Rewrote a type list as `anyOf` of one-type branches.', 'reserved', 'split-type-list-to-any-of'),
+    'stated-open-object': TransformationEntry(False, 'Stated `additionalProperties: true` on an object that says nothing of other keys, which xAI would otherwise close.', 'active', 'stated-open-object'),
     'stripped-description-characters': TransformationEntry(False, 'Removed invisible, bidi-control or tag characters from the description.', 'active', 'stripped-description-characters'),
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'reserved', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),
@@ -443,6 +444,7 @@ CHANGES = {
     'repointed-reference': 'repointed-reference',
     'rewrote-definitions-reference': 'rewrote-definitions-reference',
     'split-type-list-to-any-of': 'split-type-list-to-any-of',
+    'stated-open-object': 'stated-open-object',
     'stripped-description-characters': 'stripped-description-characters',
     'stripped-explicit-null': 'stripped-explicit-null',
     'truncated-description': 'truncated-description',

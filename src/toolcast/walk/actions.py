@@ -89,7 +89,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "wrapped-ref-siblings-in-all-of", "made-recursive-property-optional", "cut-recursive-reference",
              "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
              "repointed-reference",
-             "dropped-sent-keyword", "wrote-boolean-property-schema", "dropped-unevaluated-keyword"),  # (policy sent_keywords, sent_property_schemas)
+             "dropped-sent-keyword", "wrote-boolean-property-schema", "dropped-unevaluated-keyword",
+             "stated-open-object"),  # (policy sent_keywords, sent_property_schemas, sent_open_objects)
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "described-enforced-constraint",  # (enforce=True: toolcast.enforce)
@@ -220,6 +221,10 @@ OPTIONAL_POLICY = {
     # any: a property's schema may be `true`/`false`; objects: every value of `properties` is a schema
     # object (`true` written `{}`, `false` written `{"not": {}}`, exact; toolcast.sent_rules)
     "sent_property_schemas": ("any", "objects"),
+    # as-written: an object schema that says nothing of other keys admits them, as JSON Schema reads
+    # it; explicit: the provider closes such an object, so the form sent without strict states
+    # `additionalProperties: true` on it (exact; toolcast.sent_rules)
+    "sent_open_objects": ("as-written", "explicit"),
     # any: a keyword that constrains one JSON type only stays on a schema whose type excludes it (JSON
     # Schema ignores it there); per-type: the strict form drops it there, exact (walk.vacuous)
     "type_keywords": ("any", "per-type"),
@@ -404,6 +409,6 @@ REPORTED_WHERE_SELECTED = frozenset({
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
     "converted-dialect-keyword", "repointed-reference", "dropped-sent-keyword", "wrote-boolean-property-schema",
-    "dropped-unevaluated-keyword",
+    "dropped-unevaluated-keyword", "stated-open-object",
     "described-enforced-constraint",  # compile_tool(enforce=True)
 })
