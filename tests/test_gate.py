@@ -512,3 +512,20 @@ def test_the_documented_gate_table_counts_the_catalogue() -> None:
     assert rows[next(k for k in rows if k.startswith("warning, lossy"))] == kinds["warning-lossy"]
     assert rows[next(k for k in rows if k.startswith("warning, fixed"))] == kinds["warning"]
     assert rows[next(k for k in rows if k.startswith("info"))] == kinds["info"]
+
+
+def test_github_annotation_levels_follow_the_gate(tmp_path: Path) -> None:
+    # Fixes were `::error`s before the one finding that failed the run, which GitHub's cap of ten
+    # annotations per level then hid (the red-team's round s13j #8).
+    props = {f"p{i}": {"type": "string"} for i in range(11)} | {"url": {"type": "string", "format": unsupported_format()}}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"name": "create", "inputSchema": {"type": "object", "properties": props}}), encoding="utf-8")
+    code, out, _ = run("check", str(path), "--format", "github")
+    errors = [line for line in out.splitlines() if line.startswith("::error")]
+    assert code == 1 and len(errors) == 1 and "unsupported-string-format" in errors[0]
+    assert all("strict-optional-property" not in e for e in errors)
+    assert any(line.startswith("::notice") and "strict-optional-property" in line for line in out.splitlines())
+    code, out, _ = run("check", str(path), "--format", "github", "--fail-on", "never")
+    assert code == 0 and "::error" not in out
+    code, out, _ = run("compile", str(path), "--format", "github")
+    assert "::error" not in out  # (compile fails only on a refused tool)

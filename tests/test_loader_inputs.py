@@ -53,6 +53,31 @@ def test_yaml_dates_stay_the_strings_their_author_wrote(tmp_path: Path) -> None:
     assert (tmp_path / "gen" / "when.json").is_file()
 
 
+def test_yaml_scalars_are_typed_by_the_yaml_1_2_core_schema(tmp_path: Path) -> None:
+    # YAML 1.1's yes/no/on and base-60 numbers became booleans and ints under `type: string`,
+    # sent with no finding (the red-team's round s13j #6).
+    path = write(tmp_path / "pick.yaml", """\
+name: pick
+inputSchema:
+  type: object
+  properties:
+    answer: {type: string, enum: [yes, no, maybe, on, off, y, n, NO]}
+    level: {type: string, enum: [12:30:00, 1_000, +.5, 1e3]}
+    count: {type: integer, enum: [010, 0o10, 0x10, -3, +4], default: 1}
+    flag: {type: boolean, enum: [true, False, TRUE]}
+    on: {type: [string, "null"], default: ~, examples: [Null, NULL]}
+""")
+    (item,), errors = load(str(path))
+    assert errors == []
+    props = item.tool["inputSchema"]["properties"]
+    assert props["answer"]["enum"] == ["yes", "no", "maybe", "on", "off", "y", "n", "NO"]
+    assert props["level"]["enum"] == ["12:30:00", "1_000", 0.5, 1000.0]
+    assert props["count"]["enum"] == [10, 8, 16, -3, 4] and props["count"]["default"] == 1
+    assert [type(v) for v in props["count"]["enum"]] == [int] * 5
+    assert props["flag"]["enum"] == [True, False, True]
+    assert props["on"]["default"] is None and props["on"]["examples"] == [None, None]
+
+
 @pytest.mark.parametrize(
     "value,needle",
     [

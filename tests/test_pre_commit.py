@@ -95,3 +95,21 @@ def test_both_hooks_through_pre_commit_try_repo(tmp_path: Path) -> None:
     assert hook_line(out, "toolcast check").endswith("Failed") and hook_line(out, "toolcast compile").endswith("Failed"), out
     assert "tools/fetch.json:9:" in out and "openai/unsupported-string-format" in out
     assert "✗ fetch  refused" in out
+
+
+def test_the_compile_hook_runs_on_every_commit_and_suffixes_match_in_any_case() -> None:
+    # pre-commit passes no deleted path: a commit that only removed tools/x.json (or only edited
+    # generated/) matched no `files:`, and the compile hook was skipped (the red-team's round s13j #7).
+    import re
+
+    import yaml
+
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
+    assert hooks["toolcast-compile"]["always_run"] is True and hooks["toolcast-compile"]["pass_filenames"] is False
+    check = re.compile(hooks["toolcast-check"]["files"])
+    assert all(check.search(f) for f in ("tools/a.json", "tools/b/c.YAML", "tools/d.Jsonl", "tools/e.yml"))
+    assert not any(check.search(f) for f in ("generated/a.json", "tools/notes.txt", "src/tools/a.json"))
+    if PRE_COMMIT.exists():
+        proc = subprocess.run([str(PRE_COMMIT), "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -238,6 +238,12 @@ def test_429_retries_are_bounded_and_back_off(stub):
     v = one(stub, "anthropic", sleep=waits.append, max_wait=30)
     assert (v.kind, v.attempts, waits) == ("rate-limit", 1, [])
     assert any("600" in n for n in v.notes)
+    # A retry the run's cap forbids is neither waited for nor said to have happened (s13j #11e).
+    stub.answers["messages"] = [limit]
+    waits.clear()
+    v = one(stub, "anthropic", sleep=waits.append, max_requests=1)
+    assert (v.kind, v.attempts, waits) == ("rate-limit", 1, [])
+    assert not any("retried after" in n for n in v.notes) and any("cap of 1" in n for n in v.notes)
 
 
 # -- skipped ---------------------------------------------------------------------------------------
@@ -328,6 +334,17 @@ def test_dry_run_prints_the_requests_without_keys_or_sending(stub, tools_file, m
     assert '"url": "' + stub.url + '/v1/responses"' in out and '"tool_choice": {' in out
     assert "/v1beta1/projects/stub-project/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent" in out
     assert "dry-run" not in out.replace("skipped, dry-run", "")  # the placeholder key appears nowhere
+    # Without GOOGLE_CLOUD_LOCATION, the location the real run uses: global, not us-central1 (s13j #11b)
+    monkeypatch.delenv("GOOGLE_CLOUD_LOCATION")
+    code, out, _ = cli(str(tools_file), "--target", "vertex", "--dry-run")
+    assert code == 0 and "/projects/stub-project/locations/global/publishers/" in out and "us-central1" not in out
+
+
+def test_a_huge_provider_message_is_cut(stub):
+    # A 400 whose message was megabytes long was printed and recorded whole (s13j #11a).
+    stub.answers["responses"] = [openai_error(400, "x" * 100_000, "invalid_request_error")]
+    v = one(stub, "openai")
+    assert v.status == "rejected" and len(v.message) < 2100 and "more characters not shown" in v.message
 
 
 def test_record_holds_date_model_rules_and_exact_request(stub, tools_file, tmp_path):
@@ -376,10 +393,11 @@ def test_a_client_that_cannot_be_built_is_an_error_of_that_tool_only(stub):
 
 
 def test_a_200_without_the_responses_shape_has_no_verdict_on_arguments(stub):
+    # (not `accepted`: a body that is no answer of the API is no evidence of acceptance, s13j #10)
     stub.answers["responses"] = [(200, {"unexpected": True})]
     v = one(stub, "openai")
-    assert (v.status, v.called, v.arguments_valid) == ("accepted", False, None) and probe.exit_code([v]) == 3
-    assert "no call of refund_order came back" in v.notes
+    assert (v.status, v.kind, v.called, v.arguments_valid) == ("error", "unknown", None, None)
+    assert probe.exit_code([v]) == 3 and "not a response of the API" in v.message
 
 
 def test_an_exception_that_is_no_provider_answer_is_an_unknown_error(stub, monkeypatch):
@@ -454,3 +472,87 @@ def test_compiles_options_reach_the_request(stub, tools_file):
     before = len(stub.requests)
     code, out, _ = cli(str(tools_file), "--target", "anthropic", "--strict", "true")
     assert code == 1 and "skipped, refused" in out and len(stub.requests) == before
+
+
+def test_ctrl_c_sends_nothing_more_and_reports_the_verdicts_paid_for(stub, tmp_path, monkeypatch):
+    # ^C let every queued request go out, then exited 130 with no report (the red-team's round s13j #2).
+    import signal
+    import threading
+
+    tools = tmp_path / "four.json"
+    tools.write_text(json.dumps([{**REFUND, "name": f"t{i}"} for i in range(4)]))
+    stub.answers["responses"] = [responses_call("t0", '{"amount": 5}')]
+    stopped, main_thread = threading.Event(), threading.main_thread().ident
+    answer, original_stop = stub._next, probe._Counter.stop
+
+    def first_interrupts(path):  # (the first request is under way when ^C comes)
+        if len(stub.requests) == 1:
+            signal.pthread_kill(main_thread, signal.SIGINT)
+            stopped.wait(30)  # (answered once the run has stopped sending)
+        return answer(path)
+
+    def stop(self):
+        original_stop(self)
+        stopped.set()
+
+    monkeypatch.setattr(stub, "_next", first_interrupts)
+    monkeypatch.setattr(probe._Counter, "stop", stop, raising=False)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["probe", str(tools), "--target", "openai", "--jobs", "1", "--timeout", "20", "--format", "json"],
+                    stdout=out, stderr=err)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert code == 130 and "interrupted" in err.getvalue()
+    assert len(stub.requests) == 1
+    doc = json.loads(out.getvalue())
+    assert [(r["tool"], r["status"], r.get("kind")) for r in doc["results"]] == [
+        ("t0", "accepted", None), *((f"t{i}", "skipped", "interrupted") for i in (1, 2, 3))]
+
+
+def test_an_input_error_sends_nothing_but_lists_every_good_tool(stub, tmp_path):
+    # The good tools had no verdict at all, not even in a dry run (the red-team's round s13j #12).
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "good.json").write_text(json.dumps(REFUND))
+    (tmp_path / "tools" / "bad.json").write_text("{")
+    code, out, _ = cli(str(tmp_path / "tools"), "--target", "openai", "--format", "json",
+                       "--record", str(tmp_path / "r.json"))
+    doc = json.loads(out)
+    assert code == 2 and stub.requests == [] and not (tmp_path / "r.json").exists()
+    assert [(r["tool"], r["status"], r["kind"]) for r in doc["results"]] == [("refund_order", "skipped", "input-error")]
+    assert len(doc["errors"]) == 1
+    code, out, _ = cli(str(tmp_path / "tools"), "--target", "openai", "--dry-run", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and stub.requests == []
+    assert [(r["tool"], r["kind"]) for r in doc["results"]] == [("refund_order", "dry-run")]
+
+
+@pytest.mark.parametrize(("target", "api", "kind", "body"), [
+    ("openai", None, "responses", {}), ("anthropic", None, "messages", {}), ("gemini", None, "generate", {}),
+    ("gemini", None, "generate", {"candidates": "x"}), ("openai", "chat", "chat", {"choices": []}),
+    ("vertex", None, "generate", {}),
+])
+def test_a_200_that_is_not_an_answer_of_the_api_is_no_acceptance(stub, target, api, kind, body):
+    # `{}` from a proxy or a stub was recorded as `accepted` evidence (the red-team's round s13j #10).
+    stub.answers[kind] = [(200, body)]
+    v = one(stub, target, api)
+    assert (v.status, v.kind) == ("error", "unknown") and "not a response of the API" in v.message
+
+
+def test_vertex_credentials_that_cannot_be_read_are_a_setup_error(stub, monkeypatch, tmp_path):
+    # google.auth's DefaultCredentialsError came at send time and was `unknown` (s13j #11c).
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(tmp_path / "nonexistent.json"))
+    v = one(stub, "vertex")
+    assert (v.status, v.kind) == ("error", "setup") and "credentials" in v.message and stub.requests == []
+
+
+@pytest.mark.parametrize("where", ["missing/dir/r.json", "a-directory", "not-a-record.json"])
+def test_a_record_that_can_never_be_written_is_said_before_anything_is_sent(stub, tools_file, tmp_path, where):
+    # It was said only after every request had been paid for (s13j #11d).
+    (tmp_path / "a-directory").mkdir()
+    (tmp_path / "not-a-record.json").write_text('{"mine": true}')
+    stub.answers["responses"] = [responses_call("refund_order", '{"amount": 5, "note": null}')]
+    code, out, _ = cli(str(tools_file), "--record", str(tmp_path / where))
+    assert code == 2 and stub.requests == [] and "cannot write the record" in out
+    assert (tmp_path / "not-a-record.json").read_text() == '{"mine": true}'

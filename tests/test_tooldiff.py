@@ -107,6 +107,22 @@ def test_the_same_schema_is_no_change_and_keyword_order_does_not_matter() -> Non
     assert compare_schemas("t", a, b) == []
 
 
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    # true is not 1 and 0 is not false, in JSON (Python's == called these "no change": s13j #5)
+    ({"enum": [True, "auto"]}, {"enum": [1, "auto"]}, {("breaking", "enum-value-removed"), ("safe", "enum-value-added")}),
+    ({"const": 0}, {"const": False}, {("breaking", "const-changed")}),
+    (obj({"a": {"enum": [True]}}), obj({"a": {"enum": [1]}}), {("breaking", "enum-value-removed"), ("safe", "enum-value-added")}),
+    ({"maximum": 1}, {"maximum": True}, {("breaking", "bound-changed")}),
+    ({"x-flag": True}, {"x-flag": 1}, {("breaking", "keyword-changed")}),
+    ({"default": 1}, {"default": True}, {("info", "default-changed")}),
+    # and 1 is 1.0: no change at all
+    ({"enum": [1, 2], "minimum": 0, "const": 2}, {"enum": [1.0, 2.0], "minimum": 0.0, "const": 2.0}, set()),
+    ({"anyOf": [{"const": 1}, {"minimum": 3}]}, {"anyOf": [{"minimum": 3.0}, {"const": 1.0}]}, set()),
+])
+def test_values_are_compared_as_json_values(old: dict, new: dict, expected: set) -> None:
+    assert {(c.kind, c.code) for c in compare_schemas("t", old, new)} == expected
+
+
 def test_tools_added_removed_renamed_and_described() -> None:
     old = {"get": ("Get it.", obj({"a": S})), "old_name": (None, obj({"q": S}))}
     new = {"get": ("Get it now.", obj({"a": S})), "new_name": (None, obj({"q": S})), "extra": (None, obj({}))}

@@ -180,6 +180,8 @@ def apply_config(args: argparse.Namespace, argv: list[str] | None, start: Path |
     command = args.command
     given = _given(command, list(argv) if argv is not None else __import__("sys").argv[1:])
     sub = _subparser(build_parser(), command)
+    if command == "diff":  # (not diff's settings, but files in PATH that are not tools: read as check reads PATH)
+        args.skip = tuple(cfg.text(k) for k in ("baseline", "out") if k in cfg.values)
     for key in KEYS:
         if key not in keys or key not in cfg.values:
             continue

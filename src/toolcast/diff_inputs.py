@@ -9,7 +9,16 @@ import subprocess
 from pathlib import PurePosixPath
 from typing import Any
 
-from toolcast.loader import MAX_BYTES, TOO_LARGE, TOOL_SUFFIXES, InputError, Item, load, load_bytes
+from toolcast.loader import (
+    MAX_BYTES,
+    TOO_LARGE,
+    TOOL_SUFFIXES,
+    InputError,
+    Item,
+    load,
+    load_bytes,
+    read_bounded,
+)
 
 
 class GitError(Exception):
@@ -47,11 +56,14 @@ class Side:
         self.tools[name] = (description, schema)
 
 
-def read_paths(paths: list[str], label: str, errors: list[InputError]) -> Side:
-    """The tools in files and directories of the work tree (read as `check` reads them)."""
+def read_paths(paths: list[str], label: str, errors: list[InputError], skip: tuple[str, ...] = ()) -> Side:
+    """The tools in files and directories of the work tree (read as `check` reads them; `skip`:
+    files and directories below a directory PATH that hold no tools, the config's baseline)."""
+    from pathlib import Path
+
     side = Side(label)
     for path in paths:
-        items, errs = load(path, positions=True)
+        items, errs = load(path, positions=True, skip=tuple(Path(s) for s in skip))
         errors.extend(errs)
         for item in items:
             side.add(item, errors)
@@ -82,30 +94,31 @@ def resolve_revision(rev: str) -> str:
         raise GitError(f"--git {rev}: not a commit of this repository ({exc})") from None
 
 
-def _tree_files(rev: str, path: str) -> list[tuple[str, str, str]]:
-    """(mode, object, path relative to the working directory) of the blobs under `path` at `rev`."""
-    out = _git(["ls-tree", "-r", "-z", rev, "--", path])
+def _tree_entries(rev: str, path: str, cwd: str | None = None) -> list[tuple[str, str, str, str]]:
+    """(mode, kind, object, path relative to `cwd`) of the entries under `path` at `rev`: blobs
+    and symbolic links, and gitlinks (kind "commit": a submodule, whose files git keeps apart)."""
+    out = _git(["ls-tree", "-r", "-z", rev, "--", path], cwd)
     found = []
     for entry in out.split(b"\0"):
         if not entry:
             continue
         meta, _, name = entry.partition(b"\t")
         mode, kind, obj = meta.decode().split()
-        if kind == "blob":
-            found.append((mode, obj, os.fsdecode(name)))
+        if kind in ("blob", "commit"):
+            found.append((mode, kind, obj, os.fsdecode(name)))
     return found
 
 
-def _link_target(commit: str, name: str, obj: str) -> str | None:
-    """The blob a symbolic link at `commit` names (`name`, relative to the working directory; `obj`,
-    its text), following links in turn; None when it names none of that commit's files."""
+def _link_target(commit: str, name: str, obj: str, cwd: str | None = None) -> str | None:
+    """The blob a symbolic link at `commit` names (`name`, relative to `cwd`; `obj`, its text),
+    following links in turn; None when it names none of that commit's files."""
     for _ in range(8):  # (as a loop of links would, at some point: none)
-        target = _git(["cat-file", "blob", obj]).decode("utf-8", "surrogateescape")
+        target = _git(["cat-file", "blob", obj], cwd).decode("utf-8", "surrogateescape")
         if target.startswith("/"):
             return None  # (outside the tree the commit holds)
         name = posixpath.normpath(posixpath.join(posixpath.dirname(name), target))
         try:
-            entry = _git(["ls-tree", "-z", commit, "--", name]).split(b"\0")[0]
+            entry = _git(["ls-tree", "-z", commit, "--", name], cwd).split(b"\0")[0]
         except GitError:
             return None
         meta, _, found = entry.partition(b"\t")
@@ -124,15 +137,16 @@ def _skipped(rel: PurePosixPath) -> bool:
     return any(part.startswith(".") for part in rel.parts) or rel.suffix.lower() not in TOOL_SUFFIXES
 
 
-def _out_dirs(rev: str, files: list[tuple[str, str, str]]) -> set[PurePosixPath]:
-    """The directories at `rev` that hold a manifest.json toolcast wrote (an --out directory)."""
+def _out_dirs(files: list[tuple[str, str, str, str]], cwd: str | None = None) -> set[PurePosixPath]:
+    """The directories that hold a manifest.json toolcast wrote (an --out directory), among
+    `files` (entries of one revision, relative to `cwd`)."""
     dirs = set()
-    for _, obj, name in files:
+    for _, kind, obj, name in files:
         p = PurePosixPath(name)
-        if p.name != "manifest.json":
+        if p.name != "manifest.json" or kind != "blob":
             continue
         try:
-            data = json.loads(_git(["cat-file", "blob", obj])[:MAX_BYTES])
+            data = json.loads(_git(["cat-file", "blob", obj], cwd)[:MAX_BYTES])
         except (GitError, ValueError, RecursionError):
             continue
         if isinstance(data, dict) and "toolcast" in data and isinstance(data.get("tools"), list):
@@ -140,34 +154,101 @@ def _out_dirs(rev: str, files: list[tuple[str, str, str]]) -> set[PurePosixPath]
     return dirs
 
 
-def read_revision(rev: str, paths: list[str], label: str, errors: list[InputError]) -> Side:
+def _as_listed(path: str) -> PurePosixPath:
+    """`path` as git lists it: relative to the working directory and normalised (an absolute path
+    or one spelled with `..` names the same entries as its relative form)."""
+    return PurePosixPath(posixpath.normpath(os.path.relpath(os.path.abspath(path)).replace(os.sep, "/")))
+
+
+def _submodule(name: str, commit: str) -> list[tuple[str, str, str, str]]:
+    """The entries of the submodule at `name` (relative to the working directory) at `commit` (the
+    one the revision records), read from the submodule's own clone; GitError when that is not here."""
+    if not os.path.exists(os.path.join(name, ".git")):
+        raise GitError("a git submodule that is not checked out (git submodule update --init); "
+                       "its tools cannot be compared")
+    try:
+        _git(["cat-file", "-e", f"{commit}^{{commit}}"], name)
+    except GitError:
+        raise GitError(f"a git submodule whose commit {commit[:12]} is not in its clone (git submodule update); "
+                       "its tools cannot be compared") from None
+    return [(m, k, o, posixpath.join(name, n)) for m, k, o, n in _tree_entries(commit, ".", name)]
+
+
+def _read_entries(side: Side, rev: str, base: PurePosixPath, commit: str, files: list[tuple[str, str, str, str]],
+                  errors: list[InputError], cwd: str | None = None, skip: frozenset = frozenset()) -> None:
+    """Add the tools of `files` (entries at `commit` of the repository at `cwd`, named relative to
+    the working directory) to `side`, filtered as `load()` filters a directory PATH `base` (`skip`:
+    paths, as listed, left out below it)."""
+    outs = _out_dirs([(m, k, o, _rel(n, cwd)) for m, k, o, n in files], cwd)
+    for mode, kind, obj, name in files:
+        p = PurePosixPath(name)
+        if p != base:  # (a file named by its PATH is read whatever its name, as check reads it)
+            rel = p.relative_to(base) if base in p.parents else p
+            hidden = any(part.startswith(".") for part in rel.parts)  # (a submodule is a directory)
+            if (hidden if kind == "commit" else _skipped(rel)) or any(d in PurePosixPath(_rel(name, cwd)).parents for d in outs) \
+                    or p in skip or any(s in p.parents for s in skip):
+                continue
+        source = f"{rev}:{name}"
+        if kind == "commit":
+            try:
+                sub_files = _submodule(name, obj)
+            except GitError as exc:
+                errors.append(InputError(source, str(exc)))
+                continue
+            _read_entries(side, rev, base, obj, sub_files, errors, name, skip)
+            continue
+        data = None
+        if mode == "120000":  # (followed as the work tree's side follows it: check reads the file it names)
+            target = _link_target(commit, _rel(name, cwd), obj, cwd)
+            data = _outside(name, obj, cwd) if target is None else None
+            if target is None and data is None:
+                errors.append(InputError(source, "a symbolic link to a file this revision does not hold; not read"))
+                continue
+            obj = target or obj
+        if data is None:
+            data = _git(["cat-file", "blob", obj], cwd)
+        if len(data) > MAX_BYTES:
+            errors.append(InputError(source, TOO_LARGE))
+            continue
+        items, errs = load_bytes(data, source, p.suffix.lower(), positions=True)
+        errors.extend(errs)
+        for item in items:
+            side.add(item, errors)
+
+
+def _outside(name: str, obj: str, cwd: str | None) -> bytes | None:
+    """The file a committed symbolic link to outside the repository names, read as the work tree
+    reads it, when the work tree has the same link (the file is not in git: both sides read the
+    same one); None otherwise."""
+    text = _git(["cat-file", "blob", obj], cwd)
+    try:
+        if os.fsencode(os.readlink(name)) != text:
+            return None
+        top = os.path.realpath(os.fsdecode(_git(["rev-parse", "--show-toplevel"], cwd).rstrip(b"\n")))
+        target = os.path.realpath(name)
+        if target == top or target.startswith(top.rstrip(os.sep) + os.sep):
+            return None  # (inside: what the revision holds decides)
+        return read_bounded(name)
+    except (OSError, GitError):
+        return None
+
+
+def _rel(name: str, cwd: str | None) -> str:
+    """`name` (relative to the working directory) relative to the repository at `cwd`."""
+    return name if cwd is None else posixpath.relpath(name, cwd)
+
+
+def read_revision(rev: str, paths: list[str], label: str, errors: list[InputError], skip: tuple[str, ...] = ()) -> Side:
     """The tools in `paths` (files or directories of the work tree) as they were at `rev`, read
     from git's objects: nothing is checked out. A path that did not exist at `rev` holds no tools
-    there (everything in it is added)."""
+    there (everything in it is added). A directory PATH is filtered as `load()` filters one (tool
+    suffixes, nothing hidden, no --out directory); a file named by its PATH is read as it is. A
+    submodule is read from its own clone at the commit `rev` records; if that is not here, it is
+    an input error naming it (never skipped in silence)."""
     commit = resolve_revision(rev)
     side = Side(label)
     side.in_tree = False
+    skipped = frozenset(_as_listed(s) for s in skip)
     for path in paths:
-        files = _tree_files(commit, path)
-        base = PurePosixPath(path)
-        outs = _out_dirs(commit, files)
-        for mode, obj, name in files:
-            p = PurePosixPath(name)
-            rel = p.relative_to(base) if p != base and base in p.parents else PurePosixPath(p.name)
-            if _skipped(rel) or any(d in p.parents for d in outs):
-                continue
-            source = f"{rev}:{name}"
-            if mode == "120000":  # (followed as the work tree's side follows it: check reads the file it names)
-                obj = _link_target(commit, name, obj)
-                if obj is None:
-                    errors.append(InputError(source, "a symbolic link to a file this revision does not hold; not read"))
-                    continue
-            data = _git(["cat-file", "blob", obj])
-            if len(data) > MAX_BYTES:
-                errors.append(InputError(source, TOO_LARGE))
-                continue
-            items, errs = load_bytes(data, source, p.suffix.lower(), positions=True)
-            errors.extend(errs)
-            for item in items:
-                side.add(item, errors)
+        _read_entries(side, rev, _as_listed(path), commit, _tree_entries(commit, path), errors, skip=skipped)
     return side

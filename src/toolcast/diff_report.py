@@ -156,6 +156,14 @@ def _in_tree(e: Any) -> bool:
     return file is not None and os.path.lexists(file)
 
 
+def _revision_path(file: str, result: Any) -> str | None:
+    """The path, relative to the working directory, of `REV:path` (a file read at a git revision)."""
+    label = result.old.label if not result.old.in_tree else None  # (the revision, as given to --git)
+    if label is None or not file.startswith(label + ":"):
+        return None
+    return file[len(label) + 1:] or None
+
+
 def sarif_log(result: Any) -> dict:
     from toolcast import __version__
     from toolcast.sarif import SCHEMA, _notification, artifact, fingerprint
@@ -169,14 +177,19 @@ def sarif_log(result: Any) -> dict:
     for kind, code, tool, path, message, (file, line, col, in_tree), props in rows:
         rule = RULE_PREFIX + code
         logical = {"name": tool, "fullyQualifiedName": f"{tool}{path if path.startswith('#') else ''}", "kind": "function"}
-        loc: dict = {"logicalLocations": [logical]}
+        physical = None
         if file is not None and in_tree and file != "<stdin>":
             region = {"startLine": line, **({"startColumn": col} if col else {})} if line else None
-            loc["physicalLocation"] = {"artifactLocation": artifact(file), **({"region": region} if region else {})}
+            physical = {"artifactLocation": artifact(file), **({"region": region} if region else {})}
         elif file is not None:
             message += f" [{_at(file, line, col)}]"
+            old_path = _revision_path(file, result)
+            if old_path is not None:  # (a tool removed since REV: at the path its file had there)
+                physical = {"artifactLocation": artifact(old_path), "region": {"startLine": 1}}
+        # Code scanning rejects a whole log when one result's location has no physicalLocation.
+        where = {"locations": [{"physicalLocation": physical, "logicalLocations": [logical]}]} if physical else {}
         out.append({"ruleId": rule, "ruleIndex": index[rule], "level": SARIF_LEVEL[kind], "message": {"text": message},
-                    "locations": [loc], "partialFingerprints": {"toolcastDiff/v1": fingerprint(tool, rule, path)},
+                    **where, "partialFingerprints": {"toolcastDiff/v1": fingerprint(tool, rule, path, props.get("target"))},
                     "properties": {"tool": tool, "schemaPath": path, **props}})
     invocation = {"executionSuccessful": not result.errors,
                   "toolExecutionNotifications": [_notification(e) if _in_tree(e) else

@@ -41,6 +41,29 @@ def annotated_file(file: str) -> str | None:
     return file
 
 
+def gate_levels(command_name: str, fail_on: str | None, known: set | None) -> Callable[[CompileResult, Any], str]:
+    """A finding's annotation level as the run's gate sees it: `error` only for what fails it
+    (check: `--fail-on`, less what the baseline holds; compile: a refused tool), `notice` for a
+    fix toolcast made and an `info` note, `warning` for the rest. GitHub
+    shows at most ten annotations of each level per step: an `error` for every fix hid the one
+    that failed the job."""
+    from toolcast import gate
+
+    cache: dict[int, tuple[CompileResult, list]] = {}
+
+    def level(r: CompileResult, d: Any) -> str:
+        if command_name == "compile":
+            fails = d.outcome == "refuses"
+        else:
+            got = cache.get(id(r))
+            if got is None or got[0] is not r:
+                got = cache[id(r)] = (r, gate.failing(r, fail_on or gate.DEFAULT_FAIL_ON, known))
+            fails = any(h is d for h in got[1])
+        return "error" if fails else "notice" if d.outcome == "fixes" or d.severity == "info" else "warning"
+
+    return level
+
+
 def render(
     stream: IO[str],
     results: Sequence[tuple[str, CompileResult]],
@@ -49,9 +72,11 @@ def render(
     *,
     shown: Callable[[CompileResult, Any], bool],
     targets: Sequence[str] | None = None,
+    level: Callable[[CompileResult, Any], str] | None = None,
 ) -> None:
     """One workflow command per finding `shown` keeps and per input error, then a summary line;
-    with `targets` (a run of several targets), each finding's target before its tool's name."""
+    with `targets` (a run of several targets), each finding's target before its tool's name.
+    `level` (gate_levels) gives each finding's command; without it, its severity does."""
     from toolcast.sarif import mcp_origin, source_file
 
     for i, ((source, r), where) in enumerate(zip(results, places, strict=True)):
@@ -59,18 +84,19 @@ def render(
         for d in r.diagnostics:
             if not shown(r, d):
                 continue
+            kind = level(r, d) if level is not None else COMMAND[d.severity]
             text = f"{name} {d.path}: {d.message} [{d.code}]"
             if where is not None:
                 line, col = where.locate(d.base, d.tokens)
                 file = annotated_file(where.file)
                 if file is not None:
-                    stream.write(command(COMMAND[d.severity], text, file=file, line=line, col=col, title=d.code) + "\n")
+                    stream.write(command(kind, text, file=file, line=line, col=col, title=d.code) + "\n")
                     continue
                 origin = f"{where.file}:{line}:{col}"  # (in the message, escaped)
             else:
                 server = mcp_origin(source)
                 origin = f"MCP server `{server}`, tool {name}" if server is not None else source
-            stream.write(command(COMMAND[d.severity], f"{origin}: {text}", title=d.code) + "\n")
+            stream.write(command(kind, f"{origin}: {text}", title=d.code) + "\n")
     for e in errors:
         file = source_file(e.source)
         file = annotated_file(file) if file is not None else None

@@ -6,6 +6,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -104,6 +105,10 @@ def write(out: Path, results: Iterable[tuple[str, CompileResult]], meta: dict) -
         return batch.commit()
 
 
+# What the loader adds to a file's name for one tool of several in it (`FILE#tools[3]`, `FILE#[3]`).
+_IN_FILE = re.compile(r"#(?:tools)?\[\d+\]\Z")
+
+
 class Batch:
     """One run's output: files are added as they are compiled, and `commit` switches them in.
 
@@ -130,6 +135,7 @@ class Batch:
         self._records: list[tuple[str, str, str, tuple[int, int]]] = []
         self._spool: Any = None
         self._refused: set[str] = set()
+        self._inputs: dict[tuple[int, int], str] = {}  # (device, inode) of each input file -> its name
         self._locks: list[int] = []
         self._stage: Path | None = None
         self._created: list[Path] = []  # directories this run made, deepest first: removed on abort
@@ -203,6 +209,7 @@ class Batch:
 
     def add(self, source: str, result: CompileResult) -> None:
         """Write one result's tool file into the new batch (a refused tool is only listed)."""
+        self._note_input(source)
         if result.tool is None:
             self._refused.add(result.name or "(unnamed)")
             return
@@ -231,6 +238,27 @@ class Batch:
                 self._spool.write(utf8(piece))
             size = self._spool.tell() - at
         self._records.append((result.name, source, temp, (at, size)))
+
+    def _note_input(self, source: str) -> None:
+        """Remember the file a tool came from (`FILE`, or `FILE#tools[3]` for one of several)."""
+        file = source if os.path.lexists(source) else _IN_FILE.sub("", source)
+        with contextlib.suppress(OSError, ValueError):  # (standard input, an MCP server: no file)
+            st = os.stat(file)
+            if stat.S_ISREG(st.st_mode):
+                self._inputs.setdefault((st.st_dev, st.st_ino), file)
+
+    def _not_an_input(self, names: list[str]) -> None:
+        """A tool file that would take the place of one of the run's own input files (--out DIR
+        holds the definitions) is refused: the definition would be lost."""
+        for fname in names:
+            try:
+                st = os.stat(self.dir / fname)
+            except OSError:
+                continue
+            source = self._inputs.get((st.st_dev, st.st_ino))
+            if source is not None:
+                raise OutDirError(self.given, f"holds {source}, an input of this run, where the compiled tool "
+                                  f"would be written ({fname}); give an --out directory that holds no tool definitions")
 
     def prepare(self) -> None:
         """Build the complete new DIR beside it: the part of a commit that writes, and so the part
@@ -271,6 +299,7 @@ class Batch:
         assert stage is not None
         records = sorted(self._records, key=lambda r: (r[0], r[1]))
         names = file_names([r[0] for r in records])
+        self._not_an_input(names)
         old = entries(self.dir)
         for (_, _, temp, _), fname in zip(records, names, strict=True):
             os.replace(stage / temp, stage / fname)

@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -158,13 +157,27 @@ class _Counter:
 
     def __init__(self, cap: int) -> None:
         self.left, self.lock = cap, threading.Lock()
+        self.stopped = threading.Event()  # (set on ^C: no request is started after it)
 
     def take(self) -> bool:
         with self.lock:
-            if self.left <= 0:
+            if self.left <= 0 or self.stopped.is_set():
                 return False
             self.left -= 1
             return True
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopped.set()
+
+
+class Interrupted(Exception):
+    """^C (or SIGTERM) stopped the run: `verdicts` are those of the requests already made, the
+    rest `skipped` (`interrupted`); `reason` is the KeyboardInterrupt or SystemExit to re-raise."""
+
+    def __init__(self, verdicts: list[Verdict], reason: BaseException) -> None:
+        super().__init__("interrupted")
+        self.verdicts, self.reason = verdicts, reason
 
 
 def skipped(p: Planned, kind: str, message: str, request: dict | None = None) -> Verdict:
@@ -172,14 +185,24 @@ def skipped(p: Planned, kind: str, message: str, request: dict | None = None) ->
                    message=message, request=request, sent_as=None if kind == "refused" else p.result.status)
 
 
+def held(plans: Sequence[Planned]) -> list[Verdict]:
+    """The verdicts of a run held back by input errors: every tool listed, none sent."""
+    return [skipped(p, "refused", "toolcast refused the tool, so it is not sent (see `toolcast check`)")
+            if p.result.status == "refused" or p.result.tool is None else
+            skipped(p, "input-error", "not sent: the run has input errors (fix them, or name only the good files)")
+            for p in plans]
+
+
 def run(plans: Sequence[Planned], settings: Settings, *, environ: Any = None,
-        sleep: Callable[[float], None] = time.sleep, make_client: Callable[..., Any] | None = None) -> list[Verdict]:
+        sleep: Callable[[float], Any] | None = None, make_client: Callable[..., Any] | None = None) -> list[Verdict]:
     """One verdict per plan, in the plans' order. At most `settings.jobs` requests are under way at
     once and `settings.max_requests` are made in all; a tool past that cap is skipped (`cap`).
-    `make_client(target, timeout, on_request, dry=)` builds an SDK client (tests point it elsewhere)."""
+    `make_client(target, timeout, on_request, dry=)` builds an SDK client (tests point it elsewhere).
+    ^C sends nothing more: Interrupted, with the verdicts of the requests already made."""
     environ = os.environ if environ is None else environ
     make_client = make_client or wire.client
     counter = _Counter(settings.max_requests)
+    sleep = sleep or counter.stopped.wait  # (a wait before a retry ends at ^C)
     verdicts: list[Verdict | None] = [None] * len(plans)
     todo: list[tuple[int, Planned]] = []
     for i, p in enumerate(plans):
@@ -193,10 +216,45 @@ def run(plans: Sequence[Planned], settings: Settings, *, environ: Any = None,
             todo.append((i, p))
     workers = max(1, min(settings.jobs, len(todo)))
     if todo:
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolcast-probe") as pool:
-            futures = [(i, pool.submit(_probe_one, p, settings, counter, sleep, make_client)) for i, p in todo]
-            for i, fut in futures:
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="toolcast-probe")
+        futures: list[tuple[int, Planned, Any]] = []
+        try:
+            for i, p in todo:
+                futures.append((i, p, pool.submit(_probe_one, p, settings, counter, sleep, make_client)))
+            for i, _, fut in futures:
                 verdicts[i] = fut.result()
+        except (KeyboardInterrupt, SystemExit) as stop:  # (SystemExit: SIGTERM, as cli.streams raises it)
+            counter.stop()
+            pool.shutdown(wait=False, cancel_futures=True)
+            _await_sent(futures)
+            raise Interrupted(_so_far(verdicts, todo, {i: fut for i, _, fut in futures}), stop) from None
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return [v for v in verdicts if v is not None]
+
+
+def _await_sent(futures: list[tuple[int, Planned, Any]]) -> None:
+    """Wait for the requests under way at ^C (paid for: their verdicts are reported); a second ^C
+    stops waiting."""
+    from concurrent.futures import wait
+
+    with contextlib.suppress(KeyboardInterrupt, SystemExit):
+        wait([fut for _, _, fut in futures if not fut.cancelled()])
+
+
+def _so_far(verdicts: list[Verdict | None], todo: list[tuple[int, Planned]], futures: dict[int, Any]) -> list[Verdict]:
+    """The verdicts of an interrupted run: those made, and `skipped` (`interrupted`) for the rest."""
+    for i, p in todo:
+        fut = futures.get(i)
+        if verdicts[i] is not None:
+            continue
+        if fut is not None and fut.done() and not fut.cancelled() and fut.exception() is None:
+            verdicts[i] = fut.result()
+        elif fut is not None and fut.running():  # (sent, and a second ^C stopped the wait for its answer)
+            failure = wire.Failure("error", "interrupted", "the run was interrupted before the answer came", None, None)
+            verdicts[i] = _failed(p, failure, 1, [], [])
+        else:
+            verdicts[i] = skipped(p, "interrupted", "not sent: the run was interrupted")
     return [v for v in verdicts if v is not None]
 
 
@@ -220,13 +278,10 @@ def _probe_one(p: Planned, settings: Settings, counter: _Counter, sleep: Callabl
             wire.send(p.target, p.api, sdk, params)
         return skipped(p, "dry-run", "dry run: not sent", sent[-1] if sent else None)
     attempts, notes, failure = 0, [], None
+    taken = counter.take()
     while True:
-        if not counter.take():
-            if attempts == 0:
-                return skipped(p, "cap", f"not sent: the run's cap of {settings.max_requests} request(s) was reached")
-            notes.append(f"not retried: the run's cap of {settings.max_requests} request(s) was reached")
-            assert failure is not None  # (only a failed attempt is followed by another)
-            return _failed(p, failure, attempts, sent, notes)
+        if not taken:
+            return _not_taken(p, counter, settings, attempts, failure, sent, notes)
         attempts += 1
         try:
             response = wire.send(p.target, p.api, sdk, params)
@@ -239,7 +294,12 @@ def _probe_one(p: Planned, settings: Settings, counter: _Counter, sleep: Callabl
             wait = _retry_wait(failure, attempts, settings, notes)
             if wait is None:
                 return _failed(p, failure, attempts, sent, notes)
-            sleep(wait)
+            taken = counter.take()  # (before the wait: a retry past the cap is neither waited for nor said)
+            if taken:
+                sleep(wait)
+                taken = not counter.stopped.is_set()
+                if taken:
+                    notes.append(f"429: retried after {wait:g} s")
             continue
         try:
             return _accepted(p, response, attempts, sent, notes)
@@ -248,6 +308,19 @@ def _probe_one(p: Planned, settings: Settings, counter: _Counter, sleep: Callabl
                 raise
             failure = wire.Failure("error", "unknown", f"unreadable answer: {type(exc).__name__}: {exc}", None, None)
             return _failed(p, failure, attempts, sent, notes)
+
+
+def _not_taken(p: Planned, counter: _Counter, settings: Settings, attempts: int, failure: wire.Failure | None,
+               sent: list[dict], notes: list[str]) -> Verdict:
+    """The verdict of a tool whose next request the run may not make: past the cap, or after ^C."""
+    if counter.stopped.is_set():
+        if attempts == 0 or failure is None:
+            return skipped(p, "interrupted", "not sent: the run was interrupted")
+        return _failed(p, failure, attempts, sent, [*notes, "not retried: the run was interrupted"])
+    if attempts == 0 or failure is None:
+        return skipped(p, "cap", f"not sent: the run's cap of {settings.max_requests} request(s) was reached")
+    return _failed(p, failure, attempts, sent, [*notes, f"not retried: the run's cap of {settings.max_requests} "
+                                                        "request(s) was reached"])
 
 
 def _retry_wait(failure: wire.Failure, attempts: int, settings: Settings, notes: list[str]) -> float | None:
@@ -259,7 +332,6 @@ def _retry_wait(failure: wire.Failure, attempts: int, settings: Settings, notes:
     if wait > settings.max_wait:
         notes.append(f"not retried: the provider asked to wait {wait:g} s, over --max-wait {settings.max_wait:g} s")
         return None
-    notes.append(f"429: retried after {wait:g} s")
     return wait
 
 

@@ -46,7 +46,7 @@ def message(v: Any) -> str:
 
 
 def log(verdicts: Sequence[Any], errors: Sequence[InputError]) -> dict:
-    from toolcast.sarif import _notification, artifact, source_file
+    from toolcast.sarif import _notification, artifact, fingerprint, source_file
 
     codes = sorted({c for c in map(rule_of, verdicts) if c})
     index = {c: i for i, c in enumerate(codes)}
@@ -56,12 +56,15 @@ def log(verdicts: Sequence[Any], errors: Sequence[InputError]) -> dict:
         if code is None:
             continue
         logical = {"name": v.tool or "(unnamed)", "fullyQualifiedName": f"{v.target}/{v.tool}", "kind": "function"}
-        loc: dict = {"logicalLocations": [logical]}
         file = source_file(v.source)
-        if file is not None:
-            loc["physicalLocation"] = {"artifactLocation": artifact(file)}
+        # (no file, standard input or an MCP server: no `locations`, as code scanning rejects a whole
+        # log for one location without a physicalLocation)
+        where = {"locations": [{"physicalLocation": {"artifactLocation": artifact(file)},
+                                "logicalLocations": [logical]}]} if file is not None else {}
         results.append({"ruleId": code, "ruleIndex": index[code], "level": RULES[code][0],
-                        "message": {"text": message(v)}, "locations": [loc],
+                        "message": {"text": message(v)}, **where,
+                        # (code scanning's own fingerprint would hash line 1 of the file: one per file)
+                        "partialFingerprints": {"toolcastProbe/v1": fingerprint(v.tool or "", code, v.api or "", v.target)},
                         "properties": {"tool": v.tool, "target": v.target, "api": v.api, "model": v.model,
                                        "rules": v.rules, "status": v.status, "kind": v.kind}})
     rules = [{"id": c, "shortDescription": {"text": RULES[c][1]}, "defaultConfiguration": {"level": RULES[c][0]}}

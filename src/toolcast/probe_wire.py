@@ -151,7 +151,8 @@ def client(target: str, timeout: float, on_request: Callable[[Any], None], *, dr
 
         return genai.Client(vertexai=True, credentials=Credentials(token="dry-run"),
                             project=os.environ.get("GOOGLE_CLOUD_PROJECT") or "PROJECT",
-                            location=os.environ.get("GOOGLE_CLOUD_LOCATION") or "us-central1", http_options=options)
+                            location=os.environ.get("GOOGLE_CLOUD_LOCATION", "").strip() or "global",  # (as sent)
+                            http_options=options)
     # Project and location passed as the SDK would read them: given explicitly, a base URL from
     # GOOGLE_VERTEX_BASE_URL keeps the usual resource path instead of standing for the whole endpoint.
     project = os.environ.get("GOOGLE_CLOUD_PROJECT", "").strip()
@@ -208,6 +209,7 @@ def read_call(target: str, api: str, name: str, response: Any) -> Call:
     notes: list[str] = []
     model = getattr(response, "model", None) or getattr(response, "model_version", None)
     sdk = SDK[target]
+    _is_a_response(sdk, api, response)
     if sdk == "openai" and api != "responses":
         choice = (response.choices or [None])[0]
         calls = (choice.message.tool_calls or []) if choice is not None else []
@@ -236,6 +238,28 @@ def read_call(target: str, api: str, name: str, response: Any) -> Call:
     return Call(found[0], True, model, tuple(notes))
 
 
+def _is_a_response(sdk: str, api: str, response: Any) -> None:
+    """ValueError unless `response` has the members every answer of its API has: a 200 whose body
+    is `{}` (a proxy, a stub) is no evidence that the provider accepted anything."""
+    if sdk == "openai" and api != "responses":
+        ok = isinstance(getattr(response, "choices", None), list) and bool(response.choices)
+        what = "a non-empty `choices` list"
+    elif sdk == "openai":
+        ok = isinstance(getattr(response, "output", None), list) and isinstance(getattr(response, "status", None), str)
+        what = "an `output` list and a `status`"
+    elif sdk == "anthropic":
+        ok = isinstance(getattr(response, "content", None), list) and getattr(response, "type", None) == "message"
+        what = 'a `content` list and `type: "message"`'
+    else:  # (a blocked prompt has no candidates, but says why in promptFeedback)
+        candidates = getattr(response, "candidates", None)
+        ok = (isinstance(candidates, list) and all(getattr(c, "content", None) is not None
+                                                   or getattr(c, "finish_reason", None) is not None for c in candidates)) \
+            or (candidates is None and getattr(response, "prompt_feedback", None) is not None)
+        what = "`candidates` each with `content` or a `finishReason` (or `promptFeedback`)"
+    if not ok:
+        raise ValueError(f"not a response of the API: it has no {what}")
+
+
 def classify(exc: BaseException, target: str) -> Failure | None:
     """An SDK's exception as a verdict: 400 and 422 reject the request (the provider's message kept),
     401 and 403 are authentication, 404 the model, 429 a rate limit, 5xx the server, a cut or refused
@@ -244,6 +268,9 @@ def classify(exc: BaseException, target: str) -> Failure | None:
     if status is None:
         if _is_network(exc):
             return Failure("error", "network", _network_message(exc), None, None)
+        if type(exc).__module__.startswith("google.auth"):  # (the Vertex client's credentials, read at send time)
+            return Failure("error", "setup", f"the {target} client's credentials: {type(exc).__name__}: {exc}"[:MAX_MESSAGE],
+                           None, None)
         return None
     message = provider_message(exc)
     retry = retry_after(exc) if status == 429 else None
@@ -289,9 +316,19 @@ def _network_message(exc: BaseException) -> str:
     return ": ".join(parts)[:500]
 
 
+MAX_MESSAGE = 2000  # (characters of a provider's message kept: a 50 MB one made a 150 MB report)
+
+
 def provider_message(exc: BaseException) -> str:
     """The provider's own error message: OpenAI's error.message (with its param), Anthropic's
-    error.message, Google's error.message (with its status)."""
+    error.message, Google's error.message (with its status); at most MAX_MESSAGE characters."""
+    text = _provider_message(exc)
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return text[:MAX_MESSAGE] + f"... ({len(text) - MAX_MESSAGE} more characters not shown)"
+
+
+def _provider_message(exc: BaseException) -> str:
     b = getattr(exc, "body", None)
     if isinstance(b, dict) and isinstance(b.get("error"), dict):  # Anthropic: {"type": "error", "error": {...}}
         b = b["error"]
@@ -304,7 +341,7 @@ def provider_message(exc: BaseException) -> str:
         if isinstance(e.get("message"), str):
             return e["message"] + (f" ({e['status']})" if isinstance(e.get("status"), str) else "")
     text = getattr(exc, "message", None)
-    return str(text if isinstance(text, str) and text else exc)[:2000]
+    return str(text if isinstance(text, str) and text else exc)
 
 
 def _bad_key(exc: BaseException) -> bool:

@@ -68,19 +68,24 @@ def mcp_origin(source: str) -> str | None:
     return source[4:].rpartition("#")[0] or source[4:]
 
 
-def location(source: str, result: CompileResult, where: Any, diag: Any) -> dict:
-    """A SARIF location: a file region when the tool came from a file, else the server and tool."""
+def location(source: str, result: CompileResult, where: Any, diag: Any) -> dict | None:
+    """A SARIF location: a file region when the tool came from a file. None for a tool read from
+    standard input or an MCP server: it has no file, and code scanning rejects a whole log when one
+    result's location has no `physicalLocation` (a result without `locations` is accepted)."""
+    if where is None or where.file == "<stdin>":  # (no URI to point at)
+        return None
     logical = {"name": result.name or "(unnamed)", "fullyQualifiedName": f"{result.name or '(unnamed)'}{diag.path}",
                "kind": "function"}
-    if where is not None and where.file != "<stdin>":  # standard input has no URI to point at
-        line, col = where.locate(diag.base, diag.tokens)
-        return {"physicalLocation": {"artifactLocation": dict(_artifact_of(where.file)),
-                                     "region": {"startLine": line, "startColumn": col}},
-                "logicalLocations": [logical]}
+    line, col = where.locate(diag.base, diag.tokens)
+    return {"physicalLocation": {"artifactLocation": dict(_artifact_of(where.file)),
+                                 "region": {"startLine": line, "startColumn": col}},
+            "logicalLocations": [logical]}
+
+
+def origin(source: str) -> str:
+    """Where a tool with no file came from, for a result's properties: `<stdin>` or `mcp:COMMAND`."""
     server = mcp_origin(source)
-    if server is not None:
-        logical["fullyQualifiedName"] = f"mcp:{server}/{logical['fullyQualifiedName']}"
-    return {"logicalLocations": [logical]}
+    return "<stdin>" if server is None else f"mcp:{server}"
 
 
 def log(
@@ -127,14 +132,16 @@ def _results(results: Sequence[tuple[str, CompileResult]], places: Sequence[Any]
         for d in r.diagnostics:
             # A fix that is not in what was sent (a non-strict tool's original schema) is not "fixed".
             handled = HANDLED.get(d.outcome, d.outcome) if d.applied else "not applied"
+            loc = location(source, r, where, d)
             res = {
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
                 "level": LEVEL[d.severity],
                 "message": {"text": f"{r.name or '(unnamed)'} {d.path}: {d.message} ({handled}; the tool compiles {r.status})"},
-                "locations": [location(source, r, where, d)],
+                **({"locations": [loc]} if loc is not None else {}),
                 "partialFingerprints": {"toolcastFinding/v1": fingerprint(*key(r, d))},
-                "properties": {"tool": r.name, "schemaPath": d.path, "outcome": d.outcome, "status": r.status},
+                "properties": {"tool": r.name, "schemaPath": d.path, "outcome": d.outcome, "status": r.status,
+                               **({"origin": origin(source)} if loc is None else {})},
             }
             if target is not None:
                 res["message"]["text"] = f"[{target}] {res['message']['text']}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcast.model import pointer
+from toolcast.walk.semantics import json_equal, json_key
 
 BREAKING, SAFE, INFO = "breaking", "safe", "info"
 KINDS = (BREAKING, SAFE, INFO)
@@ -114,7 +115,7 @@ class _Walk:
 
     def schema(self, old: Any, new: Any, at: tuple) -> None:
         old, new = _as_schema(old), _as_schema(new)
-        if old == new:
+        if _same(old, new):
             return
         if not isinstance(old, dict) or not isinstance(new, dict):
             self.add(BREAKING, "schema-changed", at, f"the schema changed from {_shown(old)} to {_shown(new)}")
@@ -141,9 +142,9 @@ class _Walk:
             self.add(BREAKING, "type-changed", where, f"type changed from {shown(o)} to {shown(n)}")
 
     def values(self, old: dict, new: dict, at: tuple) -> None:
-        if old.get("enum") != new.get("enum"):
+        if not _same(old.get("enum"), new.get("enum")):
             self.enum(old.get("enum"), new.get("enum"), at)
-        if old.get("const", _MISSING) != new.get("const", _MISSING):
+        if not _same(old.get("const", _MISSING), new.get("const", _MISSING)):
             if "const" not in new:
                 self.add(SAFE, "const-removed", at, f"const {_shown(old['const'])} removed: any value of the type is accepted")
             elif "const" not in old:
@@ -153,7 +154,7 @@ class _Walk:
                          f"const changed from {_shown(old['const'])} to {_shown(new['const'])}")
         for key, what in (("pattern", "pattern"), ("format", "format")):
             o, n = old.get(key), new.get(key)
-            if o == n:
+            if _same(o, n):
                 continue
             if n is None:
                 self.add(SAFE, f"{what}-removed", at, f"{what} {_shown(o)} removed")
@@ -175,7 +176,7 @@ class _Walk:
         if not isinstance(o, list):
             self.add(BREAKING, "enum-added", at + ("enum",), f"enum added: only {len(n)} value(s) are accepted")
             return
-        old_set, new_set = {_canon(v): v for v in o}, {_canon(v): v for v in n}
+        old_set, new_set = {json_key(v): v for v in o}, {json_key(v): v for v in n}
         gone = [old_set[k] for k in old_set if k not in new_set]
         added = [new_set[k] for k in new_set if k not in old_set]
         if gone:
@@ -191,7 +192,7 @@ class _Walk:
             for key in keys:
                 self.bound(key, old.get(key), new.get(key), tighter, at)
         o, n = old.get("multipleOf"), new.get("multipleOf")
-        if o != n:
+        if not _same(o, n):
             if n is None:
                 self.add(SAFE, "bound-removed", at, f"multipleOf {_shown(o)} removed")
             elif o is None or not _number(o) or not _number(n) or not _divides(n, o):
@@ -201,7 +202,7 @@ class _Walk:
                 self.add(SAFE, "bound-loosened", at + ("multipleOf",), f"multipleOf loosened from {_shown(o)} to {_shown(n)}")
 
     def bound(self, key: str, o: Any, n: Any, tighter: Any, at: tuple) -> None:
-        if o == n or (o is None and n is None):
+        if _same(o, n):
             return
         if n is None:
             self.add(SAFE, "bound-removed", at, f"{key} {_shown(o)} removed")
@@ -241,17 +242,17 @@ class _Walk:
                          f"parameter `{name}` is optional now")
         self.additional(old, new, at)
         o, n = old.get("dependentRequired"), new.get("dependentRequired")
-        if o != n:
+        if not _same(o, n):
             self.add(BREAKING if n else SAFE, "dependent-required-changed", at + (("dependentRequired",) if n else ()),
                      "dependentRequired " + ("changed" if o and n else "added" if n else "removed"))
 
     def additional(self, old: dict, new: dict, at: tuple) -> None:
         o, n = old.get("additionalProperties", True), new.get("additionalProperties", True)
-        if o == n or (o in (True, {}) and n in (True, {})):
+        if _same(o, n) or (_open(o) and _open(n)):
             return
         if isinstance(o, dict) and isinstance(n, dict):
             self.schema(o, n, at + ("additionalProperties",))
-        elif n is True or n == {}:
+        elif _open(n):
             self.add(SAFE, "additional-properties-allowed", at, "additional properties are accepted now")
         elif n is False:
             self.add(BREAKING, "additional-properties-closed", at + ("additionalProperties",),
@@ -262,7 +263,7 @@ class _Walk:
     def subschemas(self, old: dict, new: dict, at: tuple) -> None:
         for key in ONE_SCHEMA:
             o, n = old.get(key), new.get(key)
-            if o == n:
+            if _same(o, n):
                 continue
             if n is None:
                 self.add(SAFE, "subschema-removed", at, f"`{key}` removed")
@@ -273,16 +274,16 @@ class _Walk:
             else:
                 self.schema({} if o is None else o, n, at + (key,))
         po, pn = old.get("prefixItems"), new.get("prefixItems")
-        if po != pn and isinstance(pn, list):
+        if not _same(po, pn) and isinstance(pn, list):
             po = po if isinstance(po, list) else []
             for i, sub in enumerate(pn):
                 self.schema(po[i] if i < len(po) else {}, sub, at + ("prefixItems", i))
-        elif po != pn:
+        elif not _same(po, pn):
             self.add(SAFE, "subschema-removed", at, "`prefixItems` removed")
         for key in SCHEMA_MAPS + ("$defs", "definitions"):
             o, n = old.get(key), new.get(key)
-            if o == n or not isinstance(n, dict):
-                if o != n and n is None:
+            if _same(o, n) or not isinstance(n, dict):
+                if not _same(o, n) and n is None:
                     self.add(SAFE if key in SCHEMA_MAPS else INFO, "subschema-removed", at, f"`{key}` removed")
                 continue
             o = o if isinstance(o, dict) else {}
@@ -301,7 +302,7 @@ class _Walk:
     def branches(self, old: dict, new: dict, at: tuple) -> None:
         for key in ("anyOf", "oneOf", "allOf"):
             o, n = old.get(key), new.get(key)
-            if o == n:
+            if _same(o, n):
                 continue
             # allOf: each branch constrains (added narrows); anyOf/oneOf: each one admits (added widens).
             narrows = key == "allOf"
@@ -315,7 +316,7 @@ class _Walk:
                 continue
             self.branch_lists(key, o, n, narrows, at)
         o, n = old.get("not"), new.get("not")
-        if o != n:
+        if not _same(o, n):
             if n is None:
                 self.add(SAFE, "not-removed", at, "`not` removed")
             else:
@@ -325,8 +326,8 @@ class _Walk:
     def branch_lists(self, key: str, o: list, n: list, narrows: bool, at: tuple) -> None:
         """Branches equal on both sides match whatever their order; the rest pair by position when
         both sides have as many, else each is one added or removed."""
-        new_keys = [_canon(b) for b in n]
-        old_keys = [_canon(b) for b in o]
+        new_keys = [json_key(b) for b in n]
+        old_keys = [json_key(b) for b in o]
         in_new, in_old = set(new_keys), set(old_keys)
         left_old = [i for i, k in enumerate(old_keys) if k not in in_new]
         left_new = [i for i, k in enumerate(new_keys) if k not in in_old]
@@ -342,7 +343,7 @@ class _Walk:
 
     def others(self, old: dict, new: dict, at: tuple) -> None:
         for key in ("$ref",):
-            if old.get(key) != new.get(key):
+            if not _same(old.get(key), new.get(key)):
                 if new.get(key) is None:
                     self.add(BREAKING, "reference-changed", at, f"`$ref` {_shown(old[key])} removed")
                 else:
@@ -351,11 +352,11 @@ class _Walk:
         if old.get("nullable") is True and new.get("nullable") is not True and "type" not in old:
             self.add(BREAKING, "type-narrowed", at, "nullable removed: null is rejected")
         for key in ANNOTATIONS:
-            if old.get(key, _MISSING) != new.get(key, _MISSING) and key not in ("$schema",):
+            if not _same(old.get(key, _MISSING), new.get(key, _MISSING)) and key not in ("$schema",):
                 verb = "added" if key not in old else "removed" if key not in new else "changed"
                 self.add(INFO, f"{_kebab(key)}-changed", at + ((key,) if key in new else ()), f"{key} {verb}")
         for key in sorted(set(old) | set(new)):
-            if key in _HANDLED or old.get(key, _MISSING) == new.get(key, _MISSING):
+            if key in _HANDLED or _same(old.get(key, _MISSING), new.get(key, _MISSING)):
                 continue
             verb = "added" if key not in old else "removed" if key not in new else "changed"
             self.add(BREAKING, "keyword-changed", at + ((key,) if key in new else ()),
@@ -363,6 +364,16 @@ class _Walk:
 
 
 _MISSING = object()
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Equal as JSON values (true is not 1, 1 is 1.0), never Python's `==`."""
+    return json_equal(old, new)
+
+
+def _open(schema: Any) -> bool:
+    """`true` or `{}`: a schema that accepts anything (never 1, which Python calls `True`)."""
+    return schema is True or (isinstance(schema, dict) and not schema)
 
 
 def _kebab(key: str) -> str:
@@ -413,7 +424,7 @@ def compare_tools(old: dict[str, tuple], new: dict[str, tuple]) -> list[Change]:
             out.append(Change(SAFE, "tool-added", name, (), f"tool `{name}` added", base="name"))
             continue
         odesc, oschema = old[name]
-        if odesc != desc:
+        if not _same(odesc, desc):
             verb = "added" if odesc is None else "removed" if desc is None else "changed"
             out.append(Change(INFO, "description-changed", name, (), f"description {verb}", base="description"
                               if desc is not None else "name"))

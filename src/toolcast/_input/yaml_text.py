@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 
@@ -12,6 +13,14 @@ class YamlProblem(Exception):
 
 
 _YAML_LOADER: Any = None
+_RETYPED = {f"tag:yaml.org,2002:{t}" for t in ("bool", "int", "float", "timestamp")}
+# YAML 1.2's core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution): (tag, pattern, first characters).
+_CORE_SCHEMA = (
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("tag:yaml.org,2002:float", r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+                                r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$", "-+0123456789."),
+)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
@@ -27,9 +36,11 @@ def yaml_loader() -> Any:
     import yaml
 
     class JsonLoader(yaml.SafeLoader):
-        # An unquoted 2024-01-01 stays the string its author wrote: JSON has no dates.
+        # Plain scalars are typed by YAML 1.2's core schema, not PyYAML's YAML 1.1 rules: `yes`,
+        # `no`, `on`, `NO`, `12:30:00`, `1_000` and an unquoted 2024-01-01 stay the strings their
+        # author wrote (JSON has no dates, and 1.1's booleans and base-60 numbers are gone in 1.2).
         yaml_implicit_resolvers: ClassVar[dict] = {
-            first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+            first: [(tag, rx) for tag, rx in resolvers if tag not in _RETYPED]
             for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
         }
 
@@ -52,6 +63,17 @@ def yaml_loader() -> Any:
                 seen.add(key)
             return super().construct_mapping(node, deep=deep)
 
+        def construct_yaml_int(self, node: Any) -> Any:
+            # (1.2: 010 is ten, not 1.1's octal eight; 0o10 and 0x10 are octal and hex)
+            text = str(self.construct_scalar(node))
+            try:
+                digits = text.lstrip("+-")
+                base = 8 if digits.startswith("0o") else 16 if digits.startswith("0x") else 10
+                value = int(digits[2:] if base != 10 else digits, base)
+            except ValueError:
+                raise YamlProblem(f"invalid YAML: {text!r} is not an integer", node.start_mark) from None
+            return -value if text.startswith("-") else value
+
         def construct_yaml_float(self, node: Any) -> Any:
             value = super().construct_yaml_float(node)
             if value != value or value in (float("inf"), float("-inf")):
@@ -61,6 +83,9 @@ def yaml_loader() -> Any:
         def not_json(self, node: Any) -> Any:
             raise YamlProblem(f"invalid YAML: the tag {_short_tag(node.tag)} makes a value JSON does not have (tool files hold JSON values only)", node.start_mark)
 
+    for tag, pattern, first in _CORE_SCHEMA:  # (in this order: 10 is an int before it is a float)
+        JsonLoader.add_implicit_resolver(tag, re.compile(pattern), list(first))
+    JsonLoader.add_constructor("tag:yaml.org,2002:int", JsonLoader.construct_yaml_int)
     JsonLoader.add_constructor("tag:yaml.org,2002:float", JsonLoader.construct_yaml_float)
     for tag in ("timestamp", "binary", "set", "omap", "pairs"):
         JsonLoader.add_constructor(f"tag:yaml.org,2002:{tag}", JsonLoader.not_json)

@@ -14,16 +14,17 @@ def _sides(args: argparse.Namespace, errors: list[InputError]) -> tuple[Any, Any
     from toolcast import diff_inputs
 
     paths = list(args.paths)
+    skip = tuple(getattr(args, "skip", ()))  # (the config's baseline and --out: not tools, as check skips them)
     if args.git is not None:
         if not paths:
             raise UsageError("toolcast diff: --git REV needs the PATHs to compare (files or directories of tools)")
         if "-" in paths:
             raise UsageError("toolcast diff: --git compares files of the repository; - (stdin) has no revision")
         try:
-            old = diff_inputs.read_revision(args.git, paths, f"{args.git}", errors)
+            old = diff_inputs.read_revision(args.git, paths, f"{args.git}", errors, skip)
         except diff_inputs.GitError as exc:
             raise UsageError(f"toolcast diff: {exc}") from None
-        new = diff_inputs.read_paths(paths, "the work tree", errors)
+        new = diff_inputs.read_paths(paths, "the work tree", errors, skip)
         return old, new, f"{args.git}:{' '.join(paths)}", " ".join(paths)
     if len(paths) != 2:
         raise UsageError(f"toolcast diff: give OLD and NEW (two files or directories), or --git REV PATH...; got {len(paths)} PATH(s)")

@@ -197,7 +197,8 @@ class MultiCollected:
         from toolcast import github
 
         github.render(self.out, self.results, self.places, errors, shown=render.shows(self.args.quiet, self.known),
-                      targets=self.of)
+                      targets=self.of, level=github.gate_levels(self.args.command, getattr(self.args, "fail_on", None),
+                                                                self.known))
         self.out.write(closing_line(self.per_tool, len(self.targets)) + "\n")
 
 

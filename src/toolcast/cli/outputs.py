@@ -45,7 +45,8 @@ class Collected:
             return
         from toolcast import github
 
-        github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known))
+        github.render(out, self.results, self.places, errors, shown=render.shows(args.quiet, self.known),
+                      level=github.gate_levels(args.command, getattr(args, "fail_on", None), self.known))
         files = written["files"] if written else None
         out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None),
                                       known=self.known) + "\n")

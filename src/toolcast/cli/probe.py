@@ -93,6 +93,11 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str]) -> int
     if args.jobs > 16:
         raise UsageError("toolcast probe: --jobs is at most 16")
     items, errors = _load_all(args, stdin, err)
+    if args.record:  # (before anything is spent: a destination that can never take the record)
+        try:
+            record_problem(Path(args.record))
+        except ValueError as exc:
+            errors.append(InputError(args.record, f"cannot write the record: {exc}"))
     plans = []
     for target in targets:
         compiled, api, rules = _compiled(args, items, target, errors)
@@ -102,8 +107,12 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str]) -> int
     settings = probe.Settings(timeout=args.timeout, max_requests=args.max_requests, retries=args.retries,
                               max_wait=args.max_wait, jobs=args.jobs, max_output_tokens=args.max_output_tokens,
                               dry_run=args.dry_run)
-    verdicts = probe.run(plans, settings) if not errors else []
-    if args.record and verdicts:
+    try:  # (a run with input errors sends nothing: it exits 2 whatever the answers; a dry run costs nothing)
+        verdicts = probe.run(plans, settings) if not errors or args.dry_run else probe.held(plans)
+    except probe.Interrupted as stop:  # (^C: the verdicts paid for are reported; no --record is written)
+        report(args.format, out, stop.verdicts, errors, quiet=args.quiet, dry=args.dry_run)
+        raise stop.reason from None
+    if args.record and verdicts and not errors:
         try:
             write_record(Path(args.record), verdicts)
         except (OSError, ValueError) as exc:
@@ -211,21 +220,32 @@ def is_record(path: Path) -> bool:
     return isinstance(doc, dict) and doc.get("toolcast_probe_record") == RECORD_FORMAT
 
 
-def write_record(path: Path, verdicts: Sequence[Any]) -> None:
-    """Write the record atomically (a reader sees the old file or the new one, never a part), as the
-    baseline is written; a file there that is not a probe record is never replaced."""
-    from toolcast._output import fsops as _fsops
-
+def record_problem(path: Path) -> tuple[Path, os.stat_result | None]:
+    """(where the record goes, what is there now); ValueError when it can never be written there:
+    checked before any request is sent as well as at the end."""
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     try:
         old = path.stat()
     except FileNotFoundError:
         old = None
+    except OSError as exc:
+        raise ValueError(f"cannot be written: {exc.strerror or exc}") from None
+    if old is None and not (path.parent if str(path.parent) else Path(".")).is_dir():
+        raise ValueError("cannot be written: its directory does not exist")
     if old is not None and not stat.S_ISREG(old.st_mode):
         raise ValueError("not written: it is not a regular file")
     if old is not None and not is_record(path):
         raise ValueError("not written: the file there is not a toolcast probe record, and replacing it would lose it")
+    return path, old
+
+
+def write_record(path: Path, verdicts: Sequence[Any]) -> None:
+    """Write the record atomically (a reader sees the old file or the new one, never a part), as the
+    baseline is written; a file there that is not a probe record is never replaced."""
+    from toolcast._output import fsops as _fsops
+
+    path, old = record_problem(path)
     text = json.dumps(record_document(verdicts), indent=2, ensure_ascii=False) + "\n"
     parent = path.parent if str(path.parent) else Path(".")
     tmp = parent / f".toolcast-{os.getpid()}-{secrets.token_hex(4)}.tmp"
