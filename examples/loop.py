@@ -29,7 +29,7 @@ async def main() -> None:
                 {"type": "function_call", "call_id": "call_2", "name": "time__get_weather", "arguments": "{}"},
             ]
         }
-        calls, rejected = tc_openai.tool_calls(response, toolset, report.null_paths)
+        calls, rejected = tc_openai.tool_calls(response, toolset, report)
         outputs = await execute_tool_calls(calls, {"time": session}, api="responses", timeout=20)
         for item in rejected + outputs:
             print(json.dumps(item)[:200])

@@ -29,7 +29,7 @@ async def main() -> None:
                 {"type": "tool_use", "id": "toolu_2", "name": "time__get_weather", "input": {}},
             ],
         }
-        calls, rejected = tc_anthropic.tool_calls(message, toolset, report.null_paths)
+        calls, rejected = tc_anthropic.tool_calls(message, toolset, report)
         outputs = await execute_tool_calls(calls, {"time": session}, timeout=20)
         # The next user message's content: one tool_result block per tool_use.
         for block in rejected + outputs:

@@ -28,10 +28,11 @@ async def main() -> None:
                 {"functionCall": {"name": "time__get_weather", "args": {}}},
             ]}}]
         }
-        calls, rejected = tc_gemini.tool_calls(response, toolset, report.null_paths)
-        outputs = await execute_tool_calls(calls, {"time": session}, timeout=20)
-        # The next turn's parts (role "user"): one functionResponse per call.
-        for part in rejected + outputs:
+        calls, rejected = tc_gemini.tool_calls(response, toolset, report)
+        # The next turn's parts (role "user"): one functionResponse per call, in the calls' order
+        # (a call without an id is answered by position).
+        parts = await execute_tool_calls(calls, {"time": session}, timeout=20, rejected=rejected)
+        for part in parts:
             print(json.dumps(part)[:200])
 
 

@@ -189,6 +189,26 @@ def test_validate_checks_every_tool_against_its_original_schema():
     assert calls == [] and len(rejected) == 1
 
 
+
+@pytest.mark.parametrize("unreadable", [
+    {"code": {"type": "string", "pattern": r"^(?<d>[a-z])\k<d>$"}},  # (a named backreference)
+    {"code": {"type": "int"}},  # (a malformed keyword)
+    {"code": {"$ref": "https://example.invalid/s.json"}},  # (a reference outside the schema)
+], ids=["regex", "keyword", "remote-ref"])
+def test_validate_refuses_a_call_it_cannot_check_and_says_why(unreadable):
+    schema = {"type": "object", "properties": {"limit": {"type": "integer", "minimum": 1}, **unreadable}}
+    toolset, _ = ToolSet.build({"": [{"name": "rows", "inputSchema": schema},
+                                     {"name": "plain", "inputSchema": {"type": "object"}}]})
+    items = [{"type": "function_call", "call_id": "c1", "name": "rows", "arguments": json.dumps({"limit": 5})},
+             {"type": "function_call", "call_id": "c2", "name": "plain", "arguments": "{}"}]
+    calls, rejected = tc_openai.tool_calls(items, toolset, None, validate=True)
+    assert [c.name for c in calls] == ["plain"] and len(rejected) == 1  # (the other tool is checked and runs)
+    text = _text(rejected)
+    assert "cannot check the arguments of tool 'rows'" in text and "not run" in text
+    assert "the validator cannot read the schema (" in text
+    calls, rejected = tc_openai.tool_calls(items, toolset, None)  # without validate: nothing checked, as before
+    assert len(calls) == 2 and rejected == []
+
 def test_nulls_are_stripped_before_the_check():
     tool = {"name": "t", "description": "d", "inputSchema": {
         "type": "object", "properties": {"u": {"type": "string", "format": FMT}, "n": {"type": "integer"}}}}

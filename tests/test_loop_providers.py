@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import json
 import sys
 from types import MappingProxyType
@@ -408,3 +409,69 @@ def test_the_toolset_is_one_request_budgets_apply_across_it():
     assert report.fallbacks[0].codes == ("anthropic/too-many-strict-tools",)
     assert "max_strict_tools (21 > 20)" in report.fallbacks[0].reason
     assert "s20__get" not in report.null_paths
+
+
+# --------------------------------------------------------------------------- Tools left out of the request
+
+LEFT_OUT = [{"name": "ok", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            {"name": "delete_rows", "inputSchema": {"type": "object", "properties": {
+                "where": {"$ref": "https://example.com/where.json"}}}},  # (an external $ref: refused everywhere)
+            {"name": "wipe", "inputSchema": {"type": "object", "minProperties": 1,  # (not strict-ready)
+                                             "properties": {"where": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize("target", ["openai", "anthropic", "gemini", "mistral"])
+def test_a_call_to_a_tool_left_out_of_the_request_is_rejected(target):
+    from toolcast.providers import loop as generic
+
+    module = {"openai": tc_openai, "anthropic": tc_anthropic, "gemini": tc_gemini}.get(target)
+    toolset, _ = ToolSet.build(LEFT_OUT)
+    options = {"strict": True} if target == "openai" else {}
+    _, report = module.tools(toolset, **options) if module else generic.tools(toolset, target=target)
+    left = {issue.name for issue in report.excluded}
+    assert "delete_rows" in left and "ok" not in left
+    names = ["ok", *sorted(left)]
+    if target == "anthropic":
+        response = {"content": [{"type": "tool_use", "id": f"c{i}", "name": n, "input": {}} for i, n in enumerate(names)]}
+    elif target == "gemini":
+        response = {"candidates": [{"content": {"parts": [{"functionCall": {"id": f"c{i}", "name": n, "args": {}}}
+                                                          for i, n in enumerate(names)]}}]}
+    else:
+        response = {"choices": [{"message": {"role": "assistant", "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": n, "arguments": "{}"}}
+            for i, n in enumerate(names)]}}]}
+    read = module.tool_calls if module else functools.partial(generic.tool_calls, target=target)
+    calls, rejected = read(response, toolset, report)
+    assert [c.name for c in calls] == ["ok"]
+    assert len(rejected) == len(left)
+    text = json.dumps(rejected)
+    sent = ", ".join(n for n in toolset.names if n not in left)
+    assert "'delete_rows' was not offered in this request" in text and f"Valid tools: {sent}." in text
+    # Given the null paths alone (no report), the loop knows nothing of the request: the call is read.
+    calls, rejected = read(response, toolset, report.null_paths)
+    assert [c.name for c in calls] == names and rejected == []
+
+
+def test_an_unknown_name_is_never_told_to_try_a_tool_left_out():
+    toolset, _ = ToolSet.build(LEFT_OUT)
+    _, report = tc_openai.tools(toolset, strict=True)
+    response = {"output": [{"type": "function_call", "call_id": "c1", "name": "wipes", "arguments": "{}"}]}
+    _, (out,) = tc_openai.tool_calls(response, toolset, report)
+    assert out["output"] == "Error: unknown tool 'wipes'. Valid tools: ok."
+    _, (out,) = tc_openai.tool_calls(response, toolset, report.null_paths)
+    assert "Did you mean 'wipe'?" in out["output"]
+
+
+@pytest.mark.parametrize("sdk", [False, True], ids=["dict", "sdk"])
+def test_anthropic_a_tool_use_the_message_ends_with_at_max_tokens_is_not_run(sdk):
+    message = {"id": "m", "type": "message", "role": "assistant", "model": "m", "stop_reason": "max_tokens",
+               "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1},
+               "content": [{"type": "tool_use", "id": "a", "name": "docs__search", "input": {"q": "x"}},
+                           {"type": "tool_use", "id": "b", "name": "docs__search", "input": {"q": "y"}}]}
+    read = anthropic_types.Message.model_validate if sdk else dict
+    calls, rejected = tc_anthropic.tool_calls(read(message), TOOLSET)
+    assert [c.call_id for c in calls] == ["a"] and [r["tool_use_id"] for r in rejected] == ["b"]
+    assert "stop_reason 'max_tokens'" in anthropic_valid(rejected[0])["content"][0]["text"]
+    for other in ({"stop_reason": "tool_use"}, {"content": [*message["content"], {"type": "text", "text": "..."}]}):
+        calls, rejected = tc_anthropic.tool_calls(read({**message, **other}), TOOLSET)  # whole calls
+        assert [c.call_id for c in calls] == ["a", "b"] and rejected == []

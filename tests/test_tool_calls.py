@@ -426,3 +426,48 @@ def test_a_json_error_names_its_place_once(args: str, reason: str):
     from toolcast._runtime.loop import decode_arguments
 
     assert decode_arguments("t", args) == (None, f"arguments for tool 't' are not valid JSON ({reason})")
+
+
+def _counted_search(monkeypatch) -> list[int]:
+    """Each "Did you mean" search the loop makes, as the number of names it compares."""
+    import difflib
+
+    searched: list[int] = []
+    search = difflib.get_close_matches
+
+    def counted(word, possibilities, *args, **kwargs):
+        searched.append(len(possibilities))
+        return search(word, possibilities, *args, **kwargs)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    return searched
+
+
+def test_a_made_up_name_is_searched_once_and_among_a_shortlist_of_a_large_toolset(monkeypatch):
+    import difflib
+
+    verbs, nouns = ["get", "list", "create", "delete", "search"], ["issue", "comment", "branch", "file", "user"]
+    names = [f"{s}__{v}_{n}{k}" for s in ("github", "gitlab", "jira", "notion") for v in verbs for n in nouns
+             for k in ("", "s", "_page", "_count")]
+    ts, _ = ToolSet.build([{"name": n, "inputSchema": {"type": "object"}} for n in names])
+    assert len(ts.names) == 400
+    item = {"type": "function_call", "name": "github__get_issue_comment_thread", "arguments": "{}"}
+    (best,) = difflib.get_close_matches(item["name"], names, n=1, cutoff=0.6)  # (among all 400)
+    searched = _counted_search(monkeypatch)
+    for _ in range(2):  # (two responses of 30 calls to the same made-up name)
+        _, rejected = tool_calls([{**item, "call_id": f"c{i}"} for i in range(30)], ts)
+        assert len(rejected) == 30 and len({r["output"] for r in rejected}) == 1
+    assert f"Did you mean {best!r}?" in rejected[0]["output"]
+    assert len(searched) == 1 and searched[0] <= 20  # once, among the names sharing the most pieces
+
+
+def test_a_response_of_many_made_up_names_searches_for_a_few(monkeypatch):
+    searched = _counted_search(monkeypatch)
+    ts, _ = ToolSet.build([{"name": f"tool_{i}", "inputSchema": {"type": "object"}} for i in range(50)])
+    calls = [{"type": "function_call", "call_id": f"c{i}", "name": f"tool_{i}x", "arguments": "{}"} for i in range(100)]
+    _, rejected = tool_calls(calls, ts)
+    from toolcast._runtime.suggest import MAX_SUGGESTED
+
+    assert len(searched) == MAX_SUGGESTED and all(n == 50 for n in searched)  # (a small toolset: all its names)
+    assert "Did you mean 'tool_0'?" in rejected[0]["output"]
+    assert "Did you mean" not in rejected[-1]["output"] and "Valid tools: tool_0, tool_1" in rejected[-1]["output"]

@@ -35,6 +35,7 @@ RESULTS: list[Any] = [
     {"content": [{**IMAGE, "mimeType": "image/bmp"}]},
     {"content": [{**IMAGE, "mimeType": "IMAGE/PNG", "data": PNG[:8] + "\n" + PNG[8:]}]},
     {"content": [{**IMAGE, "data": "!!!"}]},
+    {"content": [{**IMAGE, "data": ""}]},
     {"content": [{"type": "audio", "mimeType": "audio/wav", "data": PNG}]},
     {"content": [{"type": "resource", "resource": {"uri": "file:///x", "text": "hi"}}]},
     {"content": [], "structuredContent": {"a": 1}},
@@ -69,6 +70,19 @@ def test_an_image_is_written_where_the_wire_says_how_and_a_placeholder_where_it_
     bedrock = loop.tool_output({"id": "c1"}, {"content": [{"type": "text", "text": "see"}, IMAGE]}, target="bedrock")
     assert bedrock == {"toolResult": {"toolUseId": "c1", "content": [
         {"text": "see"}, {"image": {"format": "png", "source": {"bytes": base64.b64decode(PNG)}}}]}}
+
+
+@pytest.mark.parametrize("data", ["", " \n"])
+def test_an_empty_image_is_a_placeholder_on_every_target(data):
+    """No image to send: an empty one would make the provider refuse the whole next request."""
+    empty = {"content": [{"type": "text", "text": "shot:"}, {**IMAGE, "data": data}]}
+    outputs = [hand_openai.tool_output("c1", empty, api="responses"), hand_anthropic.tool_output("c1", empty),
+               hand_gemini.tool_output({"name": "t", "id": "c1"}, empty),
+               loop.tool_output({"id": "c1"}, empty, target="bedrock")]
+    for out in outputs:
+        text = json.dumps(out, default=repr)
+        assert "[image: image/png, 0 bytes]" in text and "base64" not in text and "inlineData" not in text, text
+        assert "input_image" not in text and "'bytes'" not in text and '"image"' not in text.replace('"type": "image"', ""), text
 
 
 def test_an_error_result_carries_its_text_on_every_target():

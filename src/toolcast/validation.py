@@ -9,9 +9,19 @@ from typing import Any
 MAX_NAMED = 5
 # Characters of a value, a pattern or a subschema an error output repeats at most.
 MAX_SHOWN = 80
-# What a schema the validator cannot read (a regex outside its dialect, a reference it cannot resolve)
-# leaves: a check that checks nothing.
-_UNREADABLE = object()
+# Characters of the validator's reason for not reading a schema an error output repeats at most.
+MAX_REASON = 200
+
+
+class _Unreadable:
+    """What a schema the validator cannot read (a regex outside its dialect, a reference it cannot
+    resolve, an unknown `$schema`, a malformed keyword) leaves: no validator, and the reason."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, exc: Exception) -> None:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        self.reason = first if len(first) <= MAX_REASON else first[:MAX_REASON - 3] + "..."
 
 
 class ArgumentCheck:
@@ -40,12 +50,17 @@ class ArgumentCheck:
         if self._validator is None:
             try:
                 self._validator = _build(self.schema, self.formats)
-            except Exception:  # (jsonschema-rs raises its own errors, and ValueError)
-                self._validator = _UNREADABLE
-        return self._validator is not _UNREADABLE
+            except Exception as exc:  # (jsonschema-rs raises its own errors, and ValueError)
+                self._validator = _Unreadable(exc)
+        return type(self._validator) is not _Unreadable
+
+    def unreadable(self) -> str | None:
+        """Why the validator cannot be built (the first line of its error), or None when it can."""
+        return None if self.ready() else self._validator.reason
 
     def problems(self, arguments: Any) -> list[str]:
-        """Each violation (at most MAX_NAMED, in order of place) as the words a model can act on."""
+        """Each violation (at most MAX_NAMED, in order of place) as the words a model can act on;
+        none when the validator cannot be built (see unreadable())."""
         if not self.ready():
             return []
         validator = self._validator
@@ -56,7 +71,12 @@ class ArgumentCheck:
             [f"and {len(errors) - MAX_NAMED} more"] if len(errors) > MAX_NAMED else [])
 
     def message(self, name: str, arguments: Any) -> str | None:
-        """The error output for a call to tool `name` whose `arguments` violate the schema, else None."""
+        """The error output for a call to tool `name` whose `arguments` violate the schema, or whose
+        schema the validator cannot read (nothing would be checked: the tool is not run), else None."""
+        why = self.unreadable()
+        if why is not None:
+            return (f"toolcast cannot check the arguments of tool {name!r} against its schema, so the tool was "
+                    f"not run: the validator cannot read the schema ({why})")
         found = self.problems(arguments)
         if not found:
             return None

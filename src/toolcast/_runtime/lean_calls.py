@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+_NOT_WHOLE = ("in_progress", "incomplete")
+
 
 def openai_raws(items: Any, path: str, careful: Callable[[Any, str], Any]) -> Iterator[tuple]:
     """(call_id, name, arguments, api) of each function call in `items` (a Chat `tool_calls` list
@@ -19,7 +21,8 @@ def openai_raws(items: Any, path: str, careful: Callable[[Any, str], Any]) -> It
             kind = dict.get(item, "type")
             if kind == "function_call":  # Responses
                 call_id, name = dict.get(item, "call_id"), dict.get(item, "name")
-                if type(call_id) is str and type(name) is str:
+                # (an item still streamed or cut off, status in_progress/incomplete: `careful` marks it)
+                if type(call_id) is str and type(name) is str and dict.get(item, "status") not in _NOT_WHOLE:
                     yield call_id, name, dict.get(item, "arguments"), "responses"
                     continue
             elif kind == "function" or kind is None:  # Chat (its `type` may be left out)

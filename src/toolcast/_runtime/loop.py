@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 from collections.abc import Callable, Mapping
@@ -10,7 +9,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from toolcast._runtime.call_order import placed as _placed
 from toolcast._runtime.json_limits import JsonLimitError, loads_bounded, plain_json
+from toolcast._runtime.suggest import MAX_SUGGESTED
+from toolcast._runtime.suggest import unknown_tool_message as unknown_tool_message
 from toolcast.model import ToolcastError
 from toolcast.nulls import NullPathError, _strip_owned
 from toolcast.walk.semantics import json_equal
@@ -18,8 +20,6 @@ from toolcast.walk.semantics import json_equal
 if TYPE_CHECKING:
     from toolcast.toolset import ToolSet
 
-# An unknown-tool message lists valid names; past this many it would crowd the context.
-_MAX_LISTED_NAMES = 50
 #: Arguments (and structured results) nested deeper are refused: decoding, stripping and
 #: serialising them recursively would hit Python's recursion limit, and no tool needs it.
 MAX_JSON_DEPTH = 100
@@ -119,7 +119,9 @@ class ToolsReport:
     empty tuple); pass it to :func:`tool_calls`. ``fallbacks`` lists tools sent non-strict
     because ``strict="auto"`` could not make them strict; ``excluded`` lists tools left out
     of the list (refused by the compiler: under ``strict=True`` anything not strict-ready,
-    in every mode a name that cannot be sent). ``results`` keeps every ``CompileResult``.
+    in every mode a name that cannot be sent, or past the request budget); given this report,
+    :func:`tool_calls` rejects a call to one of them ("not offered in this request").
+    ``results`` keeps every ``CompileResult``.
     ``checks`` (``tools(..., enforce=True)``): per tool sent strict with enforced constraints,
     the check :func:`tool_calls` runs on each call's arguments (toolcast.validation).
     """
@@ -166,31 +168,36 @@ def _issue(name: str, result: Any) -> StrictIssue:
     return StrictIssue(name, reason, codes)
 
 
-# The characters of an unknown tool's name an error output repeats (the model sent it; a name of a
-# megabyte would make a megabyte error).
-_MAX_SHOWN_NAME = 200
-
-
-def unknown_tool_message(name: str, toolset: ToolSet) -> str:
-    names = list(toolset.names)
-    shown = name if len(name) <= _MAX_SHOWN_NAME else name[:_MAX_SHOWN_NAME] + f"... ({len(name)} characters)"
-    text = f"unknown tool {shown!r}."
-    # (A name over three times the longest valid one cannot reach the 0.6 ratio: no search.)
-    longest = max(map(len, names), default=0)
-    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6) if len(name) <= 3 * longest else []
-    if close:
-        text += f" Did you mean {close[0]!r}?"
-    if names:
-        listed = ", ".join(names[:_MAX_LISTED_NAMES])
-        if len(names) > _MAX_LISTED_NAMES:
-            listed += f", ... ({len(names) - _MAX_LISTED_NAMES} more)"
-        text += f" Valid tools: {listed}."
-    else:
-        text += " No tools are available."
-    return text
+def left_out(null_paths: Any) -> frozenset[str]:
+    """The names of the tools a ToolsReport says were left out of the request (none for a mapping)."""
+    if not isinstance(null_paths, ToolsReport) or not null_paths.excluded:
+        return frozenset()
+    return frozenset(issue.name for issue in null_paths.excluded)
 
 
 _JSON_KIND = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+
+
+class CutArguments(NamedTuple):
+    """The arguments of a call the response marks as not whole (a Responses item whose status is
+    ``in_progress`` or ``incomplete``: streamed, or cut off at ``max_output_tokens``; a Chat call
+    left empty at ``finish_reason: "length"``; the ``tool_use`` a Claude message cut off at
+    ``max_tokens`` ends with): whatever they hold, the call is not run. ``why`` says what marks it."""
+
+    why: str
+
+
+def _empty_for(name: str, exposed: Any) -> str | None:
+    """Why a call to ``exposed`` with no arguments at all ("" or null, as a zero-argument call is
+    sent) is refused: its schema requires properties (a call cut off before its arguments were
+    written looks the same); else None."""
+    schema = getattr(exposed, "input_schema", None)
+    required = schema.get("required") if isinstance(schema, Mapping) else None
+    if not isinstance(required, (list, tuple)) or not required:
+        return None
+    named = ", ".join(repr(r) for r in required[:5]) + (", ..." if len(required) > 5 else "")
+    return (f"arguments for tool {name!r} are empty, but it requires {named}: the call was not run. "
+            "Call the tool again with its arguments.")
 
 
 def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str | None]:
@@ -213,6 +220,9 @@ def decode_arguments(name: str, args: Any) -> tuple[dict[str, Any] | None, str |
             if str(exc).startswith("is larger"):  # worded as for the same arguments sent as text
                 return None, _decode_problem(name, exc)
             return None, f"arguments for tool {name!r} are not usable JSON: the value {exc}"
+    if type(args) is CutArguments:
+        return None, (f"the call to tool {name!r} is not complete ({args.why}); it was not run. "
+                      "Call the tool again with all its arguments.")
     if not isinstance(args, str):
         return None, f"arguments for tool {name!r} must be a JSON object string, got {_kind(args)}"
     return decode_arguments(name, str.__str__(args))  # a str subclass: the text it holds
@@ -354,7 +364,8 @@ def read_calls(
 ) -> tuple[list[Any], list[Any]]:
     """``(calls, rejected)`` from :class:`RawCall` s (or tuples of their fields), any provider.
 
-    An unknown tool or arguments that are not a JSON object become ``reject(raw, message)``;
+    An unknown tool, a tool ``null_paths`` (a ToolsReport) lists as left out of the request, or
+    arguments that are not a JSON object become ``reject(raw, message)``;
     the others ``make_call(raw, tool_names(exposed_tool), arguments)``, nulls stripped at null
     paths only.
     Arguments that break a tool's enforced constraints (``null_paths`` a ToolsReport of
@@ -362,8 +373,11 @@ def read_calls(
     """
     paths_by_tool = check_null_paths(null_paths)
     checks = getattr(null_paths, "checks", None) if isinstance(null_paths, ToolsReport) else None
-    # Per name called: the exposed tool and its null paths compiled, looked up once a response.
+    excluded = left_out(null_paths)  # (called by a hallucination, an injection, an old turn: not run)
+    # Per name called: the exposed tool and its null paths compiled, looked up once a response;
+    # per name refused, its error output (the "Did you mean" search once).
     known: dict[str, tuple[Any, Any]] = {}
+    refused: dict[str, str] = {}
     calls: list[Any] = []
     rejected: list[Any] = []
     for raw in raws:
@@ -371,8 +385,11 @@ def read_calls(
         tool = known.get(name)
         if tool is None:
             exposed = toolset.get(name)
-            if exposed is None:
-                rejected.append(reject(RawCall._make(raw), unknown_tool_message(name, toolset)))
+            if exposed is None or (excluded and name in excluded):
+                message = refused.get(name)
+                if message is None:
+                    message = refused[name] = unknown_tool_message(name, toolset, excluded, len(refused) < MAX_SUGGESTED)
+                rejected.append(_placed(reject(RawCall._make(raw), message), len(calls)))
                 continue
             tool = known[name] = (tool_names(exposed), null_node(paths_by_tool.get(name)), getattr(exposed, "local", None),
                                   _check_for(name, exposed, checks, validate) if checks or validate else None)
@@ -389,8 +406,11 @@ def read_calls(
                 arguments = None
         if type(arguments) is not dict:  # anything else: decode_arguments decides, and words a problem
             arguments, problem = decode_arguments(name, given)
-            if arguments is None:
-                rejected.append(reject(RawCall._make(raw), problem or "invalid arguments"))
+            if arguments is not None and (given is None or (isinstance(given, str) and not given.strip())):
+                # ("" or null: no arguments at all, which the tool may need)
+                problem = _empty_for(name, toolset.get(name))
+            if arguments is None or problem is not None:
+                rejected.append(_placed(reject(RawCall._make(raw), problem or "invalid arguments"), len(calls)))
                 continue
             nulls = tool[1]
         # The arguments are fresh (decoded or copied): the nulls go from them in place. (No
@@ -400,7 +420,7 @@ def read_calls(
         if tool[3] is not None:  # enforced constraints, or validate: checked once the nulls are gone
             problem = tool[3].message(name, arguments)
             if problem is not None:
-                rejected.append(reject(RawCall._make(raw), problem))
+                rejected.append(_placed(reject(RawCall._make(raw), problem), len(calls)))
                 continue
         call = make_call(raw, tool[0], arguments)
         if tool[2] is not None:  # a local function's call carries it to execute_tool_calls

@@ -103,12 +103,13 @@ def render_block(
 
 
 def base64_image(mime: Any, data: Any, accepted: frozenset[str]) -> tuple[str, str] | None:
-    """``(mime type, compact base64)`` of an image a provider accepts, else None."""
+    """``(mime type, compact base64)`` of an image a provider accepts, else None (an empty image
+    too: no image, which a provider would refuse with the whole request; its placeholder says 0 bytes)."""
     if (
         isinstance(mime, str)
         and mime.lower() in accepted
         and isinstance(data, str)
-        and _decoded_size(data) is not None
+        and _decoded_size(data)
     ):
         return mime.lower(), "".join(data.split())
     return None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._runtime.loop import (
+    CutArguments,
     RawCall,
     ResponseShapeError,
     ToolsReport,
@@ -72,12 +73,24 @@ def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
         raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
     elif _has(response, "content") and _field(response, "type") != "tool_use":
         blocks, path = list_field(response, "content", path), f"{path}.content"
+        if blocks and _field(response, "stop_reason") == "max_tokens":
+            return _cut_last(blocks, path)
     else:
         raw = _raw_from_block(response, path)
         if raw is None:
             raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
         return [raw]
     return _raws(blocks, path)
+
+
+def _cut_last(blocks: list[Any], path: str) -> list[tuple[Any, ...]]:
+    """The calls of a Message cut off at ``max_tokens``: a ``tool_use`` block it ends with was cut
+    short (its input may be partial), and is not a whole call."""
+    raws = list(_raws(blocks, path))
+    if raws and _is_object(blocks[-1]) and _field(blocks[-1], "type") == "tool_use":
+        cut = CutArguments("the response was cut off at max_tokens, stop_reason 'max_tokens'")
+        raws[-1] = (raws[-1][0], raws[-1][1], cut, raws[-1][3])
+    return raws
 
 
 def _raws(blocks: list[Any], path: str) -> Iterator[tuple[Any, ...]]:

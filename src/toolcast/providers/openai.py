@@ -11,6 +11,7 @@ from toolcast._runtime.lean_calls import openai_raws
 from toolcast._runtime.loop import (
     MAX_ARGUMENTS_BYTES,
     MAX_JSON_DEPTH,
+    CutArguments,
     RawCall,
     ResponseShapeError,
     StrictIssue,
@@ -134,6 +135,10 @@ class ToolCall(_ToolCall):
         )
 
 
+# The status of a Responses function call item that is not whole (as lean_calls reads it too).
+_NOT_WHOLE = ("in_progress", "incomplete")
+
+
 def _raw_from_item(item: Any, path: str) -> RawCall | None:
     """A function call from one Chat ``tool_calls`` entry or Responses output item, else None."""
     if not _is_object(item):
@@ -142,10 +147,11 @@ def _raw_from_item(item: Any, path: str) -> RawCall | None:
     if kind is not None and not isinstance(kind, str):
         raise ResponseShapeError(f"{path}.type", "a string", kind)
     if kind == "function_call":
+        status = _field(item, "status")  # (in_progress: a streamed item; incomplete: cut off)
         return RawCall(
             _string_field(item, "call_id", path),
             _string_field(item, "name", path),
-            _field(item, "arguments"),
+            CutArguments(f"its status is {status!r}") if status in _NOT_WHOLE else _field(item, "arguments"),
             "responses",
         )
     function = _field(item, "function")
@@ -186,12 +192,31 @@ def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
         message = _field(choice, "message")
         if not _is_object(message):
             raise ResponseShapeError(f"{path}.choices[0].message", "an object", message)
-        return _items_of(message, f"{path}.choices[0].message")
+        found = _items_of(message, f"{path}.choices[0].message")
+        if found is not None and _field(choice, "finish_reason") == "length":
+            return _cut_short(found[0]), found[1]
+        return found
     if _has(response, "output") and _field(response, "type") is None:
         return _list_field(response, "output", path), f"{path}.output"
     if _has(response, "tool_calls") or _field(response, "role") == "assistant":
         return _list_field(response, "tool_calls", path), f"{path}.tool_calls"
     return None
+
+
+def _cut_short(items: list[Any]) -> list[Any]:
+    """A Chat choice's tool calls when it ended at the length limit (finish_reason "length"): a call
+    whose arguments are still empty was cut off before they were written (arguments cut part-way are
+    no JSON, and rejected as such), so it is not taken as a zero-argument call."""
+    cut = CutArguments("the response was cut off at its length limit, finish_reason 'length'")
+    out = []
+    for item in items:
+        function = _field(item, "function") if _is_object(item) else None
+        arguments = _field(function, "arguments") if _is_object(function) else False
+        if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+            item = {"type": "function", "id": _field(item, "id"),
+                    "function": {"name": _field(function, "name"), "arguments": cut}}
+        out.append(item)
+    return out
 
 
 def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
@@ -232,12 +257,16 @@ def tool_calls(
     tool or carrying arguments that are not a JSON object, to send back to the model:
     invalid JSON, ``NaN``/``Infinity`` or a number out of range (``1e400``), more than
     :data:`MAX_ARGUMENTS_BYTES` bytes or more than :data:`MAX_JSON_DEPTH` levels of nesting.
-    Nulls are removed only at the tool's ``null_paths`` (from :func:`tools`).
+    Nulls are removed only at the tool's ``null_paths`` (from :func:`tools`). Given the
+    :class:`ToolsReport` itself, a call to a tool it lists in ``excluded`` (left out of the
+    request) is rejected too, as not offered in this request.
 
     Given the report of ``tools(..., enforce=True)``, each call to a tool with enforced
     constraints is checked against the tool's original schema once its nulls are stripped
     (with ``validate=True``, every call to every tool): one that breaks it is not returned in
-    ``calls`` but in ``rejected``, as an error output naming the place and the constraint.
+    ``calls`` but in ``rejected``, as an error output naming the place and the constraint. With
+    ``validate=True``, a call to a tool whose schema the validator cannot read (a regex outside
+    its dialect, an unknown ``$schema``, a reference outside the schema) is rejected too, saying so.
 
     A response that is not one of these shapes (``{"choices": 5}``, a tool call whose
     ``function`` is a string, ...) raises :class:`ResponseShapeError` (a ``ToolcastError``
