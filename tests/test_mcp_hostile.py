@@ -253,7 +253,9 @@ def _call(call_id: str, arguments: dict):
 
 @pytest.mark.parametrize("flag,needle", [
     ("--refuse-init", "it answered with an error: not today"),
-    ("--bad-tool", "its answer is not valid MCP (1 problem(s); tools[2].inputSchema: Field required)"),
+    # Found by a red team: reported as "it exited ... (exit status -15)", the status of toolcast's
+    # own stop of the server, the SDK's reason lost.
+    ("--old-version", "failed: Unsupported protocol version from the server: 1999-01-01"),
 ])
 def test_a_server_that_answers_wrongly_is_reported_for_its_answer(flag: str, needle: str):
     # Found by testing as a user would: both were reported as "it exited or closed its output
@@ -262,6 +264,24 @@ def test_a_server_that_answers_wrongly_is_reported_for_its_answer(flag: str, nee
     with pytest.raises(McpServerError) as info:
         list_tools_stdio_sync(cmd(flag), timeout=LIMIT)
     assert needle in str(info.value) and "exited" not in str(info.value)
+
+
+def test_one_tool_the_sdk_cannot_read_leaves_the_others_listed(tmp_path):
+    # Found by a red team: the SDK refuses a tools/list page as a whole for one entry it cannot
+    # read; every tool of the server was lost ("its answer is not valid MCP", exit 2). Now the
+    # entry is passed on as sent and the compile judges it alone, as it does read from a file.
+    tools = list_tools_stdio_sync(cmd("--bad-tool"), timeout=LIMIT)
+    assert [t.get("name") for t in tools] == ["echo", "deep", "broken"]
+    assert tools[2] == {"name": "broken"}
+    import io
+
+    from toolcast.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["compile", "--mcp", cmd("--bad-tool"), "--out", str(tmp_path / "o")], stdout=out, stderr=err)
+    manifest = json.loads((tmp_path / "o" / "manifest.json").read_text())
+    assert code != 2 and "not valid MCP" not in err.getvalue(), err.getvalue()
+    assert "echo" in json.dumps(manifest) and "deep" in json.dumps(manifest)
 
 
 def test_a_nan_in_a_listed_schema_reaches_the_compile_which_refuses_it():

@@ -222,7 +222,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc") or os.name != "posix", reason="needs /proc and signals")
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_ends_the_proxy_with_its_servers_and_their_children(tmp_path, signum: int):
     # The client stays idle with stdin open. After SIGINT the old proxy stopped its servers but
     # did not exit; after SIGTERM it died at once, and a server's child outlived it.
@@ -331,3 +331,233 @@ def test_a_tool_sent_non_strict_says_so_and_openai_agents_keeps_it_non_strict(tm
     assert "toolcast/strict" not in (listed["s__echo"].meta or {})
     schema = listed["s__tags"].input_schema
     assert schema["properties"] == tool["inputSchema"]["properties"]  # the mark changes nothing it accepts
+
+
+# ---------------------------------------------------------------- 9. red team s13h
+
+
+def _stderr(log: Any) -> str:
+    log.seek(0)
+    return log.read()
+
+
+def test_bedrock_lists_every_tool_non_strict_from_its_tool_spec(tmp_path):
+    # Found by a red team: the proxy looked for the schema under other targets' keys, missed
+    # Bedrock's toolSpec.inputSchema.json, and left every tool out, naming the strict budget.
+    from toolcast import compile_tool
+
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with proxied("--target", "bedrock", "--server", f"a={ATTACK}", errlog=log) as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            return tools, await session.call_tool("a__echo", {"x": 1})
+
+    tools, called = run(go())
+    stderr = _stderr(log)
+    assert "a__echo" in tools and "left out:" not in stderr, stderr
+    sent = compile_tool({"name": "echo", "inputSchema": {"type": "object"}}, target="bedrock")
+    listed = {k: v for k, v in tools["a__echo"].input_schema.items() if k != "$defs"}  # (the non-strict mark)
+    assert listed == sent.tool["toolSpec"]["inputSchema"]["json"]
+    assert called.is_error is not True and json.loads(text_of(called))["arguments"] == {"x": 1}
+    assert "a__echo (a/echo) sent non-strict (bedrock/" in stderr
+
+
+def test_one_malformed_tool_is_left_out_alone_with_its_reason(tmp_path):
+    # Found by a red team: one entry the SDK could not read made the whole server unavailable
+    # (a multi-line pydantic message), its good tools unknown.
+    tools_file = tmp_path / "tools.txt"
+    tools_file.write_text("\n".join(json.dumps(t) for t in [
+        {"description": "no name", "inputSchema": {"type": "object"}},
+        {"name": "strschema", "inputSchema": "object"},
+        {"name": "typeless", "inputSchema": {"properties": {"s": {"type": "string"}}}},
+        {"name": "uniq", "inputSchema": {"type": "object", "properties": {
+            "x": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}, "required": ["x"]}},
+    ]) + "\n")
+    results = {}
+    for extra in ([], ["--allow-lossy"]):
+        log = (tmp_path / f"stderr{len(extra)}").open("w+")
+
+        async def go(extra=extra, log=log):
+            async with proxied(*extra, "--server", f"a={ATTACK} --tools-file {tools_file}", errlog=log) as session:
+                names = {t.name for t in (await session.list_tools()).tools}
+                return names, await session.call_tool("a__echo", {})
+
+        names, called = run(go())
+        results[bool(extra)] = (names, called, _stderr(log))
+    names, called, stderr = results[False]
+    assert {"a__echo", "a__typeless", "a__uniq"} <= names and "a__strschema" not in names, stderr
+    assert called.is_error is not True
+    assert "unavailable" not in stderr and "pydantic" not in stderr, stderr
+    assert "a__strschema (a/strschema) left out: refused (openai/" in stderr
+    assert "dropped (missing or empty tool name)" in stderr
+    # Every report line names the reason by its code (red team finding 10).
+    assert "a__uniq (a/uniq) sent non-strict (openai/unsupported-keyword)" in stderr
+    assert "a__uniq (a/uniq) sent strict with a loss: openai/unsupported-keyword" in results[True][2]
+
+
+@pytest.mark.parametrize("argv", [
+    ["proxy", "--server", "web=http://127.0.0.1:9/mcp", "--auth-env", "web=TC_ATTACK_TOKEN"],
+    ["compile", "--mcp-url", "http://127.0.0.1:9/mcp", "--mcp-auth-env", "TC_ATTACK_TOKEN"],
+])
+@pytest.mark.parametrize("token", ["Bearer SECRETabc\nX: 1", "SECRET\rabc", "SECRET\x7fabc", "SECRETé"])
+def test_a_token_a_header_cannot_carry_is_refused_naming_the_variable_only(argv, token, monkeypatch):
+    # Found by a red team: the HTTP client's error quoted the header, token included, on stderr
+    # and (through the proxy) in a tool result the model reads.
+    monkeypatch.setenv("TC_ATTACK_TOKEN", token)
+    err = io.StringIO()
+    assert main(argv, stdout=io.StringIO(), stderr=err) == 2
+    assert "TC_ATTACK_TOKEN" in err.getvalue() and "SECRET" not in err.getvalue(), err.getvalue()
+    assert err.getvalue().count("\n") == 1
+
+
+def test_http_session_refuses_such_a_header_without_showing_it():
+    from toolcast.mcp_runtime import McpServerError, http_session
+
+    async def go():
+        async with http_session("http://127.0.0.1:9/mcp", headers={"Authorization": "Bearer SECRET\nX: 1"}):
+            pass
+
+    with pytest.raises(McpServerError) as info:
+        run(go(), 60)
+    assert "Authorization" in str(info.value) and "SECRET" not in str(info.value)
+
+
+def test_a_burst_of_list_changed_is_coalesced_and_keeps_the_tools(tmp_path):
+    # Found by a red team: each notice started its own relist and recompile, all at once; the
+    # proxy starved, relists timed out and the live server's tools were withdrawn.
+    lists = tmp_path / "lists"
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with proxied("--server", f"a={ATTACK} --list-log {lists}", errlog=log) as session:
+            await session.list_tools()
+            before = len(lists.read_text().splitlines())
+            await session.call_tool("a__burst", {"n": 200})
+            called = await session.call_tool("a__echo", {"y": 2})
+            for _ in range(600):  # until the burst's first relist reached the server
+                if len(lists.read_text().splitlines()) > before:
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(1)  # (uncoalesced, the other relists are under way by now)
+            after = len(lists.read_text().splitlines())
+            names = {t.name for t in (await session.list_tools()).tools}
+            return before, after, called, names
+
+    before, after, called, names = run(go())
+    stderr = _stderr(log)
+    assert called.is_error is not True and "a__echo" in names
+    assert 1 <= after - before <= 3, (before, after)  # one relist running, one more after it
+    assert "unavailable" not in stderr and "its tools changed" not in stderr, stderr
+
+
+def test_a_server_slow_to_start_does_not_hold_up_the_first_listing(tmp_path):
+    # Found by a red team: the first tools/list waited for every server's start (its whole
+    # --timeout for one that never answers initialize), the others' tools with it.
+    ready = tmp_path / "ready"
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        seen: list = []
+        async with proxied("--server", f"a={ATTACK}", "--server", f"late={ATTACK} --wait-file {ready}",
+                           "--server-timeout", "late=600", errlog=log, seen=seen) as session:
+            first = {t.name for t in (await session.list_tools()).tools}  # (600 s without the bound)
+            called = await session.call_tool("a__echo", {})
+            ready.write_text("")
+            for _ in range(1200):
+                if any("ToolListChanged" in type(m).__name__ for m in seen):
+                    break
+                await asyncio.sleep(0.05)
+            later = {t.name for t in (await session.list_tools()).tools}
+            return first, called, later
+
+    first, called, later = run(go())
+    stderr = _stderr(log)
+    assert "a__echo" in first and not any(n.startswith("late__") for n in first)
+    assert called.is_error is not True
+    assert "late__echo" in later and "a__echo" in later
+    assert "still starting: server 'late'" in stderr and "unavailable" not in stderr, stderr
+
+
+def test_a_listing_failure_says_why(tmp_path):
+    # Found by a red team: "unavailable: Connection closed", without the exit status.
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with proxied("--server", f"a={ATTACK}", "--server", f"x={ATTACK} --list-exit",
+                           errlog=log) as session:
+            names = {t.name for t in (await session.list_tools()).tools}
+            await session.list_tools()
+            return names
+
+    names = run(go())
+    stderr = _stderr(log)
+    assert "a__echo" in names
+    assert "server 'x' is unavailable: tools/list failed: Connection closed (exit status 5)" in stderr, stderr
+    assert stderr.count("server 'x' is unavailable") == 1  # (not again on each retry failing alike)
+
+
+def test_a_stdio_server_gets_only_the_environment_it_is_given(tmp_path, monkeypatch):
+    # Found by a red team: no way to pass a server its token but the command line (`env X=...`),
+    # where ps shows it and compile writes it into the manifest.
+    monkeypatch.setenv("TC_S13_TOKEN", "tok-value-1")
+
+    async def go(*options):
+        async with proxied(*options) as session:
+            return text_of(await session.call_tool("a__getenv", {"name": "TC_S13_TOKEN"}))
+
+    assert run(go("--server", f"a={ATTACK}")) == "<unset>"  # (the SDK's default environment)
+    assert run(go("--server", f"a={ATTACK}", "--server-env", "a=TC_S13_TOKEN")) == "tok-value-1"
+    assert run(go("--server", f"a={ATTACK}", "--pass-environment")) == "tok-value-1"
+    err = io.StringIO()
+    assert main(["proxy", "--server", f"a={ATTACK}", "--server-env", "a=TC_S13_UNSET"], stdout=io.StringIO(),
+                stderr=err) == 2
+    assert "--server-env a=TC_S13_UNSET: the environment variable TC_S13_UNSET is not set" in err.getvalue()
+    out = tmp_path / "o"
+    command = f"{ATTACK} --need-env TC_S13_TOKEN"
+    assert main(["compile", "--mcp", command, "--out", str(out)], stdout=io.StringIO(), stderr=io.StringIO()) == 2
+    code = main(["compile", "--mcp", command, "--mcp-env", "TC_S13_TOKEN", "--out", str(out)],
+                stdout=io.StringIO(), stderr=io.StringIO())
+    assert code in (0, 1) and "getenv" in (out / "manifest.json").read_text()
+    assert "tok-value-1" not in "".join(p.read_text() for p in out.rglob("*") if p.is_file())
+
+
+def test_http_one_malformed_tool_leaves_the_others_listed_and_callable(tmp_path):
+    from toolcast.mcp_runtime import list_tools_http_sync
+
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with http_server("--bad-tool") as url:
+            listed = await asyncio.to_thread(list_tools_http_sync, url, timeout=30)
+            async with proxied("--server", f"h={url}", errlog=log) as session:
+                names = {t.name for t in (await session.list_tools()).tools}
+                return listed, names, await session.call_tool("h__echo", {})
+
+    listed, names, called = run(go())
+    assert [t["name"] for t in listed][-1] == "bad" and listed[-1]["inputSchema"] == "object"
+    assert "h__echo" in names and "h__bad" not in names
+    assert called.is_error is not True and text_of(called) == "ok"
+    assert "h__bad (h/bad) left out: refused (openai/" in _stderr(log)
+
+
+def test_a_relist_that_fails_keeps_a_live_stdio_servers_tools(tmp_path):
+    # Found by a red team: a live stdio server answered one relist with an error; the proxy
+    # withdrew all its tools (list_changed, then "unknown tool") though the server was up.
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with proxied("--server", f"a={ATTACK} --relist-error", errlog=log) as session:
+            await session.list_tools()
+            await session.call_tool("a__reload", {})  # (its list_changed: a relist, answered with an error)
+            for _ in range(1200):
+                if "unavailable" in _stderr(log):
+                    break
+                await asyncio.sleep(0.05)
+            names = {t.name for t in (await session.list_tools()).tools}
+            return names, await session.call_tool("a__echo", {"z": 3})
+
+    names, called = run(go())
+    assert "server 'a' is unavailable: it answered with an error: busy reindexing" in _stderr(log)
+    assert "a__echo" in names
+    assert called.is_error is not True and json.loads(text_of(called))["arguments"] == {"z": 3}

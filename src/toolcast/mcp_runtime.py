@@ -124,6 +124,7 @@ async def execute_tool_calls(
     timeout: float | None = 30.0,
     error_prefix: str = "Error: ",
     structured: StructuredMode = "auto",
+    rejected: Sequence[Any] = (),
 ) -> list[dict[str, Any]]:
     """Call every tool concurrently on its server's session; one output per call, in order.
 
@@ -134,16 +135,26 @@ async def execute_tool_calls(
     ToolSet needs no session: its arguments are validated and converted by pydantic to the
     parameters' types (invalid ones are that call's error output, the function not called),
     an async function is awaited, a sync one runs in a thread of its own, under the same
-    ``timeout``; its return value (a string, a JSON value, a pydantic model, the mcp SDK's
+    ``timeout`` (a generator it returns read there, an awaitable it returns awaited); its return value (a string, a JSON value, a pydantic model, the mcp SDK's
     content or CallToolResult) or its exception is that call's output. ``api`` (OpenAI calls only) defaults to each
     call's own API. A missing session, a server error, a crash or a
     call that takes longer than ``timeout`` seconds becomes an error output for that
     call only.
+
+    Given the ``rejected`` outputs of the same ``tool_calls`` (with ``calls`` as it returned them),
+    the answer is every call's output in the response's order, rejected ones in their place: what
+    Gemini calls without an ``id``, answered by position, need (``rejected + outputs`` would move
+    the rejected ones first).
     """
     jobs = [_run_one(call, sessions, api, timeout, error_prefix, structured) for call in calls]
     # _run_one turns every failure of its call into that call's output, so one call can
     # never take the others' outputs with it.
-    return list(await asyncio.gather(*jobs))
+    outputs = list(await asyncio.gather(*jobs))
+    if not rejected:
+        return outputs
+    from toolcast._runtime.call_order import in_call_order
+
+    return in_call_order(outputs, rejected)
 
 
 def _resolve(command: str) -> list[str]:
@@ -178,6 +189,9 @@ def _with_output(message: str, output: ServerOutput) -> str:
     return message
 
 
+_CLOSED_WORDING = frozenset({"Connection closed", "BrokenResourceError", "ClosedResourceError", "EndOfStream"})
+
+
 def _startup_failure(
     exc: BaseException, shown: str, output: ServerOutput, startup_timeout: float | None
 ) -> McpServerError:
@@ -197,8 +211,10 @@ def _startup_failure(
     if answered is not None:  # the server answered: what it said, not how it ended afterwards
         return McpServerError(_with_output(f"MCP server {shown!r} failed: {answered}", output))
     detail = _one_line(exc)
-    if detail == "Connection closed" or output.returncode is not None:
-        # The SDK's wording for a server that exited or closed stdout mid-handshake.
+    # The SDK's wording (or a bare stream error) for a server that exited or closed stdout
+    # mid-handshake. Any other failure keeps its own text: the exit status is then toolcast's
+    # own stop of the server, not a reason.
+    if detail in _CLOSED_WORDING:
         detail = "it exited or closed its output before answering"
         if output.returncode is not None:
             detail += f" (exit status {output.returncode})"

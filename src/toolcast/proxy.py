@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -14,6 +13,12 @@ from toolcast._runtime.mcp_session import _sdk_log_to
 from toolcast._runtime.proxy_budget import HeldAnswers
 from toolcast._runtime.proxy_marks import mark_non_strict
 from toolcast._runtime.proxy_names import NameRegistry, check_server_name
+from toolcast._runtime.proxy_options import (  # noqa: F401  (DEFAULT_TIMEOUT: part of the module's API)
+    DEFAULT_TIMEOUT,
+    ServerSpec,
+    parse_server,
+    server_specs,
+)
 from toolcast._runtime.proxy_reads import AnsweredReads
 from toolcast._runtime.proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError
@@ -21,41 +26,16 @@ from toolcast.walk.values import non_json
 
 __all__ = ["Proxy", "ServerSpec", "parse_server", "serve_stdio"]
 
-#: How long a server may take to start (or connect) and to answer one call, unless told.
-DEFAULT_TIMEOUT = 60.0
 #: How long tools/list waits for servers that are down to come up before it answers.
 LIST_RETRY_WAIT = 2.0
+#: How long the first tools/list waits for servers still starting: past it, it lists the servers
+#: that are up, and the client is told (list_changed) when the others come up.
+FIRST_LIST_WAIT = 10.0
 # Fields of an upstream tool passed on as they are: a client may validate structuredContent
 # against outputSchema, and annotations tell it what a tool does.
 _KEPT_FIELDS = ("title", "annotations", "outputSchema", "icons", "_meta")
 # The MCP SDK's JSON-RPC code for a request whose connection closed (servers use it for their own errors too).
 _CONNECTION_CLOSED = -32000
-
-
-@dataclass(frozen=True)
-class ServerSpec:
-    """One fronted MCP server: a stdio ``command`` or a Streamable HTTP ``url``."""
-
-    name: str
-    command: str | None = None
-    url: str | None = None
-    timeout: float = DEFAULT_TIMEOUT
-    headers: Mapping[str, str] = field(default_factory=dict, repr=False)
-
-    @property
-    def shown(self) -> str:
-        return f"server {self.name!r}"
-
-
-def parse_server(text: str, *, timeout: float = DEFAULT_TIMEOUT) -> ServerSpec:
-    """``NAME=COMMAND ARGS`` or ``NAME=URL`` (http:// or https://) as a :class:`ServerSpec`."""
-    name, sep, value = text.partition("=")
-    name, value = name.strip(), value.strip()
-    if not sep or not name or not value:
-        raise ValueError(f"--server {text!r}: expected NAME=COMMAND or NAME=URL")
-    if value.startswith(("http://", "https://")):
-        return ServerSpec(name, url=value, timeout=timeout)
-    return ServerSpec(name, command=value, timeout=timeout)
 
 
 def _error_result(text: str) -> Any:
@@ -66,7 +46,7 @@ def _error_result(text: str) -> Any:
     )
 
 
-def _validation_text(exc: ValueError) -> str:
+def _validation_text(exc: BaseException) -> str:
     errors = getattr(exc, "errors", None)
     try:
         first = errors()[0] if callable(errors) else None
@@ -90,17 +70,20 @@ class _Listing:
     checks: dict[str, Any] = field(default_factory=dict)
 
 
-def _parameters(emitted: Any) -> Any:
-    """The parameters schema inside a compiled tool of any target's shape."""
-    if not isinstance(emitted, Mapping):
+def _parameters(target: str, emitted: Any) -> Any:
+    """The parameters schema of a tool compiled for ``target``: where the target's own wire shape
+    keeps it (Bedrock's ``toolSpec.inputSchema.json``, OpenAI's ``parameters``, ...); None when
+    the tool holds none."""
+    from toolcast.providers import EMITTERS
+
+    emitter = EMITTERS.get(target)
+    if emitter is None or not isinstance(emitted, Mapping):
         return None
-    for key in ("parameters", "input_schema", "parametersJsonSchema", "inputSchema"):
-        if isinstance(emitted.get(key), Mapping):
-            return emitted[key]
-    function = emitted.get("function")
-    if isinstance(function, Mapping):
-        return _parameters(function)
-    return None
+    try:
+        schema = emitter.schema_of(dict(emitted))
+    except KeyError:
+        return None
+    return schema if isinstance(schema, Mapping) else None
 
 
 class Proxy:
@@ -142,6 +125,11 @@ class Proxy:
         self.names = NameRegistry(self._say)  # each exposed name's owner, for the proxy's lifetime
         self.answers = HeldAnswers()  # results in the answer budget until written to the client
         self._ready: Any = None  # set once the servers were first listed (serve starts them in the background)
+        self._built = False  # whether a listing was built (before it, a relist only records the tools)
+        self._early = False  # whether a client got a listing before every server had started
+        # (per server: a relist running; one more due after it, for the notices that came meanwhile)
+        self._relisting: set[str] = set()
+        self._relist_due: set[str] = set()
 
     # ------------------------------------------------------------------ compile
 
@@ -179,10 +167,13 @@ class Proxy:
             except Exception as exc:  # one bad tool never stops the others
                 lines.append(f"{where} left out: it cannot be compiled: {_reason(exc)}")
                 continue
-            schema = _parameters(result.tool)
-            if result.status == "refused" or schema is None:
+            if result.status == "refused":
                 codes = sorted({str(d.code) for d in result.diagnostics if d.outcome == "refuses"})
                 lines.append(f"{where} left out: refused ({', '.join(codes) or result.status})")
+                continue
+            schema = _parameters(self.target, result.tool)
+            if schema is None:  # (a target whose compiled tool keeps no JSON Schema where it says)
+                lines.append(f"{where} left out: its compiled {self.target} tool holds no JSON Schema to list")
                 continue
             if result.status == "strict":
                 null_paths[exposed.name] = tuple(tuple(p) for p in result.null_paths)
@@ -190,7 +181,12 @@ class Proxy:
                 if check is not None:
                     checks[exposed.name] = check
             else:
-                lines.append(f"{where} sent non-strict (status {result.status})")
+                # (what kept it from strict: a refusal, or a loss not allowed)
+                codes = sorted({str(d.code) for d in result.diagnostics if d.outcome in ("refuses", "lossy")})
+                lines.append(f"{where} sent non-strict ({', '.join(codes) or 'status ' + result.status})")
+            lossy = sorted({str(d.code) for d in result.diagnostics if d.outcome == "lossy"})
+            if lossy and result.status == "strict":  # (--allow-lossy: what the model is no longer held to)
+                lines.append(f"{where} sent strict with a loss: {', '.join(lossy)}")
             original = thaw(exposed.definition)
             description = (result.tool or {}).get("description", exposed.description)
             entry = {"name": exposed.name, "inputSchema": thaw(schema)}
@@ -202,7 +198,7 @@ class Proxy:
             try:
                 tools.append(types.Tool.model_validate(entry, by_alias=True))
             except Exception as exc:
-                lines.append(f"{where} left out: not a valid MCP tool after compiling: {_reason(exc)}")
+                lines.append(f"{where} left out: not a valid MCP tool after compiling: {_validation_text(exc)}")
                 continue
         return _Listing(toolset, tools, null_paths, lines, checks)
 
@@ -214,9 +210,13 @@ class Proxy:
         try:
             tools = await upstream.list(self._tg)  # (an HTTP server's: tried again, with back-off)
         except (Exception, BaseExceptionGroup) as exc:
-            self.down[name] = _reason(exc)
-            self._say(f"{upstream.spec.shown} is unavailable: {self.down[name]}")
-            if upstream.spec.url is None:  # (an HTTP server's tools stay listed: its calls fail alone)
+            why = _reason(exc)
+            if self.down.get(name) != why:  # (said once, not again on each retry that fails alike)
+                self._say(f"{upstream.spec.shown} is unavailable: {why}")
+            self.down[name] = why
+            if upstream.spec.url is None and upstream.session is None:
+                # (a server whose session is up keeps its tools, as an HTTP server does: only the
+                # listing failed, and its calls fail alone)
                 self.tools_by_server.pop(name, None)
             return False
         if self.down.pop(name, None) is not None:
@@ -255,27 +255,51 @@ class Proxy:
         """Compile the listing again; whether the tools it exposes changed."""
         before = self.listing.tools
         self.listing = self._build()
+        self._built = True
         return self.listing.tools != before
 
     def _changed_by(self, server: str) -> Callable[[], None]:
+        """The server's list_changed: a relist, unless one is under way (then one more after it:
+        a burst of notices costs two listings, not one each)."""
+
         def changed() -> None:
-            if self._tg is not None:
-                self._tg.start_soon(self._relist, server)
+            if self._tg is None:
+                return
+            if server in self._relisting:
+                self._relist_due.add(server)
+                return
+            self._relisting.add(server)
+            self._tg.start_soon(self._relists, server)
 
         return changed
 
+    async def _relists(self, server: str) -> None:
+        try:
+            while True:
+                self._relist_due.discard(server)
+                await self._relist(server)
+                if server not in self._relist_due:
+                    return
+        finally:
+            self._relisting.discard(server)
+            self._relist_due.discard(server)
+
     async def start(self, tg: Any) -> None:
-        """Connect to every server (concurrently), list and compile their tools, report."""
+        """Connect to every server (concurrently), list and compile their tools, report; a client
+        that got a listing before the last server started is told when the tools changed."""
         self._tg = tg
+        changed = False
         try:
             async with anyio.create_task_group() as starting:
                 for spec in self.specs:
                     starting.start_soon(self._list, spec.name)
-            self.listing = self._build()
+            changed = self._rebuild()
             self._summary()
         finally:
             if self._ready is not None:
                 self._ready.set()
+        if changed and self._early:
+            await self._notify()
 
     async def stop(self) -> None:
         for upstream in self.upstreams.values():
@@ -307,8 +331,16 @@ class Proxy:
         import mcp_types as types
 
         self._client = ctx.session
-        if self._ready is not None:
-            await self._ready.wait()
+        if self._ready is not None and not self._ready.is_set():
+            # One server slow to start must not hold up the others' tools: past a moment, the
+            # answer is the tools of the servers up, and a change is notified when the rest are.
+            with anyio.move_on_after(FIRST_LIST_WAIT):
+                await self._ready.wait()
+            if not self._ready.is_set() and not self._early:
+                self._early = True
+                self._rebuild()
+                starting = [s.shown for s in self.specs if s.name not in self.tools_by_server and s.name not in self.down]
+                self._say(f"listing the tools of the servers up; still starting: {', '.join(starting)}")
         if self.down:
             # A server that takes long to fail again must not hold up the listing: past a
             # moment, the answer is the tools as they are, and a change is notified later.
@@ -324,10 +356,11 @@ class Proxy:
         from toolcast._runtime.loop import strip_call_nulls
 
         self._client = ctx.session
-        if self._ready is not None:
-            await self._ready.wait()
         name = params.name
         exposed = self._exposed(name)
+        if exposed is None and self._ready is not None and not self._ready.is_set():
+            await self._ready.wait()  # (it may be a tool of a server still starting)
+            exposed = self._exposed(name)
         if exposed is None and self.down:  # it may be a tool of a server that is down
             await self._retry().wait()
             exposed = self._exposed(name)
@@ -409,7 +442,7 @@ class Proxy:
         """List the server's tools again (after a restart, or when it said they changed);
         tell the client when the tools the proxy exposes changed."""
         await self._list(server)
-        if self._rebuild():
+        if self._built and self._rebuild():  # (before the first build, the start builds with it)
             self._say(f"{self.upstreams[server].spec.shown}: its tools changed")
             await self._notify()
 
@@ -489,63 +522,12 @@ def proxy_api(target: str, api: str | None) -> str | None:
     return api
 
 
-def _pairs(values: Sequence[str], option: str) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for text in values:
-        name, sep, value = text.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ValueError(f"{option} {text!r}: expected NAME=VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _specs(args: Any) -> list[ServerSpec]:
-    """The --server options with their --server-timeout and --auth-env, checked."""
-    import os
-
-    if not args.server:
-        raise ValueError("give at least one --server NAME=COMMAND or NAME=URL")
-    specs = [parse_server(text, timeout=args.timeout) for text in args.server]
-    names = {s.name for s in specs}
-    timeouts = _pairs(args.server_timeout, "--server-timeout")
-    auth = _pairs(args.auth_env, "--auth-env")
-    for option, given in (("--server-timeout", timeouts), ("--auth-env", auth)):
-        unknown = sorted(set(given) - names)
-        if unknown:
-            raise ValueError(f"{option}: no --server named {', '.join(map(repr, unknown))}")
-    out = []
-    for spec in specs:
-        timeout = spec.timeout
-        if spec.name in timeouts:
-            try:
-                timeout = float(timeouts[spec.name])
-            except ValueError:
-                raise ValueError(f"--server-timeout {spec.name}: not a number of seconds") from None
-            if not (math.isfinite(timeout) and timeout > 0):
-                raise ValueError(f"--server-timeout {spec.name}: give a number of seconds above 0")
-        headers: dict[str, str] = {}
-        if spec.name in auth:
-            var = auth[spec.name]
-            if spec.url is None:
-                raise ValueError(f"--auth-env {spec.name}: server {spec.name!r} is not a URL")
-            value = os.environ.get(var, "").strip()
-            if not value:
-                raise ValueError(f"--auth-env {spec.name}={var}: the environment variable {var} is not set or empty")
-            headers["Authorization"] = value if " " in value else f"Bearer {value}"
-        if spec.url is not None:
-            from toolcast._runtime.mcp_http import check_credentials
-
-            check_credentials(spec.url, headers)  # (user info in the URL would replace the token)
-        out.append(ServerSpec(spec.name, spec.command, spec.url, timeout, headers))
-    return out
-
-
 def main_cli(args: Any, err: IO[str]) -> int:
     """`toolcast proxy`: 2 with a one-line message on a usage problem, else serve until EOF."""
     from toolcast._runtime.stdio_lines import set_answer_budget
 
     try:
-        specs = _specs(args)
+        specs = server_specs(args)
         check_target(args.target, args.api, args.rules)
         set_answer_budget(getattr(args, "memory_budget", 512.0))
         proxy = Proxy(specs, target=args.target, api=args.api, strict=args.strict,

@@ -6,6 +6,7 @@ Tools: ``echo`` (answers "ok"), ``drop`` (closes the connection without an answe
 pings as ``drop`` does; ``--drop-lists N`` drops N ``tools/list`` requests after the first.
 ``--sessions`` gives each session an ``Mcp-Session-Id``, and ``forget`` (answers "ok") and ``drop``
 forget them all, as a server restarted would: a request in a forgotten session is answered 404.
+``--bad-tool`` lists one more entry the MCP SDK cannot read (an ``inputSchema`` that is a string).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class Handler(BaseHTTPRequestHandler):
             result = {"protocolVersion": params["protocolVersion"], "capabilities": {"tools": {}},
                       "serverInfo": {"name": "dropping", "version": "1"}}
         elif message["method"] == "tools/list":
-            result = {"tools": TOOLS}
+            result = {"tools": [*TOOLS, {"name": "bad", "inputSchema": "object"}] if "--bad-tool" in ARGS else TOOLS}
         elif tool == "forget":
             SESSIONS.clear()
             result = {"content": [{"type": "text", "text": "ok"}]}

@@ -9,6 +9,7 @@ Written without the MCP SDK so that it can send what the SDK would never send:
 ``--bad-notice``   after ``initialize``, send a notification the SDK cannot validate;
 ``--long-line N``  print one line of N KiB (no newline inside) on stdout before answering;
 ``--refuse-init``  answer ``initialize`` with a JSON-RPC error ("not today");
+``--old-version``  answer ``initialize`` with a protocol version no client knows ("1999-01-01");
 ``--bad-tool``     list a third tool that has no ``inputSchema`` (not a valid MCP tool);
 ``--nan``          list a third tool whose schema holds NaN (``"maximum": NaN``: not JSON);
 ``--answers``      list three more tools: ``held`` (answered "held" only once an ``echo`` call has
@@ -82,7 +83,7 @@ def answer(message: dict) -> None:
         return
     if method == "initialize":
         result = {
-            "protocolVersion": params.get("protocolVersion"),
+            "protocolVersion": "1999-01-01" if "--old-version" in ARGS else params.get("protocolVersion"),
             "capabilities": {"tools": {}},
             "serverInfo": {"name": "hostile", "version": "1"},
         }

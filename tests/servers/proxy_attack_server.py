@@ -5,7 +5,11 @@ first, then empty top-level members: the slowest text for a scanner that steps i
 ``big`` (a valid answer of ``mib`` MiB, written in two halves ``pause`` seconds apart, so that
 several are held at once); ``tools/list`` adds the lines of ``--tools-file FILE`` (a tool's name, or a whole tool as JSON), and
 ``reload`` reads it again and sends ``notifications/tools/list_changed``.
+``getenv`` answers the value of the environment variable ``name`` (``<unset>``). ``--need-env VAR``:
+exit 1 at start when VAR is not set. ``burst`` sends ``n`` ``notifications/tools/list_changed`` at once, then its answer.
 ``--wait-file FILE``: ``initialize`` is answered only once FILE exists (a server slow to start).
+``--list-log FILE``: each ``tools/list`` adds a line to FILE. ``--relist-error``: every ``tools/list``
+after the first is answered with a JSON-RPC error ("busy reindexing"). ``--list-exit``: exit 5 on ``tools/list``.
 ``--child FILE``: start a grandchild (``sleep 300``, in our process group, not holding our pipes)
 and write its pid to FILE.
 """
@@ -19,6 +23,7 @@ import sys
 import time
 
 ARGS = sys.argv[1:]
+LISTED = [0]  # the tools/list requests answered so far
 OUT = sys.stdout.buffer
 
 
@@ -32,7 +37,7 @@ def send(message: dict) -> None:
 
 
 def tools() -> list[dict]:
-    names = ["echo", "flood", "big", "reload"]
+    names = ["echo", "flood", "big", "reload", "burst", "getenv"]
     path = flag("--tools-file")
     if path:
         with open(path) as f:
@@ -64,6 +69,15 @@ def call(request_id: int, name: str, arguments: dict) -> None:
         OUT.write(line[half:])
         OUT.flush()
         return
+    if name == "getenv":
+        text = os.environ.get(str(arguments.get("name")), "<unset>")
+        send({"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": text}]}})
+        return
+    if name == "burst":
+        for _ in range(int(arguments.get("n", 100))):
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        send({"jsonrpc": "2.0", "id": request_id, "result": {"content": []}})
+        return
     if name == "reload":
         send({"jsonrpc": "2.0", "id": request_id, "result": {"content": []}})
         send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
@@ -83,6 +97,16 @@ def answer(message: dict) -> None:
             "protocolVersion": params.get("protocolVersion"), "capabilities": {"tools": {"listChanged": True}},
             "serverInfo": {"name": "attack", "version": "1"}}})
     elif method == "tools/list":
+        if "--list-exit" in ARGS:
+            sys.exit(5)
+        log = flag("--list-log")
+        if log:
+            with open(log, "a") as f:
+                f.write("list\n")
+        LISTED[0] += 1
+        if "--relist-error" in ARGS and LISTED[0] > 1:
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": "busy reindexing"}})
+            return
         send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools()}})
     elif method == "tools/call":
         call(request_id, params.get("name"), params.get("arguments") or {})
@@ -93,6 +117,9 @@ def answer(message: dict) -> None:
 
 
 def main() -> None:
+    need = flag("--need-env")
+    if need and need not in os.environ:
+        sys.exit(f"{need} is not set")
     pid_file = flag("--child")
     if pid_file:
         child = subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

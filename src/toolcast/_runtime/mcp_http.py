@@ -17,7 +17,8 @@ from toolcast._runtime.mcp_session import (
     list_tools,
 )
 
-__all__ = ["HttpHealth", "check_credentials", "http_session", "list_tools_http", "list_tools_http_sync"]
+__all__ = ["HttpHealth", "authorization", "check_credentials", "http_session", "list_tools_http",
+           "list_tools_http_sync"]
 
 
 class HttpHealth:
@@ -81,6 +82,47 @@ def check_credentials(url: str, headers: Mapping[str, str] | None) -> None:
         )
 
 
+def _header_problem(value: str) -> str | None:
+    """Why ``value`` cannot go in an HTTP header, never quoting it; None when it can."""
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        return "holds a control character (a line break, say), which an HTTP header cannot carry"
+    if not value.isascii():
+        return "holds a character outside ASCII, which an HTTP header cannot carry"
+    return None
+
+
+def authorization(value: str, where: str) -> str:
+    """The Authorization header for a token (or ``SCHEME TOKEN``) read from the environment.
+    ValueError starting with ``where`` (the option and variable), never the value, when it is empty or
+    holds what a header cannot carry: the HTTP client would quote it in its error."""
+    value = value.strip()
+    if not value:
+        raise ValueError(f"{where} is not set or empty")
+    problem = _header_problem(value)
+    if problem is not None:
+        raise ValueError(f"{where} {problem}")
+    return value if " " in value else f"Bearer {value}"
+
+
+def _check_headers(headers: Mapping[str, str] | None) -> None:
+    for key, value in (headers or {}).items():
+        problem = _header_problem(str(value))
+        if problem is not None:
+            raise McpServerError(f"the value of header {str(key)[:60]!r} {problem}")
+
+
+def _scrub(text: str, secrets: Any) -> str:
+    """``text`` with every piece (of 4 characters or more) of each header value in ``secrets``
+    masked: a message may quote a header, escaped or not, and none may carry a secret out."""
+    import re
+
+    for secret in secrets:
+        for piece in sorted(re.split(r"[^\x21-\x7e]+", str(secret)), key=len, reverse=True):
+            if len(piece) >= 4:
+                text = text.replace(piece, "***")
+    return text
+
+
 # JSON-RPC error codes of the answers the client below makes up (those the MCP SDK uses too).
 _CONNECTION_FAILED = -32000  # mcp_types.CONNECTION_CLOSED
 _TIMED_OUT = -32001  # mcp_types.REQUEST_TIMEOUT
@@ -96,6 +138,8 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
     the server did with each exchange goes to ``health``."""
     import httpx2
 
+    secrets = tuple((headers or {}).values())
+
     class _Body(httpx2.AsyncByteStream):
         def __init__(self, inner: Any) -> None:
             self.inner = inner
@@ -105,7 +149,7 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
                 async for chunk in self.inner:
                     yield chunk
             except httpx2.TransportError as exc:
-                raise httpx2.StreamError(f"its answer was cut off: {_why(exc, timeout)}") from None
+                raise httpx2.StreamError(f"its answer was cut off: {_why(exc, timeout, secrets)}") from None
 
         async def aclose(self) -> None:
             await self.inner.aclose()
@@ -118,7 +162,8 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
                 if health is not None and isinstance(exc, _REACHED):
                     health.reached += 1  # (it accepted the connection: no death)
                 timed_out = isinstance(exc, httpx2.TimeoutException)
-                why = _why(exc, timeout) if timed_out else f"the HTTP request failed: {_why(exc, timeout)}"
+                why = _why(exc, timeout, secrets)
+                why = why if timed_out else f"the HTTP request failed: {why}"
                 error = {"code": _TIMED_OUT if timed_out else _CONNECTION_FAILED, "message": why}
                 body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
                 return httpx2.Response(504 if timed_out else 502, request=request, content=body,
@@ -138,17 +183,17 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
     return _Client(headers=dict(headers or {}), timeout=httpx2.Timeout(timeout))
 
 
-def _why(exc: Exception, timeout: float | None) -> str:
+def _why(exc: Exception, timeout: float | None, secrets: Any = ()) -> str:
     """An httpx2 transport error as the reason a request got no (whole) answer, on one line."""
     import httpx2
 
     if isinstance(exc, httpx2.TimeoutException):
         within = f" within {timeout:g} s" if timeout is not None else ""
         return f"the server did not answer{within} ({type(exc).__name__})"
-    return _one_line(exc)[:300]
+    return _scrub(_one_line(exc), secrets)[:300]
 
 
-def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpServerError:
+def _http_failure(exc: BaseException, shown: str, timeout: float | None, secrets: Any = ()) -> McpServerError:
     inner = _innermost(exc)
     if isinstance(inner, McpServerError):
         return McpServerError(str(inner))
@@ -160,7 +205,7 @@ def _http_failure(exc: BaseException, shown: str, timeout: float | None) -> McpS
     status = getattr(response, "status_code", None)
     if status is not None:
         return McpServerError(f"MCP server at {shown!r} answered HTTP {status}")
-    return McpServerError(f"MCP server at {shown!r} failed: {_one_line(inner)[:300]}")
+    return McpServerError(f"MCP server at {shown!r} failed: {_scrub(_one_line(inner), secrets)[:300]}")
 
 
 @contextlib.asynccontextmanager
@@ -175,7 +220,7 @@ async def http_session(
     """Connect to a Streamable HTTP MCP server and yield an initialized ``mcp.ClientSession``.
 
     ``headers`` go with every request (an ``Authorization`` header, say); they never appear
-    in messages. ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
+    in messages (a value with a control character or outside ASCII is refused, unquoted). ``timeout`` bounds connecting, each HTTP read and ``initialize`` (None: no
     limit). A bad URL, a refused connection, an HTTP error, an answer that is not MCP or a
     server that does not answer in time raises :class:`McpServerError` with a one-line
     message naming the URL (without its user info or query). Once started, a request whose
@@ -191,6 +236,7 @@ async def http_session(
     url = _check_url(url)
     shown = _shown_url(url)
     check_credentials(url, headers)
+    _check_headers(headers)
 
     @contextlib.asynccontextmanager
     async def opened() -> AsyncIterator[Any]:
@@ -204,7 +250,7 @@ async def http_session(
             yield session
 
     async with initialized(
-        opened(), timeout, lambda exc: _http_failure(exc, shown, timeout)
+        opened(), timeout, lambda exc: _http_failure(exc, shown, timeout, (headers or {}).values())
     ) as session:
         yield session
 
@@ -228,7 +274,7 @@ async def list_tools_http(
     except McpServerError:
         raise
     except (Exception, BaseExceptionGroup) as exc:
-        raise _http_failure(exc, shown, timeout) from None
+        raise _http_failure(exc, shown, timeout, (headers or {}).values()) from None
 
 
 def list_tools_http_sync(

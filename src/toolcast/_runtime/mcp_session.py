@@ -83,23 +83,68 @@ def _tool_dict(tool: Any) -> dict[str, Any]:
 
 
 async def list_tools(session: Any) -> list[dict[str, Any]]:
-    """Every tool of an initialized session (all pages), as plain MCP tool dicts."""
+    """Every tool of an initialized session (all pages), as plain MCP tool dicts. A page the SDK
+    refuses as a whole (one entry it cannot read) is read entry by entry instead: each entry the
+    SDK reads is a tool as usual, each other one is passed on as the server sent it, for the
+    compile to judge alone (one bad tool never takes the others with it)."""
     from mcp.types import PaginatedRequestParams
 
-    tools: list[dict[str, Any]] = []
+    tools: list[Any] = []
     cursor: str | None = None
     seen: set[str] = set()
     for _ in range(_MAX_PAGES):
         params = PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.list_tools(params=params)
-        tools.extend(map(_tool_dict, page.tools))
-        cursor = page.next_cursor
+        try:
+            page = await session.list_tools(params=params)
+        except ValueError as exc:  # pydantic's ValidationError: some entry of the page
+            entries, cursor = await _page_by_entry(session, params, exc)
+            tools.extend(entries)
+        else:
+            tools.extend(map(_tool_dict, page.tools))
+            cursor = page.next_cursor
         if cursor is None:
             return tools
         if cursor in seen:
             raise McpServerError(f"MCP server repeated pagination cursor {cursor!r}")
         seen.add(cursor)
     raise McpServerError(f"MCP server sent more than {_MAX_PAGES} pages of tools")
+
+
+async def _page_by_entry(session: Any, params: Any, refused: ValueError) -> tuple[list[Any], str | None]:
+    """The page ``params`` asks for, asked again as plain JSON and read entry by entry; the
+    session is told of the tools it can read (their outputSchema checks its calls' results).
+    ``refused`` is raised again where the SDK offers no plain request (or the page has no list)."""
+    import mcp_types as types
+
+    dispatcher, stamp = getattr(session, "_dispatcher", None), getattr(session, "_stamp", None)
+    if not hasattr(dispatcher, "send_raw_request") or not callable(stamp):
+        raise refused
+    data = types.ListToolsRequest(params=params).model_dump(by_alias=True, mode="json", exclude_none=True)
+    opts: dict[str, Any] = {}
+    stamp(data, opts)
+    timeout = getattr(session, "_session_read_timeout_seconds", None)
+    if timeout is not None:
+        opts["timeout"] = timeout
+    raw = await dispatcher.send_raw_request("tools/list", data.get("params"), opts)
+    entries = raw.get("tools") if isinstance(raw, dict) else None
+    cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
+    if not isinstance(entries, list) or not (cursor is None or isinstance(cursor, str)):
+        raise refused
+    out: list[Any] = []
+    readable: list[Any] = []
+    for entry in entries:
+        try:
+            tool = types.Tool.model_validate(entry, by_name=False)
+        except Exception:  # (the compile says what is wrong with it, naming its place)
+            out.append(entry)
+            continue
+        readable.append(tool)
+        out.append(_tool_dict(tool))
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    if callable(absorb):
+        with contextlib.suppress(Exception):
+            absorb(types.ListToolsResult(tools=readable), complete=False)
+    return out, cursor
 
 
 # The MCP SDK's loggers: its modules' own, and "client", where its ClientSession logs.

@@ -1,4 +1,4 @@
-"""`toolcast proxy` on this process's stdin/stdout, ended by SIGINT or SIGTERM within a bound: the
+"""`toolcast proxy` on this process's stdin/stdout, ended by SIGINT, SIGTERM or SIGHUP within a bound: the
 servers (and their process groups) are stopped, then the process exits, whether or not its client
 still holds standard input open."""
 
@@ -14,7 +14,9 @@ import anyio
 
 __all__ = ["serve_stdio"]
 
-_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None)) if s is not None)
+# (SIGHUP: the terminal the proxy ran in closed, or its host hung up: stopped alike, exit 129)
+_SIGNALS = tuple(s for s in (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+                 if s is not None)
 #: How long stopping the servers may take after a signal before the process exits anyway.
 STOP_BOUND = 10.0
 

@@ -81,7 +81,7 @@ class _Upstream:
         return mcp_runtime._session(
             argv,
             self.output,
-            env=None,
+            env=getattr(spec, "env", None),
             cwd=None,
             errlog=self.err,
             startup_timeout=spec.timeout,
@@ -145,10 +145,26 @@ class _Upstream:
                 session = await self.connect(tg)
                 with anyio.fail_after(self.spec.timeout):
                     return await list_tools(session)
-            except (Exception, BaseExceptionGroup):
+            except (Exception, BaseExceptionGroup) as exc:
                 if attempt == tries - 1:
-                    raise
+                    raise await self._list_failure(exc) from None
         raise AssertionError("unreachable")
+
+    async def _list_failure(self, exc: BaseException) -> McpServerError:
+        """Why listing failed, on one line: the start's own message, the timeout, what was wrong
+        with the answer, or how the server ended (its exit status and stderr)."""
+        from toolcast.mcp_runtime import _answer_problem, _innermost
+
+        inner = _innermost(exc)
+        if isinstance(inner, McpServerError):
+            return McpServerError(str(inner))
+        if isinstance(inner, TimeoutError):
+            return McpServerError(f"it did not answer tools/list within {self.spec.timeout:g} s")
+        answered = _answer_problem(inner)
+        if answered is not None:
+            return McpServerError(answered)
+        await self.settle()
+        return McpServerError(f"tools/list failed: {_reason(inner)}{self.exit_detail()}")
 
     def forgotten(self, session: Any) -> bool:
         """Whether the HTTP server said it does not know ``session`` (404): it must be started anew."""

@@ -30,8 +30,11 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
             got, errs = [], [InputError("<stdin>", f"cannot read: {exc.strerror or exc}")]
         items.extend(got)
         errors.extend(errs)
+    env = _passed_env(getattr(args, "mcp_env", []), f"toolcast {args.command}")
+    if env and not args.mcp:
+        raise UsageError(f"toolcast {args.command}: --mcp-env needs --mcp COMMAND")
     for command in args.mcp:
-        got, errs = _load_mcp(command, args.mcp_timeout, err)
+        got, errs = _load_mcp(command, args.mcp_timeout, err, env)
         items.extend(got)
         errors.extend(errs)
     if args.mcp_url:
@@ -47,7 +50,18 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     return items, errors
 
 
-def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:
+def _passed_env(names: list[str], prog: str) -> dict[str, str] | None:
+    """The variables --mcp-env names, from this process's environment (values never shown)."""
+    env: dict[str, str] = {}
+    for var in names:
+        if var not in os.environ:
+            raise UsageError(f"{prog}: --mcp-env {var}: the environment variable {var} is not set")
+        env[var] = os.environ[var]
+    return env or None
+
+
+def _load_mcp(command: str, timeout: float, err: IO[str] | None = None,
+              env: dict[str, str] | None = None) -> tuple[list[Item], list[InputError]]:
     source = f"mcp:{command}"
     try:
         from toolcast.mcp_runtime import McpServerError, list_tools_stdio_sync
@@ -56,7 +70,7 @@ def _load_mcp(command: str, timeout: float, err: IO[str] | None = None) -> tuple
     try:
         # What the server printed besides its messages: one warning line each, and go on.
         warn = (lambda line: err.write(f"toolcast: warning: {line}\n")) if err is not None else None
-        tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn)
+        tools = list_tools_stdio_sync(command, timeout=timeout, on_problem=warn, env=env)
     except McpServerError as exc:
         return [], [InputError(source, str(exc))]
     return text_only([Item(f"{source}#tools[{i}]", t) for i, t in enumerate(tools)])
@@ -66,10 +80,13 @@ def _auth_headers(var: str | None, prog: str) -> dict[str, str]:
     """The Authorization header from the environment variable VAR (never from the command line)."""
     if var is None:
         return {}
-    value = os.environ.get(var, "").strip()
-    if not value:
-        raise UsageError(f"{prog}: --mcp-auth-env {var}: the environment variable {var} is not set or empty")
-    return {"Authorization": value if " " in value else f"Bearer {value}"}
+    from toolcast._runtime.mcp_http import authorization
+
+    try:
+        return {"Authorization": authorization(os.environ.get(var, ""), f"{prog}: --mcp-auth-env {var}: the "
+                                               f"environment variable {var}")}
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _load_mcp_url(url: str, headers: dict[str, str], timeout: float, err: IO[str] | None = None) -> tuple[list[Item], list[InputError]]:

@@ -141,6 +141,7 @@ def common_options(sp: argparse.ArgumentParser) -> None:
     sp.add_argument("--mcp", action="append", default=[], metavar="COMMAND", help="start a stdio MCP server with this command and use its tools (repeatable)")
     sp.add_argument("--mcp-url", action="append", default=[], metavar="URL", help="use the tools of the Streamable HTTP MCP server at URL (repeatable)")
     sp.add_argument("--mcp-auth-env", default=None, metavar="VAR", help="send the environment variable VAR's value as the Authorization header to every --mcp-url server ('Bearer ' is added to a value without a scheme)")
+    sp.add_argument("--mcp-env", action="append", default=[], metavar="VAR", help="pass the environment variable VAR to every --mcp server (repeatable; by default a stdio server gets only HOME, PATH, SHELL, TERM, USER and LOGNAME)")
     sp.add_argument("--mcp-timeout", type=seconds, default=30.0, metavar="SECONDS", help="how long to wait for each --mcp or --mcp-url server to start and list its tools")
     sp.add_argument("--request", action="store_true",
                     help="read the tools as one request: the target's request budgets apply over them in input order "
@@ -196,7 +197,9 @@ def add_proxy(sub: Any) -> None:
     x.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS", help="how long each server may take to start and to answer one call")
     x.add_argument("--server-timeout", action="append", default=[], metavar="NAME=SECONDS", help="--timeout for one server (repeatable)")
     x.add_argument("--auth-env", action="append", default=[], metavar="NAME=VAR", help="send the environment variable VAR's value as the Authorization header to the URL server NAME (repeatable)")
-    x.add_argument("--memory-budget", type=float, default=512.0, metavar="MIB", help="how many MiB of server answers the proxy holds at once, over all servers; an answer that would take it over fails its call alone (default: 512)")
+    x.add_argument("--server-env", action="append", default=[], metavar="NAME=VAR", help="pass the environment variable VAR to the stdio server NAME (repeatable; by default a stdio server gets only HOME, PATH, SHELL, TERM, USER and LOGNAME)")
+    x.add_argument("--pass-environment", action="store_true", help="pass the proxy's whole environment to every stdio server")
+    x.add_argument("--memory-budget", type=float, default=512.0, metavar="MIB", help="how many MiB of stdio servers' answers the proxy holds at once, over all of them; an answer that would take it over fails its call alone (default: 512)")
 
 
 ENFORCE_HELP = ("send strict even when a constraint is lost, where the loss can be checked on the arguments "
