@@ -6,10 +6,10 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from git_repo import commit, git, repo
 
 from toolcast.cli.main import main
 
@@ -25,21 +25,6 @@ def run(*argv: str) -> tuple[int, dict]:
     out, err = io.StringIO(), io.StringIO()
     code = main([*argv, "--format", "json"], stdout=out, stderr=err)
     return code, json.loads(out.getvalue())
-
-
-def repo(where: Path) -> None:
-    where.mkdir(parents=True, exist_ok=True)
-    for args in (["init", "-q"], ["config", "user.email", "t@example.com"], ["config", "user.name", "t"]):
-        git(where, *args)
-
-
-def git(where: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "protocol.file.allow=always", *args], cwd=where, check=True, capture_output=True)
-
-
-def commit(where: Path) -> None:
-    git(where, "add", "-A")
-    git(where, "commit", "-q", "-m", "c")
 
 
 @pytest.mark.parametrize("name", ["defs", "tools.json5", ".tools.json", ".hidden/t.json"])

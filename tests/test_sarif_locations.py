@@ -7,12 +7,13 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
 import jsonschema
 import pytest
+from git_repo import git as run_git
+from git_repo import repo
 
 from toolcast import probe_sarif, sarif
 from toolcast.cli.main import main
@@ -64,12 +65,11 @@ def test_a_probe_verdict_without_a_file_has_no_locations() -> None:
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_diff_locates_a_removed_tool_at_its_old_path_and_fingerprints_each_target(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    repo(tmp_path)
 
-    git("init", "-q")
-    git("config", "user.email", "t@example.com")
-    git("config", "user.name", "t")
+    def git(*args: str) -> None:
+        run_git(tmp_path, *args)
+
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "gone.json").write_text(json.dumps({**TOOL, "name": "gone"}), encoding="utf-8")
     strict = {"name": "kept", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}},

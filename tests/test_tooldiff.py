@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
+from git_repo import git as run_git
+from git_repo import repo
 
 from toolcast.cli.main import main
 from toolcast.tooldiff import compare_schemas, compare_tools
@@ -257,12 +258,11 @@ def test_directories_match_tools_by_name_across_files(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_git_revision_against_the_work_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    repo(tmp_path)
 
-    git("init", "-q")
-    git("config", "user.email", "t@example.com")
-    git("config", "user.name", "t")
+    def git(*args: str) -> None:
+        run_git(tmp_path, *args)
+
     (tmp_path / "tools").mkdir()
     (tmp_path / "tools" / "t.json").write_text(json.dumps(OLD, indent=2), encoding="utf-8")
     (tmp_path / "README.md").write_text("not a tool\n")
@@ -297,12 +297,11 @@ def test_git_revision_follows_a_committed_symbolic_link_as_the_work_tree_does(tm
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     # The work tree's side read the file a link names (as check does), the revision's refused the
     # link: an unchanged tree was "tool-added" and exit 2 (the red-team's round of the twelfth session).
-    def git(*args: str) -> None:
-        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    repo(tmp_path)
 
-    git("init", "-q")
-    git("config", "user.email", "t@example.com")
-    git("config", "user.name", "t")
+    def git(*args: str) -> None:
+        run_git(tmp_path, *args)
+
     for d in ("tools", "shared", "shared/deep"):
         (tmp_path / d).mkdir()
     (tmp_path / "shared" / "deep" / "t.json").write_text(json.dumps(OLD, indent=2), encoding="utf-8")
