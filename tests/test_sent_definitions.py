@@ -42,10 +42,13 @@ def _target(root: dict, ref: str) -> object:
 
 def _same(root_a: dict, a: object, root_b: dict, b: object, depth: int = 4) -> bool:
     """Whether `a` (in `root_a`) and `b` (in `root_b`) are the same schema, each `$ref` read as
-    the schema it names (to `depth` references deep), however it is spelled."""
+    the schema it names (to `depth` references deep), however it is spelled (an object stated open,
+    `additionalProperties: true`, is the same as one that says nothing of other keys)."""
     if isinstance(a, dict) and "$ref" in a and isinstance(b, dict) and "$ref" in b:
         return depth == 0 or _same(root_a, _target(root_a, a["$ref"]), root_b, _target(root_b, b["$ref"]), depth - 1)
     if isinstance(a, dict) and isinstance(b, dict):
+        if a.get("additionalProperties") is True and "additionalProperties" not in b:
+            a = {k: v for k, v in a.items() if k != "additionalProperties"}  # (stated open: the same schema)
         return a.keys() == b.keys() and all(_same(root_a, a[k], root_b, b[k], depth) for k in a)
     return a == b
 
