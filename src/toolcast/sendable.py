@@ -6,7 +6,14 @@ from typing import Any
 
 from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, moved_below, needs_2020_terms
-from toolcast.sent_merge import conjoined, merge_all_of, merge_union, no_common_type, reads_across
+from toolcast.sent_merge import (
+    conjoined,
+    merge_all_of,
+    merge_union,
+    no_common_type,
+    reads_across,
+    says_nothing,
+)
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
@@ -309,7 +316,7 @@ def _ref_siblings(sent: dict, r: Any, trans: list) -> None:
         others = [k for k in node if not (type(k) is str and k.startswith("$"))]
         if not others:
             continue
-        parted = [k for k in _UNEVALUATED if k in node and node[k] is not True and node[k] != {}]
+        parted = [k for k in _UNEVALUATED if k in node and not says_nothing(node[k])]
         constraining = {k: node[k] for k in others if k in CONSTRAINING and k not in parted}
         for k in others:
             if k in parted:  # (it read what the `$ref` evaluated: in its own allOf part, nothing)
@@ -469,7 +476,7 @@ def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
         # (an unevaluated* beside the anyOf read what its branches evaluated: in a branch, or beside
         # it in an allOf, it reads less; where a branch evaluates anything, it is left out, lossy)
         for k in _UNEVALUATED:
-            if (k in constraining and constraining[k] is not True and constraining[k] != {}
+            if (k in constraining and not says_nothing(constraining[k])
                     and any(type(b) is dict and any(x in CONSTRAINING for x in b) for b in branches)):
                 del constraining[k]
                 trans.append((r.changes["dropped-unevaluated-keyword"], "#", place + (k,), "(beside `anyOf`)"))

@@ -27,9 +27,9 @@ _OPEN = frozenset({"additionalProperties", "unevaluatedProperties", "items", "un
 
 def add_property(props: dict, name: str, s: Any) -> None:
     """Property `name` of `props` constrained by `s` as well (both must hold)."""
-    if name not in props or json_equal(props[name], s) or props[name] is True or props[name] == {}:
+    if name not in props or json_equal(props[name], s) or says_nothing(props[name]):
         props[name] = s
-    elif s is True or s == {}:  # (it asks nothing more)
+    elif says_nothing(s):  # (it asks nothing more)
         return
     elif type(props[name]) is dict and list(props[name]) == ["allOf"]:
         props[name]["allOf"].append(s)
@@ -46,11 +46,11 @@ def conjoined(a: dict, b: dict) -> tuple[dict, list[str]]:
     out = dict(a)
     inexact: list[str] = []
     for k, v in b.items():
-        if k not in out or (k in _OPEN and _open(out[k])):
+        if k not in out or (k in _OPEN and says_nothing(out[k])):
             out[k] = v
             continue
         w = out[k]
-        if json_equal(w, v) or (k in _OPEN and _open(v)):
+        if json_equal(w, v) or (k in _OPEN and says_nothing(v)):
             continue
         if k == "properties" and type(w) is dict and type(v) is dict:
             props = dict(w)
@@ -69,7 +69,7 @@ def conjoined(a: dict, b: dict) -> tuple[dict, list[str]]:
         for k, reads in _READS_SIBLINGS.items():
             if reads is None and side is b:  # (b's unevaluated* saw a's evaluations already, through the `$ref`)
                 continue
-            if k in side and not (k in _OPEN and _open(side[k])) and k not in inexact and _reads_other(side, other, reads):
+            if k in side and not (k in _OPEN and says_nothing(side[k])) and k not in inexact and _reads_other(side, other, reads):
                 inexact.append(k)
     return out, inexact
 
@@ -80,7 +80,7 @@ def reads_across(a: dict, b: dict) -> bool:
     `unevaluated*` any of its applicators, ...): the two are then not one schema side by side."""
     for side, other in ((a, b), (b, a)):
         for k, reads in _READS_SIBLINGS.items():
-            if k in side and not (k in _OPEN and _open(side[k])) and _reads_other(side, other, reads):
+            if k in side and not (k in _OPEN and says_nothing(side[k])) and _reads_other(side, other, reads):
                 return True
     return False
 
@@ -91,7 +91,8 @@ def no_common_type(a: dict, b: dict) -> bool:
         _meet(a["type"], b["type"]) is None)
 
 
-def _open(v: Any) -> bool:
+def says_nothing(v: Any) -> bool:
+    """Whether subschema `v` is `true` or `{}`: it accepts every value (where a keyword holds it, as if left out)."""
     return v is True or (type(v) is dict and not v)
 
 
@@ -172,7 +173,8 @@ def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
     both; one the root does not name still meets the root's `additionalProperties`, which judged
     it there) and required; any other keyword of a part is dropped (lossy), and with it the root's
     `unevaluatedProperties`, which read that keyword's results (lossy)."""
-    props = dict(_properties(sent))
+    own = _properties(sent)
+    props = dict(own)
     required = list(_required(sent))
     judged = _additional(sent)
     dropped = False
@@ -180,7 +182,7 @@ def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
         if type(p) is not dict:
             continue
         for name, s in _properties(p).items():
-            verdict = judged(name) if name not in _properties(sent) else True
+            verdict = judged(name) if name not in own else True
             if verdict is False:  # (no value of the root has it: the part's schema for it says nothing)
                 continue
             add_property(props, name, s)
@@ -191,7 +193,7 @@ def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
             if k not in _MERGED and k not in _DEFS:
                 dropped = True
                 trans.append((r.changes["dropped-root-keyword"], "#", ("allOf", i, k), f"(`{k}` of an allOf part of the root)"))
-    if dropped and "unevaluatedProperties" in sent and sent["unevaluatedProperties"] not in (True, {}):
+    if dropped and "unevaluatedProperties" in sent and not says_nothing(sent["unevaluatedProperties"]):
         del sent["unevaluatedProperties"]
         trans.append((r.changes["dropped-unevaluated-keyword"], "#", ("unevaluatedProperties",),
                       "(it read the results of the allOf parts' keywords left out)"))
@@ -207,7 +209,7 @@ def _additional(root: dict) -> Any:
     it as `additionalProperties` reads it (True: nothing; False: no value; else that schema). A name
     a `patternProperties` pattern matches is not additional (its pattern's schema still applies)."""
     ap = root.get("additionalProperties", True)
-    if ap is True or type(ap) not in (bool, dict) or ap == {}:
+    if says_nothing(ap) or type(ap) not in (bool, dict):
         return lambda name: True
     patterns = root.get("patternProperties")
     patterns = list(patterns) if type(patterns) is dict else []

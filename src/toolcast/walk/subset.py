@@ -219,8 +219,7 @@ class _Form:
             strings = [_number_text(v) for v in rest]
             code = "converted-number-enum-to-strings" if t == "integer" else "converted-number-enum-to-integer"
             self.walk.change(code, sp + ("enum",))
-            return {k: ("integer" if k == "type" else strings if k == "enum" else "enum" if k == "format" else v)
-                    for k, v in {**out, "format": None}.items()}
+            return {**out, "type": "integer", "enum": strings, "format": "enum"}
         # An enum on NUMBER with a value that is not an integer, or on BOOLEAN, ARRAY or OBJECT (strings
         # beside a type that has none: bfcl's boolean "True"/"False"/"dontcare"), has no form here.
         self.walk.report("enum-values-not-strings", sp + ("enum",), value=_listing(rest))
