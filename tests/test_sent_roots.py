@@ -51,12 +51,17 @@ def _all_of_shapes(body: dict) -> dict:
         "nested": {"allOf": [{"allOf": [b(OBJ_A), b(body)]}]},
         "nested-ref": {"allOf": [{"allOf": [{"$ref": "#/$defs/R"}]}], "$defs": {"R": b(body)}},
         "root-ref-to-allOf": {"$ref": "#/$defs/W", "$defs": {"W": {"allOf": [b(body)]}}},
+        # (a typed root beside its allOf, with nothing else a root check reads: the commonest root's path)
+        "typed": {"type": "object", "allOf": [b(body)]},
+        "typed-beside-properties": {"type": "object", "properties": {"c": {"type": "boolean"}}, "allOf": [b(body)]},
     }
 
 
 # (name, the root the merge makes of it, written as a root, the schema): beside another part, the
 # root is the two merged.
-ALL_OF_CASES = [(f"{k}/{shape}", {**OBJ_A, **body} if shape in ("beside-an-object", "nested") else body, s)
+_MERGED = {"beside-an-object": OBJ_A, "nested": OBJ_A, "typed": {"type": "object"},
+           "typed-beside-properties": {"type": "object", "properties": {"c": {"type": "boolean"}}}}
+ALL_OF_CASES = [(f"{k}/{shape}", {**_MERGED.get(shape, {}), **body}, s)
                 for k, body in ROOT_BODIES.items() for shape, s in _all_of_shapes(body).items()]
 
 # A typed object root whose enum holds null: a known kind of its own (a root `{"type": "object",

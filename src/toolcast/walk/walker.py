@@ -41,7 +41,8 @@ from toolcast.walk.values import (
 
 # A root with none of these (and `type: object`) needs nothing settled before the walk (see compile):
 # _root reads the rest (and a keyword a provider refuses at the root: _refused_at_root).
-_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "anyOf", "oneOf", "enum", "const", "not", "if", "then", "else"})
+_ROOT_PLAIN = frozenset({"$defs", "definitions", "$ref", "allOf", "anyOf", "oneOf", "enum", "const", "not", "if", "then",
+                         "else"})
 # A root with none of these (and `type: object`) is walked before the document scan as it is (see _compile).
 _UNSCANNED_ROOT = _ROOT_PLAIN | {"$schema"}
 # A root with one of these is scanned before the walk (see _first).
@@ -352,9 +353,11 @@ def _root_all_of(w: Walk, root: dict) -> tuple[tuple, str] | None:
             merged.setdefault(k, v)
         if type(part.get("allOf")) is list:
             stack.extend((place + ("allOf", i), p) for i, p in reversed(list(enumerate(part["allOf"]))))
-    if "type" in root:
-        return None
-    not_object = root_not_object({k: v for k, v in merged.items() if k != "allOf"})
+    whole = {k: v for k, v in merged.items() if k != "allOf"}
+    if "type" in root:  # (a typed root's enum or const merged from a part is read beside that type)
+        whole.setdefault("type", root["type"])
+        where.setdefault("type", ())
+    not_object = root_not_object(whole)
     if not_object is None:
         return None
     key = not_object[0][0] if not_object[0] else "enum" if "enum" in merged else "const"
