@@ -580,6 +580,10 @@ def narrowed(schema: Any, *, close: bool, infer: bool, root: bool = True, piece:
         # A root `$ref` is inlined at the root, where openai/empty-parameters closes a target with
         # no object keywords (`{"maximum": 10}`): the arguments are an object either way.
         s["type"] = "object"
+    if close and piece and (s.get("additionalProperties") is True or s.get("additionalProperties") == {}):
+        # A piece that says other names are allowed evaluates them all: left so, the holder's
+        # `unevaluatedProperties` below would see no name to reject (toolcast closes the merged node).
+        del s["additionalProperties"]
     if close and not piece:
         ap = s.get("additionalProperties")
         if isinstance(s.get("allOf"), list) and _declares_properties(s):

@@ -136,3 +136,41 @@ def test_root_unevaluated_properties_goes_with_an_all_of_parts_keyword_left_out(
     res, sent = _sent(schema, "openai", "responses")
     assert [v for v, orig, now in _verdicts(schema, sent, [{"b": "s"}, {"p1": 1}, {"z": 1}]) if orig] == []
     assert {"dropped-root-keyword", "dropped-unevaluated-keyword"} <= _lossy(res)
+
+
+# A root pattern read as ECMA-262 reads it where Python's `re` (ASCII) read otherwise: `\s` holds NBSP, `$` does not
+# match before a final newline, `.` does not match CR.
+@pytest.mark.parametrize(("pattern", "name", "matches"), [("^\\s", "\u00a0x", True), ("^a$", "a\n", False),
+                                                           ("^a.$", "a\r", False), ("^\\S", "\u00a0", False)])
+def test_root_all_of_merge_reads_the_roots_patterns_as_ecma(pattern, name, matches):
+    schema = {"type": "object", "patternProperties": {pattern: {"type": "string"}}, "additionalProperties": False,
+              "allOf": [{"properties": {name: {"minLength": 2}}}]}
+    res, sent = _sent(schema, "openai", "responses")
+    # A name the pattern matches keeps the part's constraint; one it does not match stays out (the root keeps it out).
+    assert (name in sent.get("properties", {})) == matches
+    assert not _lossy(res)
+
+
+def test_root_all_of_merge_never_takes_an_unread_pattern_to_match():
+    # `(?<n>...)` is ECMA-262's named group, which Python's `re` does not compile: whether `c` is additional is not
+    # known, so the root's `additionalProperties: false` is held to it too (narrowing at most), and said so.
+    schema = {"type": "object", "patternProperties": {"^(?<n>b)": {}}, "additionalProperties": False,
+              "allOf": [{"properties": {"c": {"type": "string"}}}]}
+    res, sent = _sent(schema, "openai", "responses")
+    assert not any(_V(sent["properties"]["c"]).is_valid(v) for v in ("s", "", 1, None))
+    assert ("merged-root-all-of", "#/allOf/0/properties/c") in {(t.code, t.path) for t in res.transformations}
+    assert not _lossy(res)
+    schema = {**schema, "additionalProperties": {"type": "integer"}, "allOf": [{"properties": {"c": {"type": "number"}}}]}
+    res, sent = _sent(schema, "openai", "responses")
+    assert [v for v in (1, 1.5, "s") if _V(sent["properties"]["c"]).is_valid(v)] == [1]
+
+
+def test_as_python_reads_as_ecma():
+    import re
+
+    from toolcast.ecma_classes import as_python
+    assert as_python("^[a-z]+_x") == "^[a-z]+_x"
+    for pattern, text, found in [("^\\d$", "\u0661", False), ("^\\w$", "\u00e9", False), ("^\\s$", "\u2028", True),
+                                 ("^[^\\s]$", "\ufeff", False), ("^a.b$", "a\u2028b", False), ("^a$", "a\n", False),
+                                 ("^[$]$", "$", True), ("^\\$$", "$", True), ("^[]", "a", False), ("^[^]$", "\n", True)]:
+        assert bool(re.search(as_python(pattern), text)) == found, (pattern, text)

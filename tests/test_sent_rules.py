@@ -45,6 +45,7 @@ def _refusal(spec: Path) -> speclib.SpecError:
     ("  sent_keywords: {drop: [noSuchKeyword], cite: [O-SO]}\n", "policy.sent_keywords.drop[0]", "is not a keyword"),
     ("  sent_keywords: {drop: [not], cite: [O-SO]}\n  sent_property_schemas: {rule: objects, cite: [O-SO]}\n",
      "policy.sent_property_schemas.rule", "drops `not`"),
+    ("  sent_enum_values: {rule: typed, cite: [O-SO]}\n", "policy.sent_enum_values.rule", "names none"),
 ])
 def test_a_sent_policy_the_interpreter_cannot_apply_is_refused(openai_spec, policy: str, path: str, says: str) -> None:
     f = _version(openai_spec, policy)

@@ -167,6 +167,50 @@ def test_an_invalid_value_nothing_reads_refuses_the_tool(strict: object) -> None
     assert "-1" in invalid[0].message and "non-negative integer" in invalid[0].message
 
 
+UNUSED_INVALID = [({"$defs": {"D": {"anyOf": []}}}, "#/$defs/D/anyOf"),
+                  ({"$defs": {"D": {"maxLength": -1}}}, "#/$defs/D/maxLength"),
+                  ({"definitions": {"D": {"maxLength": -1}}}, "#/definitions/D/maxLength"),
+                  ({"$defs": {"D": 5}}, "#/$defs/D"),
+                  ({"$defs": {"D": {"type": "array", "items": [{"type": "string"}, {"minItems": -1}]}}},
+                   "#/$defs/D/items/1/minItems"),
+                  ({"$defs": {"D": {"type": "array", "items": []}}}, "#/$defs/D/items")]
+
+
+@pytest.mark.parametrize(("target", "api"), [pytest.param(t, a, id=label(t, a)) for t, a in TARGETS])
+@pytest.mark.parametrize(("defs", "place"), UNUSED_INVALID, ids=[p for _, p in UNUSED_INVALID])
+def test_an_invalid_unused_definition_refuses_in_every_mode(target: str, api: str | None, defs: dict,
+                                                           place: str) -> None:
+    """A document with a keyword value no schema may have is no schema, wherever the value stands: a
+    definition nothing names refuses the tool in every mode (docs/ci-gate.md, first row), as the
+    form sent without strict does, where the strict form used to leave it out and go strict."""
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+              "additionalProperties": False, **defs}
+    for mode in MODES:
+        res = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=target, api=api,
+                           strict=mode)
+        assert res.status == "refused" and res.tool is None, (mode, res.status)
+        assert place in [d.path for d in res.diagnostics if d.code.endswith("/invalid-keyword-value")], mode
+
+
+@pytest.mark.parametrize(("target", "api"), [pytest.param(t, a, id=label(t, a)) for t, a in TARGETS])
+@pytest.mark.parametrize("defs", [
+    {"$defs": {"D": {"type": "array", "items": [{"type": "string"}]}}},
+    {"$defs": {"D": {"type": "number", "minimum": 1, "exclusiveMinimum": True}}},
+    {"$schema": "http://json-schema.org/draft-04/schema#",
+     "definitions": {"D": {"type": "number", "minimum": 1, "exclusiveMinimum": True}}},
+    {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"D": {"items": [{"type": "string"}]}}},
+], ids=["tuple items", "draft-04 bound", "declared draft-04", "declared draft-07 tuple"])
+def test_an_unused_definition_read_as_the_walk_reads_it_is_no_refusal(target: str, api: str | None,
+                                                                     defs: dict) -> None:
+    """What the walk reads in a used place (a tuple `items`, draft-04's boolean bounds, a declared
+    dialect's own forms) refuses nothing in a definition nothing names either."""
+    schema = {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+              "additionalProperties": False, **defs}
+    res = compile_tool({"name": "t", "description": "d", "inputSchema": schema}, target=target, api=api, strict=False)
+    assert res.status == "non-strict", res.diagnostics
+    assert not [d for d in res.diagnostics if d.code.endswith("/invalid-keyword-value")]
+
+
 def test_the_provider_metaschema_decides() -> None:
     """sent_metaschema: MCP validates the dialect a schema declares, Mistral draft-07 and OpenAI
     2020-12 whatever it declares; the same document is sent to one as it is, and to the other in

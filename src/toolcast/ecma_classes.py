@@ -1,5 +1,6 @@
 """ECMA-262 class escapes for the run-time check: a `pattern` written so that the validator's engine (Rust `regex` syntax,
-whose `\\d`, `\\w`, `\\s` and `.` are Unicode-aware) reads it as JSON Schema does (ECMA-262, §22.2.2.9 CharacterClassEscape)."""
+whose `\\d`, `\\w`, `\\s` and `.` are Unicode-aware) reads it as JSON Schema does (ECMA-262, §22.2.2.9 CharacterClassEscape);
+and the same for Python's `re`, where the compile must tell which names a pattern matches (as_python)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,18 @@ def _spelled(ranges: tuple) -> str:
     return "".join(f"\\x{{{lo:X}}}" if lo == hi else f"\\x{{{lo:X}}}-\\x{{{hi:X}}}" for lo, hi in ranges)
 
 
+def _spelled_py(ranges: tuple) -> str:
+    return "".join(f"\\U{lo:08X}" if lo == hi else f"\\U{lo:08X}-\\U{hi:08X}" for lo, hi in ranges)
+
+
 # An escape as the ranges it means in ECMA-262 (inside a class: its members; outside: a class of them).
 _ESCAPES = {"d": _DIGIT, "D": _complement(_DIGIT), "w": _WORD, "W": _complement(_WORD), "s": _SPACE,
             "S": _complement(_SPACE)}
-_MEMBERS = {k: _spelled(v) for k, v in _ESCAPES.items()}
-_DOT = "[" + _spelled(_complement(_LINE)) + "]"
+# (members of each escape, `.`, `[]` (nothing), `[^]` (anything)) in the engine's syntax, and in Python's.
+_RUST = ({k: _spelled(v) for k, v in _ESCAPES.items()}, "[" + _spelled(_complement(_LINE)) + "]",
+         "[^\\x{0}-\\x{10FFFF}]", "[\\x{0}-\\x{10FFFF}]")
+_PY = ({k: _spelled_py(v) for k, v in _ESCAPES.items()}, "[" + _spelled_py(_complement(_LINE)) + "]",
+       "[^\\U00000000-\\U0010FFFF]", "[\\U00000000-\\U0010FFFF]")
 
 
 def as_ecma(pattern: str) -> str:
@@ -40,13 +48,29 @@ def as_ecma(pattern: str) -> str:
     string when it holds none of them."""
     if "\\" not in pattern and "." not in pattern and "[" not in pattern:
         return pattern
+    return _written(pattern, _RUST, "$")
+
+
+def as_python(pattern: str) -> str:
+    """`pattern` as as_ecma writes it, for Python's `re` (compiled without flags): the ranges in its spelling, and a `$`
+    outside a class written `\\Z` (Python's `$` also matches before a final newline; ECMA-262's, without the `m` flag,
+    only at the end). What ECMA-262 writes otherwise than Python (a named group `(?<n>`, `\\cX`) does not compile: the
+    caller cannot tell then what the pattern matches."""
+    if "\\" not in pattern and "." not in pattern and "[" not in pattern and "$" not in pattern:
+        return pattern
+    return _written(pattern, _PY, "\\Z")
+
+
+def _written(pattern: str, spelling: tuple, end: str) -> str:
+    """as_ecma's rewrite of `pattern` in `spelling` (_RUST or _PY), a `$` outside a class written `end`."""
+    members_of, dot, nothing, anything = spelling
     out: list[str] = []
     i, n, in_class = 0, len(pattern), False
     while i < n:
         c = pattern[i]
         if c == "\\" and i + 1 < n:
             e = pattern[i + 1]
-            members = _MEMBERS.get(e)
+            members = members_of.get(e)
             if members is None:
                 out.append(pattern[i:i + 2])
             else:
@@ -59,7 +83,7 @@ def as_ecma(pattern: str) -> str:
             out.append("\\[" if c == "[" else c)
         elif c == "[":
             if pattern.startswith("]", i + 1) or pattern.startswith("^]", i + 1):  # (`[]`: nothing, `[^]`: anything)
-                out.append("[\\x{0}-\\x{10FFFF}]" if pattern[i + 1] == "^" else "[^\\x{0}-\\x{10FFFF}]")
+                out.append(anything if pattern[i + 1] == "^" else nothing)
                 i += 3 if pattern[i + 1] == "^" else 2
                 continue
             in_class = True
@@ -68,7 +92,9 @@ def as_ecma(pattern: str) -> str:
                 out.append("^")
                 i += 1
         elif c == ".":
-            out.append(_DOT)
+            out.append(dot)
+        elif c == "$":
+            out.append(end)
         else:
             out.append(c)
         i += 1

@@ -32,7 +32,7 @@ CHECKABLE = {
     "dropped-non-string-enum": "keyword",
     "merged-root-combinator": "schema",
     "dropped-root-keyword": "schema",
-    "dropped-sent-keyword": "keyword",
+    "dropped-sent-keyword": "keyword", "widened-enum-values-to-types": "keyword",
     "made-recursive-property-optional": "schema",
     "cut-recursive-reference": "schema",
 }

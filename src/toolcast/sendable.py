@@ -6,6 +6,7 @@ from typing import Any
 
 from toolcast import sent_rules
 from toolcast.sent_dialect import as_2020_12, moved_below, needs_2020_terms
+from toolcast.sent_enums import typed_enums
 from toolcast.sent_merge import (
     conjoined,
     merge_all_of,
@@ -130,6 +131,8 @@ def sendable(sent: dict, r: Any, diags: list, trans: list, seen: Any = None, bun
             return None
     if ("nullable" in sent or "enum" in sent) and policy.get("root_type") == "object":
         _root_null_left_out(sent, r, trans)
+    if policy.get("sent_enum_values") == "typed":  # (before the passes that move an anyOf it writes)
+        typed_enums(sent, r, trans)
     if policy.get("sent_ref_siblings") == "dollar-only":
         _ref_siblings(sent, r, trans)
     if policy.get("sent_recursion") == "non-required-properties":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from toolcast.ecma_classes import as_python
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.semantics import json_equal
 
@@ -186,7 +187,12 @@ def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
             if verdict is False:  # (no value of the root has it: the part's schema for it says nothing)
                 continue
             add_property(props, name, s)
-            if verdict is not True:
+            if type(verdict) is Unread:
+                add_property(props, name, verdict.ap)
+                trans.append((r.changes["merged-root-all-of"], "#", ("allOf", i, "properties", name),
+                              f"(whether the root's patternProperties {verdict.pattern!r} matches {name!r} cannot be "
+                              "read: the root's `additionalProperties` is held to it too, which may narrow)"))
+            elif verdict is not True:
                 add_property(props, name, verdict)
         required += [n for n in _required(p) if n not in required]
         for k in p:  # (a `$ref` left in a part said more beside it, or named nothing to follow)
@@ -204,10 +210,24 @@ def merge_all_of(sent: dict, parts: list, r: Any, trans: list) -> None:
     trans.append((r.changes["merged-root-all-of"], "#", ("allOf",), f"({len(parts)} parts)"))
 
 
+class Unread:
+    """_additional's verdict on a name where a root pattern could not be read (Python's `re` does not compile
+    it as ECMA-262 writes it): whether the name is additional is not known, so the root's `additionalProperties`
+    (`ap`) is held to it as well, which narrows at most (a name the pattern matches is then held to more)."""
+
+    __slots__ = ("ap", "pattern")
+
+    def __init__(self, ap: Any, pattern: Any) -> None:
+        self.ap, self.pattern = ap, pattern
+
+
 def _additional(root: dict) -> Any:
     """For a property name the root's `properties` do not hold: what the root's own keywords ask of
     it as `additionalProperties` reads it (True: nothing; False: no value; else that schema). A name
-    a `patternProperties` pattern matches is not additional (its pattern's schema still applies)."""
+    a `patternProperties` pattern matches is not additional (its pattern's schema still applies).
+    A pattern is read as ECMA-262 reads it (toolcast.ecma_classes.as_python); where one cannot be
+    read and no other matches, the verdict is Unread (never taken to match: that would let a name
+    through that `additionalProperties` keeps out)."""
     ap = root.get("additionalProperties", True)
     if says_nothing(ap) or type(ap) not in (bool, dict):
         return lambda name: True
@@ -215,11 +235,12 @@ def _additional(root: dict) -> Any:
     patterns = list(patterns) if type(patterns) is dict else []
 
     def judged(name: str) -> Any:
+        unread = None
         for pattern in patterns:
             try:
-                if re.search(pattern, name, re.ASCII):
+                if re.search(as_python(pattern), name):
                     return True
-            except (re.error, TypeError):  # (a pattern Python does not read: taken to match, the widening side)
-                return True
-        return ap
+            except (re.error, TypeError, ValueError):  # (a pattern Python does not read as ECMA-262 writes it)
+                unread = unread or Unread(ap, pattern)
+        return ap if unread is None else unread
     return judged

@@ -49,6 +49,8 @@ Gemini / Vertex ``parametersJsonSchema`` (sent without strict; "Gemini has no lo
   not-draft-2020-12       invalid 2020-12 (e.g. draft-04 boolean ``exclusiveMinimum``)  PF §8 by analogy
   any-of-not-alone        (Vertex) ``anyOf`` beside any other keyword                             PF §8
   parameter-name          (Vertex) a ``properties`` key outside ``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``  PF §3.1
+  enum-type               an ``enum`` holding a value that is no string or number ("supported for strings
+                          and numbers"; the declaration is read in every mode)                    PF §3.3
   Keywords outside the §3.3 list are NOT flagged here ("While the full JSON Schema may be sent,
   not all features are supported"); the strict reading (``gemini.violations``) flags them.
 Gemini / Vertex ``parameters`` (OpenAPI subset; the same strict or not)
@@ -223,6 +225,9 @@ def json_schema_violations(schema: Any, provider: str = "gemini", version: str |
                 out.append(("ref-unresolvable", path))
         if f.any_of_alone and "anyOf" in node and len(node) > 1:
             out.append(("any-of-not-alone", path))  # PF §8
+        if isinstance(node.get("enum"), list) and not all(
+                isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in node["enum"]):
+            out.append(("enum-type", path))  # PF §3.3
         if f.parameter_name is not None:
             out += [("parameter-name", f"{path}/properties/{k}") for k in _keys(node)
                     if not re.fullmatch(f.parameter_name, k)]  # PF §3.1

@@ -250,8 +250,9 @@ def _check_policy(r: dict, fail, check_cites, actions) -> None:
 
 def _check_sent_lists(policy: dict, r: dict, fail, actions) -> None:
     """policy sent_keywords drops only keywords the walk and sendable do not read, sent_empty refuses
-    only where an empty list admits no value, and sent_property_schemas `objects` has `not` to write
-    `false` with (toolcast.sent_rules has no other way to)."""
+    only where an empty list admits no value, sent_enum_values `typed` has enum_values' types to keep
+    to, and sent_property_schemas `objects` has `not` to write `false` with (toolcast.sent_rules has
+    no other way to)."""
     drop = policy.get("sent_keywords", {}).get("drop", ())
     for i, kw in enumerate(drop):
         if kw in actions.SENT_UNDROPPABLE:
@@ -263,6 +264,9 @@ def _check_sent_lists(policy: dict, r: dict, fail, actions) -> None:
         if kw not in actions.SENT_EMPTY_UNSATISFIABLE:
             raise fail(("policy", "sent_empty", "refuse", i), f"an empty {kw!r} does not make a schema unsatisfiable: "
                        f"the interpreter refuses a tool only for an empty {', '.join(actions.SENT_EMPTY_UNSATISFIABLE)}")
+    if policy.get("sent_enum_values", {}).get("rule") == "typed" and "enum_values" not in policy:
+        raise fail(("policy", "sent_enum_values", "rule"), "`typed` keeps an enum's values to the types policy.enum_values "
+                   "names, but this spec names none")
     if policy.get("sent_property_schemas", {}).get("rule") == "objects" and "not" in drop:
         raise fail(("policy", "sent_property_schemas", "rule"), "a `false` property schema is written "
                    "`{\"not\": {}}`, but policy.sent_keywords drops `not`: the interpreter has no other object for it")

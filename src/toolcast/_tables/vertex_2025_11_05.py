@@ -23,10 +23,10 @@ DESCRIPTION_STRIP_RANGES = ((8203, 8207), (8234, 8238), (8288, 8292), (8294, 829
 DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 
 # structural rule: what the walk does (see spec.schema.json, policy)
-POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_any_of': 'alone', 'sent_metaschema': '2020-12', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
+POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_any_of': 'alone', 'sent_enum_values': 'typed', 'sent_metaschema': '2020-12', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value', 'vertex/invalid-keyword-value', 'vertex/non-schema-subschema', 'vertex/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE',), 'sent_metaschema': ('G-VTX',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
+POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE',), 'sent_enum_values': ('G-VTX',), 'sent_metaschema': ('G-VTX',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 ENUM_VALUE_TYPES = ('string', 'number')
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
@@ -282,6 +282,7 @@ TRANSFORMATIONS = {
     'moved-any-of-siblings-into-branches': TransformationEntry(False, 'Moved the keywords beside `anyOf` into each of its branches.', 'active', 'moved-any-of-siblings-into-branches'),
     'narrowed-root-to-object': TransformationEntry(False, "Read a root that also admits null (or another type) as the object alone: a tool's arguments are an object.", 'active', 'narrowed-root-to-object'),
     'normalized-true-subschema': TransformationEntry(False, 'Rewrote a `true` subschema as `{}`.', 'active', 'normalized-true-subschema'),
+    'padded-unanchored-pattern': TransformationEntry(False, 'Wrote `.*` on each side of a `pattern` that no `^` or `$` anchors (a top-level alternation grouped first), as Vertex AI matches a pattern against the whole string, its `.` matching every character: it reads the result as JSON Schema reads the pattern (exact).', 'reserved', 'padded-unanchored-pattern'),
     'removed-false-subschema': TransformationEntry(False, 'Removed a property or branch whose schema is `false` (it could never be valid).', 'active', 'removed-false-subschema'),
     'renamed-definitions-to-defs': TransformationEntry(False, 'Moved `definitions` to `$defs`.', 'active', 'renamed-definitions-to-defs'),
     'renamed-input-schema-to-parameters': TransformationEntry(False, 'The MCP `inputSchema` (or OpenAI `parameters`, Anthropic `input_schema`) became `parametersJsonSchema`.', 'active', 'renamed-input-schema-to-parameters'),
@@ -293,9 +294,11 @@ TRANSFORMATIONS = {
     'stripped-explicit-null': TransformationEntry(True, 'Gave an optional property that already accepted null a null path (optional_null="omit"): an explicit null is stripped like an omission.', 'reserved', 'stripped-explicit-null'),
     'truncated-description': TransformationEntry(False, 'Cut the description to the byte limit on a character boundary.', 'active', 'truncated-description'),
     'truncated-description-to-char-limit': TransformationEntry(False, "Cut the description to the provider's character limit.", 'reserved', 'truncated-description-to-char-limit'),
+    'widened-enum-values-to-types': TransformationEntry(True, 'Widened `enum` values of a type Vertex AI takes in no enum to every value of that type (a single boolean, an object, an array), beside the other values.', 'active', 'widened-enum-values-to-types'),
     'wrapped-ref-siblings-in-all-of': TransformationEntry(False, 'Moved a `$ref` and the constraints beside it into an `allOf` (both apply), where the provider takes only `$` keywords beside `$ref`.', 'active', 'wrapped-ref-siblings-in-all-of'),
     'wrapped-ref-with-siblings': TransformationEntry(False, 'Moved `$ref` into a one-branch `anyOf` so its annotations can stay beside it.', 'reserved', 'wrapped-ref-with-siblings'),
     'wrote-boolean-property-schema': TransformationEntry(False, 'Wrote a `true` or `false` property schema as the object that means the same (`{}`, `{"not": {}}`), where Vertex AI takes only objects.', 'reserved', 'wrote-boolean-property-schema'),
+    'wrote-enum-values-as-types': TransformationEntry(False, 'Wrote the `enum` values of a type Vertex AI takes in no enum as the `type` they fill (null; true and false together), beside the other values.', 'active', 'wrote-enum-values-as-types'),
 }
 
 # pattern the walk reports: this provider's diagnostic code
@@ -426,6 +429,7 @@ CHANGES = {
     'moved-any-of-siblings-into-branches': 'moved-any-of-siblings-into-branches',
     'narrowed-root-to-object': 'narrowed-root-to-object',
     'normalized-true-subschema': 'normalized-true-subschema',
+    'padded-unanchored-pattern': 'padded-unanchored-pattern',
     'removed-false-subschema': 'removed-false-subschema',
     'renamed-definitions-to-defs': 'renamed-definitions-to-defs',
     'renamed-input-schema-to-parameters': 'renamed-input-schema-to-parameters',
@@ -437,9 +441,11 @@ CHANGES = {
     'stripped-explicit-null': 'stripped-explicit-null',
     'truncated-description': 'truncated-description',
     'truncated-description-to-char-limit': 'truncated-description-to-char-limit',
+    'widened-enum-values-to-types': 'widened-enum-values-to-types',
     'wrapped-ref-siblings-in-all-of': 'wrapped-ref-siblings-in-all-of',
     'wrapped-ref-with-siblings': 'wrapped-ref-with-siblings',
     'wrote-boolean-property-schema': 'wrote-boolean-property-schema',
+    'wrote-enum-values-as-types': 'wrote-enum-values-as-types',
 }
 
 # regex feature class: RegexClassEntry(action on the pattern, diagnostic, transformation)

@@ -61,7 +61,8 @@ REPORTS: dict[str, tuple[str, ...]] = {
 CHANGES: dict[str, tuple[str, ...]] = {
     "root": ("closed-empty-parameters", "inferred-type"),
     "values": ("normalized-true-subschema",),
-    "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword"),
+    "leaves": ("dropped-unsupported-format", "dropped-unsupported-keyword",
+               "padded-unanchored-pattern"),  # (the last under policy pattern_match whole-string)
     "rewrites": ("converted-const-to-enum", "dropped-unsupported-keyword", "converted-nullable-to-type-union",
                  "dropped-ineffective-nullable", "dropped-annotation-keyword", "dropped-nested-definitions"),
     "types": ("inferred-type", "dropped-vacuous-keyword",  # (the last two under policy type_keywords per-type)
@@ -90,7 +91,10 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
              "repointed-reference",
              "dropped-sent-keyword", "wrote-boolean-property-schema", "dropped-unevaluated-keyword",
-             "stated-open-object"),  # (policy sent_keywords, sent_property_schemas, sent_open_objects)
+             "stated-open-object", "converted-nullable-to-type-union", "padded-unanchored-pattern",
+             "wrote-enum-values-as-types", "widened-enum-values-to-types"),
+    # (policy sent_keywords, sent_property_schemas, sent_open_objects, sent_nullable, pattern_match,
+    # sent_enum_values)
     "tool": ("renamed-input-schema-to-parameters", "enabled-strict-mode", "stripped-description-characters",
              "truncated-description-to-char-limit", "truncated-description",
              "described-enforced-constraint",  # (enforce=True: toolcast.enforce)
@@ -141,7 +145,8 @@ CONSTRAINING = frozenset({
 LOSSY_CHANGES = ("dropped-unsupported-keyword", "dropped-unsupported-format", "converted-one-of-to-any-of",
                  "dropped-additional-properties-schema", "dropped-additional-properties-false",
                  "stripped-explicit-null", "dropped-non-string-enum", "merged-root-combinator", "dropped-root-keyword",
-                 "made-recursive-property-optional", "cut-recursive-reference", "dropped-sent-keyword")
+                 "made-recursive-property-optional", "cut-recursive-reference", "dropped-sent-keyword",
+                 "widened-enum-values-to-types")
 # Diagnostic patterns the walk reports only beside one of those changes: their outcome must say
 # so (lossy, or refuses), not fixes or reports.
 LOSSY_REPORTS = ("unsupported-keyword", "unsupported-string-format", "one-of-converted-to-any-of",
@@ -225,6 +230,18 @@ OPTIONAL_POLICY = {
     # it; explicit: the provider closes such an object, so the form sent without strict states
     # `additionalProperties: true` on it (exact; toolcast.sent_rules)
     "sent_open_objects": ("as-written", "explicit"),
+    # as-written: OpenAPI's `nullable` left as it is in the form sent without strict; type-union: the
+    # provider constrains that form but does not read `nullable`, so null is added to the `type`
+    # beside it, `nullable` left out (exact; toolcast.sent_rules)
+    "sent_nullable": ("as-written", "type-union"),
+    # search: a `pattern` matches anywhere in the string (ECMA-262, JSON Schema); whole-string: the
+    # provider matches it against the whole string, its `.` matching every character, so each side
+    # no top-level `^`/`$` anchors is written `.*`, in every form (exact; walk.regex, toolcast.sent_rules)
+    "pattern_match": ("search", "whole-string"),
+    # any: an enum's values as written; typed: only of the types policy enum_values names, in the form
+    # sent without strict too: a value of another type written as a `type` (null; true and false
+    # together, exact), or widened to its type (lossy; toolcast.sent_enums)
+    "sent_enum_values": ("any", "typed"),
     # any: a keyword that constrains one JSON type only stays on a schema whose type excludes it (JSON
     # Schema ignores it there); per-type: the strict form drops it there, exact (walk.vacuous)
     "type_keywords": ("any", "per-type"),
@@ -385,6 +402,8 @@ REPORTED_UNDER: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {
         "added-property-ordering", "dropped-non-string-enum"),
     ("number_enums", ("as-strings",)): ("converted-number-enum-to-strings", "converted-number-enum-to-integer"),
     ("type_keywords", ("per-type",)): ("dropped-vacuous-keyword", "split-type-list-to-any-of"),
+    ("pattern_match", ("whole-string",)): ("padded-unanchored-pattern",),
+    ("sent_enum_values", ("typed",)): ("wrote-enum-values-as-types", "widened-enum-values-to-types"),
 }
 # Patterns reported only where a spec's keywords or fields call for them (a handler, a kept
 # annotation, a description cap, keywords beside `$ref`): a catalogue's `status: reserved` for one

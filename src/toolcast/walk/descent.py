@@ -17,13 +17,14 @@ from toolcast.walk.containers import (
     _vouch_object,
 )
 from toolcast.walk.keywords import REWRITES, _kept, _scalar_values
-from toolcast.walk.leaves import _count_null, _dropped, _nullable, _ordered, _record_steps
+from toolcast.walk.leaves import _count_null, _dropped, _nullable, _ordered, _pattern, _record_steps
 from toolcast.walk.partners import no_partner, partners
 from toolcast.walk.plans import (
     _NOT_PLAIN_NULLABLE,
     _RESHAPING,
     NO_PLAN,
     OP_DROP,
+    OP_PATTERN,
     OP_PLAIN,
     OP_REWRITE,
     OP_SLOT,
@@ -282,6 +283,10 @@ def _keywords(w: Walk, s: dict, sp: tuple, ip: NullPath, depth: int, nest: int) 
                 continue
         if op == OP_REWRITE:
             nullable = REWRITES[handler](w, k, v, sp + (k,), out) or nullable
+            continue
+        if op == OP_PATTERN:
+            if (v := _pattern(w, v, sp + (k,))) is not None:
+                out[k] = v
             continue
         if not _kept(w, op, k, v, sp):
             continue

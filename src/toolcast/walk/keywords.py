@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from toolcast.walk import actions
-from toolcast.walk.leaves import _count_enum, _pattern
+from toolcast.walk.leaves import _count_enum
 from toolcast.walk.plans import (
     OP_AT_MOST_ONE,
     OP_CONST,
     OP_DEFS,
     OP_ENUM,
     OP_FORMAT,
-    OP_PATTERN,
 )
 from toolcast.walk.state import Walk
 from toolcast.walk.values import MISSING, _scalar, describe
@@ -32,7 +31,7 @@ def _scalar_values(w: Walk, k: str, v: Any, sp: tuple) -> bool:
 
 def _kept(w: Walk, op: int, k: str, v: Any, sp: tuple) -> bool:
     """Whether kept keyword `k` (one with a rule of its own: definitions, format, pattern, enum,
-    const) stays in the node; what it records."""
+    const) stays in the node; what it records. (A pattern is descent's: _pattern gives what it writes.)"""
     if op == OP_DEFS:
         ksp = sp + (k,)
         w.report("nested-definitions", ksp, keyword=k)
@@ -44,8 +43,6 @@ def _kept(w: Walk, op: int, k: str, v: Any, sp: tuple) -> bool:
             w.report("unsupported-string-format", ksp, format=v)
             w.change("dropped-unsupported-format", ksp, f"({v})")
             return False
-    elif op == OP_PATTERN:
-        return _pattern(w, v, sp + (k,))
     elif op == OP_AT_MOST_ONE:
         # A count the rules take only up to a figure (handler at-most-one: 1; at-most: the entry's
         # `max`): a larger one is dropped.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolcast.walk.plans import _CONST, _DROP, _ENUM, _FORMAT, _NOT_PLAIN_NULLABLE
-from toolcast.walk.regex import _pattern_verdict
+from toolcast.walk.regex import _pattern_verdict, _pattern_written
 from toolcast.walk.semantics import _with_null_own
 from toolcast.walk.state import Walk
 from toolcast.walk.values import describe, plain_value
@@ -44,21 +44,25 @@ def _record_steps(w: Walk, s: dict, steps: tuple, sp: tuple) -> None:
             _pattern(w, s[k], sp + (k,))
 
 
-def _pattern(w: Walk, pattern: str, sp: tuple) -> bool:
-    """Check a `pattern` against the rule version's regex features; False drops it."""
+def _pattern(w: Walk, pattern: str, sp: tuple) -> str | None:
+    """Check a `pattern` against the rule version's regex features: the pattern written (padded
+    under policy pattern_match whole-string, recorded), or None where it is dropped."""
     verdict = _pattern_verdict(w.r, pattern)
     if verdict[0] == "invalid":
         w.report("pattern-invalid", sp, value=describe(pattern), reason=verdict[1], position=verdict[2])
-        return False
-    keep, dropped = True, []
+        return None
+    dropped = []
     for feature, (action, dcode, tcode) in verdict[1]:
         w.diag(dcode, sp, feature=feature, value=describe(pattern))
         if action == "drop":
-            keep = False
             dropped.append((tcode, feature))
     if dropped:
         w.change(dropped[0][0], sp, "(" + ", ".join(f for _, f in dropped) + ")")
-    return keep
+        return None
+    written = _pattern_written(w.r, pattern)
+    if written != pattern:
+        w.change("padded-unanchored-pattern", sp, f"(as `{written}`)")
+    return written
 
 
 def _count_enum(w: Walk, values: list, sp: tuple, k: str) -> None:

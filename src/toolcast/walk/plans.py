@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolcast.rules import Rules
-from toolcast.walk.regex import _pattern_kept
+from toolcast.walk.regex import _pattern_written
 from toolcast.walk.vacuous import type_keywords
 from toolcast.walk.values import (
     _CONTAINER_KEYS,
@@ -252,8 +252,8 @@ def _looping_copier(values: tuple, r: Rules, keys: tuple, container: str) -> Cal
             elif mode == _FORMAT:
                 if v in formats:
                     out[k] = v
-            elif _pattern_kept(r, v):
-                out[k] = v
+            elif (written := _pattern_written(r, v)) is not None:
+                out[k] = written
         return out
 
     return copy

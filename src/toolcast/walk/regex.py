@@ -40,17 +40,70 @@ def _pattern_verdict(r: Rules, pattern: str) -> tuple:
     return verdict
 
 
-def _pattern_kept(r: Rules, pattern: str) -> bool:
-    """Whether leaves._pattern keeps this pattern (it records why when it does not). Remembered per
+def _pattern_written(r: Rules, pattern: str) -> str | None:
+    """The pattern leaves._pattern writes for this one (it records why where it differs), or None
+    where it drops it: policy pattern_match `whole-string` pads an unanchored one. Remembered per
     rule version beside its verdict: a planned copy asks for every pattern it copies."""
-    kept_cache = r.__dict__.get("_patterns_kept")
+    kept_cache = r.__dict__.get("_patterns_written")
     if kept_cache is None:
-        kept_cache = r.__dict__["_patterns_kept"] = {}
-    kept = kept_cache.get(pattern)
-    if kept is None:
+        kept_cache = r.__dict__["_patterns_written"] = {}
+    written = kept_cache.get(pattern, kept_cache)
+    if written is kept_cache:
         verdict = _pattern_verdict(r, pattern)
-        kept = verdict[0] != "invalid" and all(action != "drop" for _f, (action, _d, _t) in verdict[1])
+        if verdict[0] == "invalid" or any(action == "drop" for _f, (action, _d, _t) in verdict[1]):
+            written = None
+        else:
+            written = whole_string(pattern) if r.policy.get("pattern_match") == "whole-string" else pattern
         if len(kept_cache) >= 4096:  # bounded as the verdicts are
             kept_cache.clear()
-        kept_cache[pattern] = kept
-    return kept
+        kept_cache[pattern] = written
+    return written
+
+_ANY = ".*"  # (any characters, for a reader whose `.` matches every character: policy pattern_match)
+
+
+def whole_string(pattern: str) -> str:
+    """`pattern` (valid ECMA-262) written so that a reader matching it against the whole string, with
+    a `.` that matches every character (policy pattern_match `whole-string`), accepts exactly the
+    strings in which ECMA-262 finds a match: each side that a `^`/`$` of every top-level alternative
+    does not anchor gets `.*`, a top-level alternation grouped first, `(?:...)`, so that the `.*`
+    applies to each alternative. The same string where both sides are anchored. Exact: `.*P.*`
+    matches the whole string where P matches some part of it, and an anchor elsewhere in P still
+    asserts the string's start or end (no `m` flag), which a `.*` beside it then matches empty."""
+    spans, ends = _top_level(pattern)
+    start = all(pattern.startswith("^", b) for b, _ in spans)
+    end = all(e - 1 in ends for _, e in spans)
+    if start and end:
+        return pattern
+    if not pattern:
+        return _ANY
+    body = f"(?:{pattern})" if len(spans) > 1 else pattern
+    return ("" if start else _ANY) + body + ("" if end else _ANY)
+
+
+def _top_level(pattern: str) -> tuple[list, set]:
+    """The (start, end) spans of `pattern`'s top-level alternatives, and where a `$` assertion stands
+    at the top level: read outside groups, classes (`[...]`, where a `]` first still closes it, as
+    ECMA-262 reads `[]`) and escapes (`\\$` is a character)."""
+    spans, ends, depth, begin, i, n = [], set(), 0, 0, 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif depth == 0 and c == "|":
+            spans.append((begin, i))
+            begin = i + 1
+        elif depth == 0 and c == "$":
+            ends.add(i)
+        i += 1
+    spans.append((begin, n))
+    return spans, ends
