@@ -170,3 +170,28 @@ def test_the_first_baseline_is_written_where_the_file_names_one(project: Path) -
     (project / "toolcast-baseline.json").unlink()
     code, _, err = run("check")  # (without --write-baseline a missing baseline is still an error)
     assert code == 2 and "baseline" in err
+
+
+def test_files_are_named_from_the_file_s_directory_wherever_the_run_starts(project: Path, monkeypatch) -> None:
+    """With a [tool.toolcast] in force, reports and the manifest name each file relative to the
+    pyproject.toml's directory (`tools/pick.json`, never `../../tools/pick.json`): an annotation
+    lands on the file, and --fail-on-change gives one answer from any directory (red-team s13j #9,
+    s12a #6). Without a table, a PATH is named as given."""
+    write(project, 'paths = ["tools"]\nout = "generated"\n')
+    rel = str(Path("tools") / "pick.json")
+    assert run("compile")[0] == 0  # from src/pkg
+    manifest = json.loads((project / "generated" / "manifest.json").read_text())
+    assert [t["source"] for t in manifest["tools"]] == [rel]
+    assert run("compile", "--fail-on-change")[0] == 0
+    monkeypatch.chdir(project)
+    assert run("compile", "--fail-on-change")[0] == 0
+    assert run("compile", str(project / "tools"), "--fail-on-change")[0] == 0  # (an absolute PATH too)
+    monkeypatch.chdir(project / "src")
+    text = run("check", "--format", "github")[1]
+    assert f"file={rel},line=1," in text and "file=../" not in text
+    log = json.loads(run("check", "--format", "sarif")[1])
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"] for loc in r["locations"]}
+    assert uris == {"tools/pick.json"}
+    assert f"{rel}:1:" in run("check", "../tools")[1]  # (a PATH given on the command line too)
+    (project / "pyproject.toml").unlink()
+    assert f"{Path('..') / rel}:1:" in run("check", "../tools")[1]  # no table: as given

@@ -475,3 +475,67 @@ def test_anthropic_a_tool_use_the_message_ends_with_at_max_tokens_is_not_run(sdk
     for other in ({"stop_reason": "tool_use"}, {"content": [*message["content"], {"type": "text", "text": "..."}]}):
         calls, rejected = tc_anthropic.tool_calls(read({**message, **other}), TOOLSET)  # whole calls
         assert [c.call_id for c in calls] == ["a", "b"] and rejected == []
+
+
+PURGE_TOOLS = [{"name": "purge", "inputSchema": {"type": "object", "properties": {"scope": {"type": "string"}}}}]
+
+
+@pytest.mark.parametrize(("target", "reason"), [
+    ("mistral", "length"), ("mistral", "model_length"), ("deepseek", "length"),
+    ("deepseek", "insufficient_system_resource"), ("xai", "length"), ("openai", "length")])
+def test_the_generic_loop_rejects_a_call_a_choice_cut_off_at_its_length_limit_left_unfinished(target, reason):
+    """The generic loop reads `finish_reason` as the wire's `calls.cut` says: a call left with empty
+    arguments, or JSON text cut part-way, is not run; a whole call of the same choice is."""
+    from toolcast.providers import loop as generic
+
+    toolset, _ = ToolSet.build(PURGE_TOOLS)
+    texts = {"a": '{"scope": "x"}', "b": "", "c": '{"scope": "ca'}
+    message = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": i, "type": "function", "function": {"name": "purge", "arguments": t}} for i, t in texts.items()]}
+    response = {"id": "r", "choices": [{"index": 0, "finish_reason": reason, "message": message}]}
+    read = functools.partial(generic.tool_calls, target=target)
+    for part in (response, response["choices"][0]):  # the whole response, or its choice
+        calls, rejected = read(part, toolset)
+        assert [(c.call_id, c.arguments) for c in calls] == [("a", {"scope": "x"})]
+        assert [r["tool_call_id"] for r in rejected] == ["b", "c"]
+        for r in rejected:
+            assert r["content"] == (f"Error: the call to tool 'purge' is not complete (the response was cut off, "
+                                    f"finish_reason {reason!r}); it was not run. Call the tool again with all its arguments.")
+    response["choices"][0]["finish_reason"] = "tool_calls"  # a whole response: "" is a zero-argument call
+    calls, rejected = read(response, toolset)
+    assert [c.call_id for c in calls] == ["a", "b"] and [r["tool_call_id"] for r in rejected] == ["c"]
+    assert "not valid JSON" in rejected[0]["content"]
+
+
+def test_openai_chat_a_call_cut_part_way_at_the_length_limit_is_said_to_be_not_complete():
+    toolset, _ = ToolSet.build(PURGE_TOOLS)
+    message = {"role": "assistant", "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "purge", "arguments": '{"scope": "ca'}}]}
+    _, (out,) = tc_openai.tool_calls({"choices": [{"finish_reason": "length", "message": message}]}, toolset)
+    assert "the call to tool 'purge' is not complete" in out["content"]
+
+
+@pytest.mark.parametrize("reason", ["max_tokens", "model_context_window_exceeded"])
+@pytest.mark.parametrize("loop", ["anthropic", "generic-anthropic", "generic-bedrock"])
+def test_the_tool_use_a_message_cut_off_ends_with_is_not_run(loop, reason):
+    """Anthropic and Bedrock say a message was cut off in its stop reason (max_tokens, or the
+    context window): the tool use it ends with was cut short, whatever input it holds."""
+    from toolcast.providers import loop as generic
+
+    toolset, _ = ToolSet.build(PURGE_TOOLS)
+    if loop == "generic-bedrock":
+        blocks = [{"toolUse": {"toolUseId": i, "name": "purge", "input": {"scope": i}}} for i in ("a", "b")]
+        response = {"output": {"message": {"role": "assistant", "content": blocks}}, "stopReason": reason}
+        read, key = functools.partial(generic.tool_calls, target="bedrock"), ("toolResult", "toolUseId")
+    else:
+        blocks = [{"type": "tool_use", "id": i, "name": "purge", "input": {"scope": i}} for i in ("a", "b")]
+        response = {"id": "m", "type": "message", "role": "assistant", "content": blocks, "stop_reason": reason}
+        read = tc_anthropic.tool_calls if loop == "anthropic" else functools.partial(generic.tool_calls, target="anthropic")
+        key = ("tool_use_id",)
+    calls, rejected = read(response, toolset)
+    assert [c.call_id for c in calls] == ["a"]
+    assert [functools.reduce(lambda d, k: d[k], key, r) for r in rejected] == ["b"]
+    assert "is not complete (the response was cut off" in json.dumps(rejected) and repr(reason) in json.dumps(rejected)
+    response["stopReason" if loop == "generic-bedrock" else "stop_reason"] = "tool_use"  # a whole response
+    calls, rejected = read(response, toolset)
+    assert [c.call_id for c in calls] == ["a", "b"] and rejected == []

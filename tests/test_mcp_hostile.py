@@ -364,3 +364,23 @@ def test_an_answer_whose_id_cannot_be_read_is_reported_and_the_session_goes_on(i
     assert bad["output"] == "after" and echo["output"] == '{"x": 1}'
     assert len(problems) == 1
     assert "printed a line that is not a JSON-RPC message on stdout, skipped: " in problems[0]
+
+
+@pytest.mark.parametrize("levels", [300, 5000])
+def test_a_tool_nested_past_the_sdks_json_reader_is_refused_alone_by_compile_mcp(tmp_path, levels):
+    # Found by a red team: the SDK's JSON reader (about 200 levels) refused the whole listing.
+    import io
+
+    from toolcast.cli.main import main
+
+    attack = shlex.join([PY, str(HERE / "servers" / "proxy_attack_server.py"), "--deep-tool", str(levels)])
+    tools = list_tools_stdio_sync(attack, timeout=LIMIT)
+    assert [t["name"] for t in tools][-2:] == ["getenv", "deep"]
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["compile", "--mcp", attack, "--target", "mcp", "--out", str(tmp_path / "o")], stdout=out, stderr=err)
+    manifest = json.dumps(json.loads((tmp_path / "o" / "manifest.json").read_text()))
+    assert '"echo"' in manifest and "recursion" not in err.getvalue(), err.getvalue()
+    if levels == 300:  # (read whole: judged as from a file, where MCP states no depth limit)
+        assert code == 0 and '"deep"' in manifest, err.getvalue()
+    else:  # (past the compile's depth: refused alone)
+        assert code == 1 and "mcp/schema-too-deep" in out.getvalue(), err.getvalue()

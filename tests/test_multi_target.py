@@ -147,3 +147,73 @@ def test_a_folder_that_cannot_be_built_leaves_every_target_folder_as_it_was(tmp_
     after = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]  # no staging folder left behind
+
+
+def _tree(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_one_target_then_several_the_top_level_batch_leaves_in_the_same_switch(tmp_path: Path, monkeypatch) -> None:
+    """`--out gen` then `--out gen --target openai,anthropic`: the first run's gen/manifest.json and
+    the file it vouches for leave as stale files do, with the folders in one exchange; files that
+    are not provably toolcast's stay, and a failed run leaves gen exactly as it was."""
+    import errno
+
+    from toolcast import outdir
+
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--out", str(out))[0] == 0
+    (out / "README.md").write_text("mine\n")
+    before = _tree(out)
+    build = outdir.Batch._build
+
+    def full_for_anthropic(self):
+        if self.dir.name == "anthropic":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return build(self)
+
+    monkeypatch.setattr(outdir.Batch, "_build", full_for_anthropic)
+    code, _, err = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 2 and "left unchanged" in err and _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]
+    monkeypatch.setattr(outdir.Batch, "_build", build)
+
+    exchanges = []
+    real = outdir.exchange
+    monkeypatch.setattr(outdir, "exchange", lambda a, b: exchanges.append(b) or real(a, b))
+    code, _, err = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out), "--fail-on-change")
+    assert code == 1  # a change: the old batch left
+    assert sorted(_tree(out)) == ["README.md", "anthropic/manifest.json", "anthropic/refund_order.json",
+                                  "openai/manifest.json", "openai/refund_order.json"]
+    assert f"{out / 'manifest.json'}: the manifest of an earlier one-target run; removed" in err
+    assert [Path(b).name for b in exchanges] == ["gen"]  # the folders and the top level: one exchange
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out), "--fail-on-change")[0] == 0
+
+    # a file of the old batch someone edited stays, and so does the manifest that lists it
+    assert run("compile", REFUND, TOOLS, "--out", str(out))[0] == 0
+    (out / "refund_order.json").write_text("edited\n")
+    code, _, err = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 0 and (out / "refund_order.json").read_text() == "edited\n" and (out / "manifest.json").exists()
+    assert "its content is not what toolcast wrote; kept" in err and "kept for the files it lists that stay" in err
+    assert not [p for p in out.iterdir() if p.suffix == ".json" and p.name not in ("manifest.json", "refund_order.json")]
+
+
+def test_several_targets_then_one_the_target_folders_leave(tmp_path: Path) -> None:
+    """`--target openai,anthropic --out gen` then `--out gen`: gen/openai/ and gen/anthropic/, each
+    nothing but a batch toolcast wrote, leave with the switch; a folder with anything else stays, said why."""
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--target", "openai,anthropic,gemini", "--out", str(out))[0] == 0
+    (out / "gemini" / "notes.txt").write_text("mine\n")
+    (out / "mine").mkdir()
+    code, _, err = run("compile", REFUND, "--out", str(out), "--fail-on-change")
+    assert code == 1
+    assert sorted(_tree(out)) == ["gemini/manifest.json", "gemini/notes.txt", "gemini/refund_order.json",
+                                  "manifest.json", "refund_order.json"]
+    assert (out / "mine").is_dir()
+    assert f"{out / 'anthropic'}/: the batch folder of an earlier run for several targets; removed" in err
+    assert f"{out / 'gemini'}/: the batch folder of an earlier run for several targets, kept: it also holds notes.txt" in err
+    assert run("compile", REFUND, "--out", str(out), "--fail-on-change")[0] == 0
+    # and a change of targets drops the folder of a target no longer compiled
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
+    code, _, err = run("compile", REFUND, "--target", "openai,xai", "--out", str(out), "--fail-on-change")
+    assert code == 1 and not (out / "anthropic").exists() and (out / "xai" / "manifest.json").exists()

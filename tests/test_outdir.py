@@ -601,3 +601,40 @@ def test_a_json_document_that_cannot_be_buffered_is_a_clear_error(tmp_path: Path
     assert p.returncode == 2 and p.stdout == ""
     assert "toolcast: cannot write the report: File too large" in p.stderr and "TMPDIR" in p.stderr
     assert "Traceback" not in p.stderr and "internal error" not in p.stderr
+
+
+def test_a_crlf_checkout_of_the_out_directory_is_no_change(tmp_path: Path) -> None:
+    """DIR as Git's core.autocrlf checks it out (CRLF line ends): --fail-on-change sees no change,
+    and a stale file that differs only by its line ends still leaves; one edited otherwise stays
+    (red-team s13j #16)."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for p in GOOD:
+        (tools / Path(p).name).write_bytes(Path(p).read_bytes())
+    out = tmp_path / "gen"
+
+    def crlf() -> None:
+        for p in out.iterdir():
+            p.write_bytes(p.read_bytes().replace(b"\n", b"\r\n"))
+
+    def compile_(*more: str) -> tuple[int, str]:
+        err = io.StringIO()
+        code = main(["compile", str(tools), "--out", str(out), "--fail-on-change", *more], stdout=io.StringIO(), stderr=err)
+        return code, err.getvalue()
+
+    assert compile_()[0] == 1  # (the first run writes DIR: a change)
+    crlf()
+    assert compile_() == (0, "")
+    crlf()
+    (tools / "pydantic_contact.json").unlink()
+    gone = set(os.listdir(out))
+    assert compile_() == (1, "")
+    gone -= set(os.listdir(out))
+    assert gone and all(b"\r" not in p.read_bytes() for p in out.iterdir())
+    # a file that differs by more than its line ends is not toolcast's any more
+    (tools / "mcp_tools_list.json").unlink()
+    kept = next(t["file"] for t in json.loads((out / "manifest.json").read_text())["tools"] if "mcp_tools" in t["source"])
+    crlf()
+    (out / kept).write_bytes((out / kept).read_bytes().replace(b"\r\n}", b"\r\n}\r\n"))
+    code, err = compile_()
+    assert code == 1 and f"{kept}: listed in manifest.json, but its content is not what toolcast wrote; kept" in err

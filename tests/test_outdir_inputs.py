@@ -58,3 +58,42 @@ def test_an_input_elsewhere_with_the_same_name_is_no_reason_to_refuse(tmp_path: 
     assert run("compile", "tools", "--out", "gen")[0] == 0
     assert run("compile", "tools", "--out", "gen")[0] == 0  # (gen/refund_order.json is toolcast's own)
     assert json.loads((tmp_path / "tools" / "refund_order.json").read_text()) == TOOL
+
+
+@pytest.mark.parametrize("targets", [["--target", "openai"], ["--target", "openai,anthropic"]])
+def test_a_folder_skipped_as_an_out_directory_is_said_in_every_format(tmp_path: Path, monkeypatch,
+                                                                      targets: list[str]) -> None:
+    """A folder under PATH holding toolcast's manifest.json is skipped (another run's --out), and
+    every format says so: a note in text, "skipped" in JSON, a SARIF notification, a ::notice
+    (red-team s13j #14: a stray manifest made the gate stop checking a folder, in silence)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tools" / "billing").mkdir(parents=True)
+    (tmp_path / "tools" / "weather.json").write_text(json.dumps({**TOOL, "name": "weather"}))
+    (tmp_path / "tools" / "billing" / "refund_order.json").write_text(json.dumps(TOOL))
+    assert run("compile", "tools/billing", "--out", "gen")[0] == 0
+    (tmp_path / "tools" / "billing" / "manifest.json").write_bytes((tmp_path / "gen" / "manifest.json").read_bytes())
+    where = os.path.join("tools", "billing")
+    why = "it holds the manifest.json of an --out directory"
+
+    code, text, _ = run("check", "tools", *targets)
+    assert code == 0 and f"note: {where}: skipped: {why}" in text
+    code, text, _ = run("check", "tools", "--summary", "--quiet", *targets)
+    assert f"note: {where}: skipped: {why}" in text
+    doc = json.loads(run("check", "tools", "--format", "json", *targets)[1])
+    assert [(s["path"], s["reason"][:len(why)]) for s in doc["skipped"]] == [(where, why)]
+    log = json.loads(run("check", "tools", "--format", "sarif", *targets)[1])
+    notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert [(n["level"], n["descriptor"]["id"], n["properties"]["path"]) for n in notes] == [("note", "toolcast/skipped", where)]
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is True
+    text = run("check", "tools", "--format", "github", *targets)[1]
+    assert f"::notice title=toolcast skipped a directory::{where}: skipped: {why}" in text
+    err = run("probe", "tools", "--dry-run", *targets)[2]  # (probe's formats have no place: stderr)
+    assert f"toolcast: note: {where}: skipped: {why}" in err
+    # the run's own --out is skipped as it always was, without a word
+    code, text, _ = run("compile", "tools", "--out", "tools/billing")
+    assert code == 0 and "skipped" not in text
+    # nothing skipped: the JSON document is what it was
+    assert "skipped" not in json.loads(run("check", "tools/weather.json", "--format", "json", *targets)[1])
+    # a PATH that is such a folder itself is an input error that says why
+    code, text, _ = run("check", "tools/billing", *targets)
+    assert code == 2 and "holds the manifest.json of an --out directory" in text

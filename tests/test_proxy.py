@@ -31,8 +31,11 @@ TIME = f"{PY} -m mcp_server_time --local-timezone UTC"
 async def proxied(*options: str, seen: list | None = None, errlog: Any = None,
                   env: dict[str, str] | None = None, initialize: bool = True) -> AsyncIterator[ClientSession]:
     """The official SDK's stdio client and session, connected to `toolcast proxy OPTIONS` (and
-    initialized, unless `initialize` is false)."""
-    params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli.main", "proxy", *options], env=env)
+    initialized, unless `initialize` is false). The proxy gets the SDK's default environment, `env`
+    and this process's PYTHONPATH, so that it runs the toolcast under test (not an installed one)."""
+    path = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
+    params = StdioServerParameters(command=PY, args=["-m", "toolcast.cli.main", "proxy", *options],
+                                   env={**path, **(env or {})})
 
     async def on_message(message: Any) -> None:
         if seen is not None:
@@ -394,7 +397,7 @@ def test_a_failed_call_on_a_live_server_does_not_restart_it(tool: str, said: str
 
     held, failed, echo = run(go())
     assert failed.is_error is True and text_of(failed).startswith(said)
-    assert "started again" not in text_of(failed)
+    assert "on the next call" not in text_of(failed)
     assert held.is_error is not True and text_of(held) == "held"
     assert echo.is_error is not True and text_of(echo) == "{}"
 

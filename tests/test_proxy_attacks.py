@@ -173,7 +173,7 @@ def test_http_a_cut_request_and_a_cut_ping_fail_only_that_request(pings: str):
             return await go(url)
 
     failed, slow, echo = run(both())
-    assert failed.is_error is True and "started again" not in text_of(failed)
+    assert failed.is_error is True and "on the next call" not in text_of(failed)
     assert [text_of(r) for r in slow] == ["slow"] * 5 and not any(r.is_error for r in slow)
     assert echo.is_error is not True and text_of(echo) == "ok"
 
@@ -191,7 +191,7 @@ def test_http_a_failed_relist_keeps_the_servers_tools_and_is_tried_again():
             return first, failed, echo, {t.name for t in (await session.list_tools()).tools}
 
     first, failed, echo, listed = run(go())
-    assert "h__echo" in first and failed.is_error is True and "started again" in text_of(failed)
+    assert "h__echo" in first and failed.is_error is True and "a new session is opened" in text_of(failed)
     assert echo.is_error is not True and text_of(echo) == "ok"
     assert listed == first
 
@@ -206,7 +206,9 @@ def test_http_a_session_the_server_does_not_know_is_started_again():
 
     forgot, failed, echo = run(go())
     assert forgot.is_error is not True and text_of(forgot) == "ok"
-    assert failed.is_error is True and "started again" in text_of(failed), text_of(failed)
+    # (an HTTP server is not started by the proxy: the message says what it does, red team s13h note)
+    assert failed.is_error is True and "a new session is opened with the server on the next call" in text_of(failed), \
+        text_of(failed)
     assert echo.is_error is not True and text_of(echo) == "ok"
 
 
@@ -390,7 +392,7 @@ def test_one_malformed_tool_is_left_out_alone_with_its_reason(tmp_path):
     assert called.is_error is not True
     assert "unavailable" not in stderr and "pydantic" not in stderr, stderr
     assert "a__strschema (a/strschema) left out: refused (openai/" in stderr
-    assert "dropped (missing or empty tool name)" in stderr
+    assert "a/(unnamed): dropped (missing or empty tool name)" in stderr
     # Every report line names the reason by its code (red team finding 10).
     assert "a__uniq (a/uniq) sent non-strict (openai/unsupported-keyword)" in stderr
     assert "a__uniq (a/uniq) sent strict with a loss: openai/unsupported-keyword" in results[True][2]
@@ -561,3 +563,65 @@ def test_a_relist_that_fails_keeps_a_live_stdio_servers_tools(tmp_path):
     assert "server 'a' is unavailable: it answered with an error: busy reindexing" in _stderr(log)
     assert "a__echo" in names
     assert called.is_error is not True and json.loads(text_of(called))["arguments"] == {"z": 3}
+
+
+@pytest.mark.parametrize("levels", [300, 5000])
+def test_a_tool_nested_past_the_sdks_json_reader_is_left_out_alone(tmp_path, levels):
+    # Found by a red team: one tool whose schema nests past the SDK's JSON reader (about 200 levels)
+    # made the server's whole listing unreadable ("recursion limit exceeded"), every tool unknown.
+    # (5,000 levels: past Python's own JSON reader too.)
+    tools_file = tmp_path / "tools.txt"
+    tools_file.write_text("plain\n")
+    log = (tmp_path / "stderr").open("w+")
+    server = f"a={ATTACK} --tools-file {tools_file} --deep-tool {levels}"
+
+    async def go():
+        async with proxied("--server", server, errlog=log) as session:
+            names = {t.name for t in (await session.list_tools()).tools}
+            return names, await session.call_tool("a__echo", {"q": "x"})
+
+    names, called = run(go())
+    stderr = _stderr(log)
+    assert {"a__echo", "a__plain"} <= names and "a__deep" not in names, stderr
+    assert called.is_error is not True and "unavailable" not in stderr, stderr
+    assert "a/deep: dropped (its definition nests more than 200 levels deep)" in stderr
+
+
+def test_an_http_servers_answer_over_the_memory_budget_fails_its_call_alone(tmp_path):
+    # Found by a red team: --memory-budget bounded stdio servers' answers only; an HTTP server's
+    # plain JSON answer was read whole, whatever its size.
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with (http_server() as url,
+                    proxied("--memory-budget", "4", "--server", f"h={url}", errlog=log) as session):
+            over = await session.call_tool("h__big", {"mib": 2})  # (each byte counts 6 times: 12 MiB)
+            after = [await session.call_tool("h__big", {"mib": 0.25}) for _ in range(3)]  # (the budget given back)
+            return over, after, await session.call_tool("h__echo", {})
+
+    over, after, echo = run(go())
+    assert over.is_error is True and "would exceed the proxy's memory budget of 4 MiB" in text_of(over), text_of(over)
+    assert [r.is_error for r in after] == [False] * 3 and len(text_of(after[0])) == 256 * 1024
+    assert echo.is_error is not True and text_of(echo) == "ok"
+
+
+def test_an_sse_answer_over_the_memory_budget_fails_its_call_alone(tmp_path):
+    # The SDK's own MCPServer answers calls as server-sent events: each counted until it is whole.
+    proc = subprocess.Popen([PY, str(HERE / "servers" / "http_server.py")], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    url = proc.stdout.readline().strip()
+    log = (tmp_path / "stderr").open("w+")
+
+    async def go():
+        async with proxied("--memory-budget", "1", "--server", f"h={url}", errlog=log) as session:
+            over = await session.call_tool("h__echo", {"text": "x" * 300_000})  # (1.8 MiB counted)
+            after = [await session.call_tool("h__echo", {"text": "y" * 50_000}) for _ in range(5)]
+            return over, after
+
+    try:
+        over, after = run(go())
+    finally:
+        proc.kill()
+        proc.wait()
+    assert over.is_error is True and "would exceed the proxy's memory budget of 1 MiB" in text_of(over), text_of(over)
+    assert [r.is_error for r in after] == [False] * 5 and '"y' in text_of(after[-1]), _stderr(log)

@@ -441,3 +441,18 @@ def test_tools_is_available_from_toolcast_openai():
     assert openai_mod.tools is _openai_runtime.tools
     assert openai_mod.tool_calls is _openai_runtime.tool_calls
     assert openai_mod.tool_output is _openai_runtime.tool_output
+
+
+def test_a_tool_nested_too_deeply_is_dropped_alone_and_reported():
+    deep: dict = {"type": "string"}
+    for _ in range(600):  # (1,200 levels: a copy by recursion would exhaust Python's stack)
+        deep = {"type": "object", "properties": {"x": deep}}
+    toolset, report = ToolSet.build([("s", [{"name": "deep", "inputSchema": deep},
+                                            {"name": "ok", "inputSchema": {"type": "object"}}])])
+    assert [t.name for t in toolset.tools] == ["s__ok"]
+    assert report.lines() == ["s/deep: dropped (its definition nests more than 200 levels deep)"]
+
+
+def test_a_tool_without_a_name_is_reported_as_unnamed_not_none():
+    _, report = ToolSet.build([("s", [{"name": "", "inputSchema": {"type": "object"}}, 7])])
+    assert report.lines() == ["s/(unnamed): dropped (missing or empty tool name)", "s/(unnamed): dropped (not a tool: int)"]

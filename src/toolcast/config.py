@@ -178,6 +178,8 @@ def apply_config(args: argparse.Namespace, argv: list[str] | None, start: Path |
     if cfg is None:
         return None
     command = args.command
+    if command != "diff":  # (files are named relative to the file's directory: config.md, "Places")
+        args.config_dir = str(cfg.path.parent)
     given = _given(command, list(argv) if argv is not None else __import__("sys").argv[1:])
     sub = _subparser(build_parser(), command)
     if command == "diff":  # (not diff's settings, but files in PATH that are not tools: read as check reads PATH)

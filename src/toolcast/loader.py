@@ -317,7 +317,11 @@ def _item(source: str, tool: Any, file: str, positions: Any, tokens: tuple, bare
 TOOL_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 
 
-def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = None) -> list[Path]:
+OUT_DIR_SKIPPED = "it holds the manifest.json of an --out directory (toolcast's output, not tool definitions)"
+
+
+def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = None,
+               passed: list | None = None) -> list[Path]:
     """The tool files under a directory, in sorted order: every file with a known extension,
     skipping hidden files and directories (a name starting with "."), symlinked directories,
     the files and directories in `skip` (the run's --out and baseline files) and any directory
@@ -325,7 +329,7 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
 
     What cannot be read is not skipped in silence: a directory that cannot be listed, and a
     tool-named entry that is not a regular file (a FIFO would block the run), are appended to
-    `problems` as (path, why)."""
+    `problems` as (path, why); a directory skipped as another run's --out, to `passed` as (path, why)."""
     skipped = {_real(p) for p in skip}
     found: list[Path] = []
 
@@ -335,11 +339,13 @@ def tool_files(root: Path, skip: tuple[Path, ...] = (), problems: list | None = 
 
     for here, dirs, files in os.walk(root, onerror=unlisted):
         base = Path(here)
-        if base != root and (_real(base) in skipped or _is_out_dir(base)):
+        if _real(base) in skipped or _is_out_dir(base):
+            if passed is not None and _real(base) not in skipped:
+                passed.append((base, OUT_DIR_SKIPPED))
+            if base == root:
+                return []
             dirs[:] = []
             continue
-        if base == root and (_real(base) in skipped or _is_out_dir(base)):
-            return []
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(base / d))
         for f in files:
             if f.startswith(".") or Path(f).suffix.lower() not in TOOL_SUFFIXES:
@@ -382,24 +388,45 @@ def _is_out_dir(path: Path) -> bool:
     return isinstance(data, dict) and "toolcast" in data and isinstance(data.get("tools"), list)
 
 
+def named(path: str, base: str | None) -> str:
+    """How a file is named in reports and the manifest: as given, or with `base` (the directory of
+    the pyproject.toml in force) relative to that directory, wherever the run started."""
+    if base is None:
+        return path
+    full = os.path.abspath(path)
+    try:
+        return os.path.relpath(full, base)
+    except ValueError:  # (another drive)
+        return full
+
+
 def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | None = None,
-         skip: tuple[Path, ...] = ()) -> tuple[list[Item], list[InputError]]:
+         skip: tuple[Path, ...] = (), passed: list | None = None,
+         base: str | None = None) -> tuple[list[Item], list[InputError]]:
     """All tools in one PATH argument ("-" is standard input, a directory is read as
     `tool_files` lists); never raises for bad input. With `positions`, each item knows where
-    its pieces are in the file (Item.where); `name` names a bare JSON Schema."""
+    its pieces are in the file (Item.where); `name` names a bare JSON Schema; `passed` gets the
+    (path, why) of each directory under PATH skipped as another run's --out; `base`: files are
+    named relative to it (`named`)."""
     if not path:  # (Path("") is the working directory: an unset "$SRC" would read all of it)
         return [], [InputError('""', "is empty; give a file, a directory or - for standard input")]
     # (os.path.isdir: Path.is_dir raises for a name too long or a parent that cannot be searched,
     # which stopped every PATH; such a path's error is open()'s, below)
     if path != "-" and os.path.isdir(path):
         problems: list[tuple[Path, str]] = []
-        files = tool_files(Path(path), skip, problems)
-        errors: list[InputError] = [InputError(str(p), why) for p, why in problems]
+        seen: list[tuple[Path, str]] = []
+        files = tool_files(Path(path), skip, problems, seen)
+        errors: list[InputError] = [InputError(named(str(p), base), why) for p, why in problems]
+        if not files and seen and seen[0][0] == Path(path):
+            return [], errors or [InputError(named(path, base), "holds the manifest.json of an --out directory (toolcast's output, "
+                                             "not tool definitions), so nothing in it is read; give the tools' directory")]
+        if passed is not None:
+            passed.extend((named(str(p), base), why) for p, why in seen)
         if not files:
-            return [], errors or [InputError(path, f"a directory with no tool files ({', '.join(TOOL_SUFFIXES)}) in it")]
+            return [], errors or [InputError(named(path, base), f"a directory with no tool files ({', '.join(TOOL_SUFFIXES)}) in it")]
         items: list[Item] = []
         for f in files:
-            got, errs = load(str(f), positions=positions, name=name)
+            got, errs = load(str(f), positions=positions, name=name, base=base)
             items.extend(got)
             errors.extend(errs)
         return items, errors
@@ -410,7 +437,7 @@ def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | N
         if isinstance(data, str):
             data = data.encode("utf-8")
     else:
-        source, suffix = path, Path(path).suffix.lower()
+        source, suffix = named(path, base), Path(path).suffix.lower()
         try:
             data = read_bounded(path)
         except OSError as exc:

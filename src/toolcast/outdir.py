@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from toolcast._output.dirlocks import OutDirError, _lock, _recover, _restore
 from toolcast._output.fsops import (
     carry,
     create,
@@ -33,9 +34,11 @@ from toolcast._output.outfiles import (
     MANIFEST,
     TMP_PREFIX,
     TMP_SUFFIX,
+    batch_folder,
     dumps,
     file_names,
     file_pieces,
+    is_manifest,
     is_temp,
     not_ours,
     previous_files,
@@ -43,16 +46,6 @@ from toolcast._output.outfiles import (
 from toolcast.model import CompileResult, null_path_to_json
 
 __all__ = ["MANIFEST", "Batch", "OutDirError", "dumps", "file_names", "target_problem", "write"]
-
-_LOCK_ATTEMPTS = 20
-
-
-class OutDirError(Exception):
-    """`--out` cannot be written; the directory is left as it was."""
-
-    def __init__(self, path: str, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path, self.reason = path, reason
 
 
 def target_problem(out: str | os.PathLike) -> str | None:
@@ -105,6 +98,9 @@ def write(out: Path, results: Iterable[tuple[str, CompileResult]], meta: dict) -
         return batch.commit()
 
 
+# The staging and moved-aside directories of runs on DIR's folders (`.openai.toolcast-new-…`).
+_STAGING = re.compile(r"\..*\.toolcast-(?:new|old)-")
+
 # What the loader adds to a file's name for one tool of several in it (`FILE#tools[3]`, `FILE#[3]`).
 _IN_FILE = re.compile(r"#(?:tools)?\[\d+\]\Z")
 
@@ -118,9 +114,16 @@ class Batch:
     RENAME_EXCHANGE on Linux; elsewhere two renames, between which DIR is briefly absent), so a
     reader sees the old batch or the new one, never a mix. Both directories are locked with
     `flock` for the whole run, so a second run on the same DIR is refused instead of mixing.
+
+    `folders` names the folders a run for several targets gives DIR (one per target): such a
+    folder that holds nothing but a batch toolcast wrote leaves DIR with the switch. With `meta`
+    None the batch is such a run's DIR: no manifest, only the folders `hold` gives it, built
+    inside its new DIR and switched in with it, and the previous one-target batch at DIR's top
+    level leaves as a stale file does.
     """
 
-    def __init__(self, out: str | os.PathLike, meta: dict) -> None:
+    def __init__(self, out: str | os.PathLike, meta: dict | None, folders: Iterable[str] = (),
+                 base: str | None = None) -> None:
         self.given = str(out)
         problem = target_problem(out)
         if problem:
@@ -130,6 +133,10 @@ class Batch:
         if self.dir.parent == self.dir:
             raise OutDirError(self.given, "is the root directory; toolcast replaces DIR as a whole, so give one inside it")
         self.kept: list[tuple[str, str]] = []  # (file, why it was not removed)
+        self.removed: list[tuple[str, str]] = []  # (entry, what it was): an earlier layout's batch that left
+        self._folders = frozenset(folders)
+        self._base = base  # (the directory the tools' sources are named from, when not the working one)
+        self._parts: dict[str, Batch] = {}  # (meta None) the folders built inside this batch
         # (name, source, temp file, where its manifest entry is in the spool): the entries
         # themselves are serialised as they come, so memory does not grow with them.
         self._records: list[tuple[str, str, str, tuple[int, int]]] = []
@@ -241,6 +248,7 @@ class Batch:
 
     def _note_input(self, source: str) -> None:
         """Remember the file a tool came from (`FILE`, or `FILE#tools[3]` for one of several)."""
+        source = os.path.join(self._base, source) if self._base else source
         file = source if os.path.lexists(source) else _IN_FILE.sub("", source)
         with contextlib.suppress(OSError, ValueError):  # (standard input, an MCP server: no file)
             st = os.stat(file)
@@ -284,11 +292,25 @@ class Batch:
         written, carried, listed = self._built
         with self._or_left_as_it_was():
             old = self._switch()
+        for part in self._parts.values():  # (their new batches are DIR/<name> now: never to be removed)
+            part._stage, part._done = None, True
         try:
             self._rescue(old, carried, listed)
+            for name, part in self._parts.items():
+                part._switched_with(old / name)
+                self._keep_old = self._keep_old or part._keep_old
         finally:
             self.abort()  # only tidies and unlocks now: the switch is done
         return written
+
+    def _switched_with(self, old: Path) -> None:
+        """This folder's new batch went in with its DIR's (`hold`); its old folder is now `old`."""
+        assert self._built is not None
+        try:  # (`old` is removed with the old DIR)
+            if is_dir(old):
+                self._rescue(old, self._built[1], self._built[2])
+        finally:
+            self.abort()
 
     def _build(self) -> tuple[list[str], set[str], set[str]]:
         """Fill the staging directory with the complete new DIR.
@@ -304,13 +326,17 @@ class Batch:
         for (_, _, temp, _), fname in zip(records, names, strict=True):
             os.replace(stage / temp, stage / fname)
             keep_mode(stage / fname, old.get(fname), self.dir / fname)
-        self._write_manifest(stage / MANIFEST, records, names)
-        keep_mode(stage / MANIFEST, old.get(MANIFEST), self.dir / MANIFEST)
-        ours = set(names) | {MANIFEST}
+        if self.meta is not None:
+            self._write_manifest(stage / MANIFEST, records, names)
+            keep_mode(stage / MANIFEST, old.get(MANIFEST), self.dir / MANIFEST)
+            ours = set(names) | {MANIFEST}
+        else:
+            ours = self._nest(stage)
         dropped = self._stale(old, ours)
+        dropped |= self._earlier(old, ours, len(dropped))
         carried = set()
         for name, st in sorted(old.items()):
-            if name in ours or name in dropped or is_temp(name):
+            if name in ours or name in dropped or is_temp(name) or _STAGING.match(name):
                 continue
             carry(self.dir / name, stage / name, st)
             carried.add(name)
@@ -358,6 +384,49 @@ class Batch:
             elif why:
                 self.kept.append((fname, why))
         return dropped
+
+    def hold(self, name: str, part: Batch) -> bool:
+        """(meta None) Build `part`, the batch of DIR/`name`, inside this one's new DIR, and so
+        switch it in with the rest of DIR in one exchange. False (not held: it is switched in on
+        its own) when DIR/`name` is a symbolic link to a directory elsewhere."""
+        assert self.meta is None and not self._done
+        if part.dir != self.dir / name:
+            return False
+        self._parts[name] = part
+        return True
+
+    def _nest(self, stage: Path) -> set[str]:
+        """Build each held folder's new batch and move it into the new DIR; returns their names."""
+        for name, part in self._parts.items():
+            part.prepare()
+            assert part._stage is not None
+            os.rename(part._stage, stage / name)
+            part._stage = stage / name  # (removed with this batch's staging directory, on abort)
+        return set(self._parts)
+
+    def _earlier(self, old: dict[str, os.stat_result], ours: set[str], files: int) -> set[str]:
+        """What an earlier run's other layout left that this run replaces: DIR/<target>/ folders
+        of a run for several targets and, for such a run (meta None), the manifest of a one-target
+        batch at DIR's top level, once every file it lists has left (`files` of them did)."""
+        out = set()
+        for name, st in sorted(old.items()):
+            if name in ours or name not in self._folders or not stat.S_ISDIR(st.st_mode):
+                continue
+            reason = batch_folder(self.dir / name)
+            if reason is None:
+                out.add(name)
+                self.removed.append((name + "/", "the batch folder of an earlier run for several targets; removed"))
+            elif reason:
+                self.kept.append((name + "/", reason))
+        if self.meta is None and MANIFEST in old and is_manifest(self.dir / MANIFEST):
+            listed = {f for f, _ in previous_files(self.dir / MANIFEST, old[MANIFEST])}
+            if any(f in listed for f, _ in self.kept):
+                self.kept.append((MANIFEST, "the manifest of an earlier one-target run, kept for the files it lists that stay"))
+            else:
+                out.add(MANIFEST)
+                self.removed.append((MANIFEST, f"the manifest of an earlier one-target run; removed with the {files} "
+                                     "file(s) it listed"))
+        return out
 
     def _switch(self) -> Path:
         """Put the staging directory in DIR's place; returns where the old DIR now is."""
@@ -413,6 +482,9 @@ class Batch:
                 os.chmod(self._stage, 0o700)
             shutil.rmtree(self._stage, ignore_errors=True)
             self._stage = None
+        for part in self._parts.values():
+            if not part.switched:
+                part.abort()
         if not self._done:
             for made in self._created:  # leave the path as it was: absent
                 with contextlib.suppress(OSError):  # not empty after all: someone else's now
@@ -422,92 +494,3 @@ class Batch:
             fd = self._locks.pop()
             if fd >= 0:
                 os.close(fd)
-
-
-def _try_lock(directory: Path) -> int | None:
-    """A descriptor holding an exclusive lock on `directory`, or None when another process holds it.
-
-    -1 where the system has no `flock` (Windows): there, runs on one DIR are not serialised.
-    """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        return -1
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _busy(given: str) -> OutDirError:
-    return OutDirError(given, "another toolcast run is writing this directory; try again when it has finished")
-
-
-def _lock(directory: Path, given: str) -> int:
-    """Lock `directory` for this run; returns the open descriptor that holds the lock."""
-    for _ in range(_LOCK_ATTEMPTS):
-        fd = _try_lock(directory)
-        if fd is None:
-            raise _busy(given)
-        if fd < 0:
-            return fd
-        held, now = os.fstat(fd), os.stat(directory)
-        if (held.st_dev, held.st_ino) == (now.st_dev, now.st_ino):
-            return fd
-        os.close(fd)  # another run switched a new directory in while we waited: lock that one
-    raise OutDirError(given, "kept being replaced while toolcast tried to lock it")
-
-
-def _leftovers(directory: Path, kind: str) -> list[Path]:
-    """The staging ("new") or moved-aside ("old") directories of runs on `directory`."""
-    prefix = f".{directory.name}.toolcast-{kind}-"
-    return [directory.parent / n for n in sorted(os.listdir(directory.parent)) if n.startswith(prefix)
-            and is_dir(directory.parent / n)]
-
-
-def _restore(directory: Path, given: str) -> None:
-    """DIR is absent and a run was killed between the two renames of a switch: put the old one back.
-
-    A moved-aside DIR that another process holds locked is a switch in progress: refused.
-    """
-    for path in _leftovers(directory, "old"):
-        if os.path.lexists(directory):
-            return
-        try:
-            fd = _try_lock(path)
-        except FileNotFoundError:
-            continue  # its run has just finished with it
-        if fd is None:
-            raise _busy(given)
-        try:
-            os.rename(path, directory)
-        finally:
-            if fd >= 0:
-                os.close(fd)
-
-
-def _recover(directory: Path) -> None:
-    """Remove what interrupted runs left beside DIR; called holding DIR's lock, so no run is
-    building a batch for it now (a leftover still locked is skipped all the same)."""
-    for path in _leftovers(directory, "new") + _leftovers(directory, "old"):
-        try:
-            fd = _try_lock(path)
-        except FileNotFoundError:
-            continue
-        if fd is None:
-            continue
-        try:
-            with contextlib.suppress(OSError):  # a read-only copy of DIR's mode must still go
-                os.chmod(path, 0o700)
-            shutil.rmtree(path, ignore_errors=True)
-        finally:
-            if fd >= 0:
-                os.close(fd)
-
-

@@ -20,6 +20,7 @@ from toolcast._runtime.proxy_options import (  # noqa: F401  (DEFAULT_TIMEOUT: p
     server_specs,
 )
 from toolcast._runtime.proxy_reads import AnsweredReads
+from toolcast._runtime.proxy_request import ListingBudget
 from toolcast._runtime.proxy_upstream import _reason, _Upstream
 from toolcast.mcp_runtime import McpServerError
 from toolcast.walk.values import non_json
@@ -160,19 +161,22 @@ class Proxy:
         null_paths: dict[str, tuple[tuple[Any, ...], ...]] = {}
         checks: dict[str, Any] = {}
         lines = list(naming.lines())
+        budget = ListingBudget(self.target, self.api, self.rules, self.strict)
         for exposed in self.names.admit(toolset.tools):
             where = f"{exposed.name} ({exposed.server}/{exposed.tool})"
             try:
-                result = self._compile(exposed.to_tool())
+                tool = exposed.to_tool()
+                result = budget.take(tool, self._compile(tool))
             except Exception as exc:  # one bad tool never stops the others
                 lines.append(f"{where} left out: it cannot be compiled: {_reason(exc)}")
                 continue
             if result.status == "refused":
                 codes = sorted({str(d.code) for d in result.diagnostics if d.outcome == "refuses"})
-                lines.append(f"{where} left out: refused ({', '.join(codes) or result.status})")
+                lines.append(f"{where} left out: refused ({', '.join(codes) or result.status}){budget.why(result)}")
                 continue
             schema = _parameters(self.target, result.tool)
             if schema is None:  # (a target whose compiled tool keeps no JSON Schema where it says)
+                budget.give_back()
                 lines.append(f"{where} left out: its compiled {self.target} tool holds no JSON Schema to list")
                 continue
             if result.status == "strict":
@@ -183,7 +187,8 @@ class Proxy:
             else:
                 # (what kept it from strict: a refusal, or a loss not allowed)
                 codes = sorted({str(d.code) for d in result.diagnostics if d.outcome in ("refuses", "lossy")})
-                lines.append(f"{where} sent non-strict ({', '.join(codes) or 'status ' + result.status})")
+                why = f"{', '.join(codes) or 'status ' + result.status}"
+                lines.append(f"{where} sent non-strict ({why}){budget.why(result)}")
             lossy = sorted({str(d.code) for d in result.diagnostics if d.outcome == "lossy"})
             if lossy and result.status == "strict":  # (--allow-lossy: what the model is no longer held to)
                 lines.append(f"{where} sent strict with a loss: {', '.join(lossy)}")
@@ -198,6 +203,7 @@ class Proxy:
             try:
                 tools.append(types.Tool.model_validate(entry, by_alias=True))
             except Exception as exc:
+                budget.give_back()
                 lines.append(f"{where} left out: not a valid MCP tool after compiling: {_validation_text(exc)}")
                 continue
         return _Listing(toolset, tools, null_paths, lines, checks)
@@ -232,7 +238,7 @@ class Proxy:
         async with anyio.create_task_group() as retrying:
             for name in tried:
                 retrying.start_soon(self._list, name)
-        return not tried <= set(self.down) and self._rebuild()  # none came up: nothing new
+        return not tried <= set(self.down) and self._rebuild("")  # none came up: nothing new
 
     def _retry(self) -> Any:
         """A retry of the servers that are down, run in the proxy's task group (one at a time);
@@ -251,12 +257,16 @@ class Proxy:
             self._tg.start_soon(attempt)
         return self._retrying
 
-    def _rebuild(self) -> bool:
-        """Compile the listing again; whether the tools it exposes changed."""
-        before = self.listing.tools
+    def _rebuild(self, changed_by: str | None = None) -> bool:
+        """Compile the listing again; whether the tools it exposes changed (then, given ``changed_by``,
+        it is said, with the summary's count and its lines not said for the listing before)."""
+        before = self.listing
         self.listing = self._build()
         self._built = True
-        return self.listing.tools != before
+        changed = self.listing.tools != before.tools
+        if changed and changed_by is not None:
+            self._summary(changed_by, set(before.lines))
+        return changed
 
     def _changed_by(self, server: str) -> Callable[[], None]:
         """The server's list_changed: a relist, unless one is under way (then one more after it:
@@ -312,7 +322,9 @@ class Proxy:
                 self.err.write(f"toolcast proxy: {line}\n")
                 self.err.flush()
 
-    def _summary(self) -> None:
+    def _summary(self, heading: str = "", said: set[str] | frozenset[str] = frozenset()) -> None:
+        if heading:
+            self._say(heading)
         listing = self.listing
         strict = len(listing.null_paths)
         total = len(listing.toolset) if listing.toolset is not None else 0
@@ -323,7 +335,8 @@ class Proxy:
             f"{total - len(listing.tools)} left out"
         )
         for line in listing.lines:
-            self._say(line)
+            if line not in said:
+                self._say(line)
 
     # ------------------------------------------------------------------ MCP handlers
 
@@ -426,10 +439,9 @@ class Proxy:
                 return _error_result(f"{where} {said}: {_reason(exc)}")
             await upstream.settle()
             upstream.drop(session)
-            return _error_result(
-                f"{where} failed: {_reason(exc)}{upstream.exit_detail()}; "
-                "the server is started again on the next call"
-            )
+            # (an HTTP server is not started by the proxy: a new session is opened with it)
+            again = "a new session is opened with the server" if upstream.spec.url else "the server is started again"
+            return _error_result(f"{where} failed: {_reason(exc)}{upstream.exit_detail()}; {again} on the next call")
 
     def _exposed(self, name: str) -> Any:
         listing = self.listing
@@ -442,8 +454,7 @@ class Proxy:
         """List the server's tools again (after a restart, or when it said they changed);
         tell the client when the tools the proxy exposes changed."""
         await self._list(server)
-        if self._built and self._rebuild():  # (before the first build, the start builds with it)
-            self._say(f"{self.upstreams[server].spec.shown}: its tools changed")
+        if self._built and self._rebuild(f"{self.upstreams[server].spec.shown}: its tools changed"):  # (else: at start)
             await self._notify()
 
     async def _notify(self) -> None:

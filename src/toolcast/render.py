@@ -196,12 +196,15 @@ class TextStream:
             t.line(f"{pad}    null paths: " + shown_text("; ".join(null_path_text(p) for p in r.null_paths)))
 
     def finish(self, errors: Sequence[InputError], *, written: Sequence[str] | None = None, out_dir: str | None = None,
-               over: Sequence[dict] = ()) -> None:
-        """The input errors, the summary line and, when the run's tools would exceed a request budget
-        sent together (`over`, see request_budget_note), one note line."""
+               over: Sequence[dict] = (), skipped: Sequence[tuple[str, str]] = ()) -> None:
+        """The input errors, a note for each directory skipped under a PATH (`skipped`: (path, why)),
+        the summary line and, when the run's tools would exceed a request budget sent together
+        (`over`, see request_budget_note), one note line."""
         t = self.t
         for e in errors:
             t.line(t.c("31", "error: ") + shown_text(str(e)))
+        for p, why in skipped:
+            t.line("note: " + shown_text(f"{p}: skipped: {why}"))
         hidden = self.hidden if self.known is not None else None
         t.line(_summary(self.total, self.counts, errors, written=written, out_dir=out_dir, hidden=hidden))
         if over:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from toolcast._runtime.json_limits import nests_past
+
 __all__ = [
     "MAX_NAME_LENGTH",
     "SEPARATOR",
@@ -234,7 +236,9 @@ class NamingReport:
             f"{r.server}/{r.tool}: exposed as {r.exposed!r} ({', '.join(r.reasons)})"
             for r in self.renames
         ]
-        out += [f"{d.server}/{d.tool}: dropped ({d.reason})" for d in self.dropped]
+        # (a tool with no usable name shows as "s/(unnamed)", never "s/None": red team s13h note)
+        out += [f"{d.server}/{d.tool if d.tool is not None else '(unnamed)'}: dropped ({d.reason})"
+                for d in self.dropped]
         return out
 
 
@@ -413,6 +417,12 @@ def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
     return pairs
 
 
+#: How deeply a tool's definition may nest (the tool itself is level 1): past it the tool is dropped
+#: and reported. The MCP SDK reads no message nested much deeper (its JSON reader stops at about 200
+#: levels), and a copy, a compile or a listing of such a schema would exhaust Python's recursion.
+MAX_DEFINITION_DEPTH = 200
+
+
 def _candidates(pairs: list[tuple[Any, Any]], rule: NameRule) -> tuple[list[_Candidate], list[DroppedTool]]:
     """Every server's tools with the name each asks for; the ones that cannot be exposed."""
     seen_servers: set[str] = set()
@@ -438,6 +448,9 @@ def _candidates(pairs: list[tuple[Any, Any]], rule: NameRule) -> tuple[list[_Can
                 continue
             if tool in seen_tools:
                 dropped.append(DroppedTool(server, tool, "listed twice by the same server"))
+                continue
+            if nests_past(definition, MAX_DEFINITION_DEPTH):
+                dropped.append(DroppedTool(server, tool, f"its definition nests more than {MAX_DEFINITION_DEPTH} levels deep"))
                 continue
             seen_tools.add(tool)
             requested = f"{server}{SEPARATOR}{tool}" if server else tool

@@ -7,6 +7,7 @@ pings as ``drop`` does; ``--drop-lists N`` drops N ``tools/list`` requests after
 ``--sessions`` gives each session an ``Mcp-Session-Id``, and ``forget`` (answers "ok") and ``drop``
 forget them all, as a server restarted would: a request in a forgotten session is answered 404.
 ``--bad-tool`` lists one more entry the MCP SDK cannot read (an ``inputSchema`` that is a string).
+``big`` answers a text of ``mib`` MiB (1 unless given).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-TOOLS = [{"name": name, "inputSchema": {"type": "object"}} for name in ("echo", "drop", "cut", "exit", "slow", "forget")]
+TOOLS = [{"name": name, "inputSchema": {"type": "object"}} for name in ("echo", "drop", "cut", "exit", "slow", "forget", "big")]
 ARGS = sys.argv[1:]
 DROPS = {"ping": int(ARGS[ARGS.index("--drop-pings") + 1]) if "--drop-pings" in ARGS else 0,
          "tools/list": int(ARGS[ARGS.index("--drop-lists") + 1]) if "--drop-lists" in ARGS else 0}
@@ -93,6 +94,9 @@ class Handler(BaseHTTPRequestHandler):
         elif tool == "forget":
             SESSIONS.clear()
             result = {"content": [{"type": "text", "text": "ok"}]}
+        elif tool == "big":
+            mib = float((params.get("arguments") or {}).get("mib", 1))
+            result = {"content": [{"type": "text", "text": "x" * int(mib * 1024 * 1024)}]}
         elif tool == "slow":
             time.sleep(float((params.get("arguments") or {}).get("seconds", 4)))
             result = {"content": [{"type": "text", "text": "slow"}]}

@@ -3,10 +3,11 @@
 Tools: ``echo`` (its arguments back, as JSON text and as structuredContent; its schema has
 optional properties, so a strict compile adds nulls), ``fail`` (an ``isError`` result),
 ``crash`` (exits at once, status 3), ``hang`` (never answers), ``garbage`` (answers with a
-line the SDK cannot read). ``--extra-tools FILE``: one more tool per line of FILE, read at
-start (a test edits FILE and crashes the server to change the tool list), and a ``reload``
-tool that reads FILE again and sends ``notifications/tools/list_changed``. ``--nan-tool``: one more
-tool, ``nan``, whose result's structuredContent is ``{"v": NaN}`` (written raw: not JSON).
+line the SDK cannot read). ``--extra-tools FILE``: one more tool per line of FILE (``NAME``, or
+``NAME SCHEMA`` with a JSON input schema), read at start (a test edits FILE and crashes the server
+to change the tool list), and a ``reload`` tool that reads FILE again and sends
+``notifications/tools/list_changed``. ``--nan-tool``: one more tool, ``nan``, whose result's
+structuredContent is ``{"v": NaN}`` (written raw: not JSON).
 """
 
 from __future__ import annotations
@@ -50,10 +51,10 @@ def _tools() -> list[types.Tool]:
     if "--extra-tools" in sys.argv:
         extra.append("reload")
     tools = [types.Tool(name="echo", description="its arguments back", input_schema=ECHO_SCHEMA)]
-    return tools + [
-        types.Tool(name=name, description=name, input_schema={"type": "object"})
-        for name in (*NAMES, *extra)
-    ]
+    # (a line NAME SCHEMA gives the tool that JSON input schema)
+    lines = [(line.partition(" ")[0], json.loads(line.partition(" ")[2] or '{"type": "object"}'))
+             for line in (*NAMES, *extra)]
+    return tools + [types.Tool(name=name, description=name, input_schema=schema) for name, schema in lines]
 
 
 TOOLS = _tools()

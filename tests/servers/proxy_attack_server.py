@@ -10,6 +10,7 @@ exit 1 at start when VAR is not set. ``burst`` sends ``n`` ``notifications/tools
 ``--wait-file FILE``: ``initialize`` is answered only once FILE exists (a server slow to start).
 ``--list-log FILE``: each ``tools/list`` adds a line to FILE. ``--relist-error``: every ``tools/list``
 after the first is answered with a JSON-RPC error ("busy reindexing"). ``--list-exit``: exit 5 on ``tools/list``.
+``--deep-tool LEVELS``: ``tools/list`` also lists ``deep``, whose inputSchema nests LEVELS levels.
 ``--child FILE``: start a grandchild (``sleep 300``, in our process group, not holding our pipes)
 and write its pid to FILE.
 """
@@ -106,6 +107,14 @@ def answer(message: dict) -> None:
         LISTED[0] += 1
         if "--relist-error" in ARGS and LISTED[0] > 1:
             send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32603, "message": "busy reindexing"}})
+            return
+        deep = flag("--deep-tool")
+        if deep:  # (written as text: json.dumps cannot nest that deep)
+            levels = int(deep) // 2
+            schema = '{"type": "object", "properties": {"x": ' * levels + '{"type": "string"}' + "}}" * levels
+            listed = json.dumps(tools())[:-1] + ', {"name": "deep", "inputSchema": ' + schema + "}]"
+            OUT.write(b'{"jsonrpc": "2.0", "id": %d, "result": {"tools": %s}}\n' % (request_id, listed.encode()))
+            OUT.flush()
             return
         send({"jsonrpc": "2.0", "id": request_id, "result": {"tools": tools()}})
     elif method == "tools/call":

@@ -105,7 +105,12 @@ def not_ours(directory: Path, fname: str, digest: str | None, st: os.stat_result
     except OSError as exc:
         return f"listed in manifest.json, but unreadable ({why(exc)}); kept"
     if hashlib.sha256(content).hexdigest() != digest:
-        return "listed in manifest.json, but its content is not what toolcast wrote; kept"
+        # A checkout with CRLF line ends (Git's core.autocrlf): toolcast writes no CR byte at all,
+        # so a file that differs from what it wrote only by CRLF for LF is still its file.
+        lf = content.replace(b"\r\n", b"\n")
+        if lf == content or hashlib.sha256(lf).hexdigest() != digest:
+            return "listed in manifest.json, but its content is not what toolcast wrote; kept"
+        content = lf
     if not is_tool_file(content):
         # A hash any manifest can state; only a tool in toolcast's own layout is taken as ours.
         return "listed in manifest.json with its hash, but not a tool file as toolcast writes them; kept"
@@ -128,3 +133,43 @@ def is_tool_file(content: bytes) -> bool:
         return False
     shaped = value.get("type") == "function" or set(value) - {"description", "strict"} in _DECLARATIONS
     return shaped and utf8(dumps(value)) == content
+
+
+def is_manifest(path: Path) -> bool:
+    """Whether `path` is a regular file holding a manifest toolcast wrote (the loader's test)."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "toolcast" in data and isinstance(data.get("tools"), list)
+
+
+_EARLIER = "the batch folder of an earlier run for several targets"
+
+
+def batch_folder(directory: Path) -> str | None:
+    """For a folder of DIR named after a target: None when it holds nothing but a batch toolcast
+    wrote (its manifest.json and the unchanged files that manifest vouches for), as a
+    several-target run leaves one; else why it is not that ("" when it holds no manifest of ours)."""
+    if not is_manifest(directory / MANIFEST):
+        return ""
+    listed = dict(previous_files(directory / MANIFEST, os.lstat(directory / MANIFEST)))
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError as exc:
+        return f"{_EARLIER}, kept: it cannot be listed ({why(exc)})"
+    for name in names:
+        if name == MANIFEST:
+            continue
+        if name not in listed:
+            return f"{_EARLIER}, kept: it also holds {name}, which its manifest.json does not list"
+        try:
+            st = os.lstat(directory / name)
+        except OSError:
+            continue
+        reason = not_ours(directory, name, listed[name], st)
+        if reason:
+            return f"{_EARLIER}, kept: {name} in it is {reason.removesuffix('; kept')}"
+    return None

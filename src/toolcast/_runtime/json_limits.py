@@ -346,3 +346,21 @@ def _plain_json(value: Any, *, max_depth: int, _depth: int = 0) -> Any:
             return out
         return [_plain_json(item, max_depth=max_depth, _depth=_depth + 1) for item in value]
     raise JsonLimitError(f"holds a {_kind(value)}, which has no JSON form")
+
+
+def nests_past(value: Any, limit: int) -> bool:
+    """Whether JSON-like ``value`` nests more than ``limit`` levels (a scalar is level 0, the outer
+    object or array level 1), found without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping):
+            children: Any = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (Mapping, list, tuple)))
+    return False

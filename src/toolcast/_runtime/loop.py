@@ -187,6 +187,22 @@ class CutArguments(NamedTuple):
     why: str
 
 
+def whole_arguments(arguments: Any) -> bool:
+    """Whether a call's arguments in a response cut off at its length limit are whole: not empty,
+    and JSON text that ends (text cut part-way is no JSON; decoded arguments count as whole)."""
+    if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+        return False
+    if not isinstance(arguments, str):
+        return True
+    try:
+        loads_bounded(arguments, MAX_JSON_DEPTH, MAX_ARGUMENTS_BYTES)
+    except json.JSONDecodeError:
+        return False
+    except JsonLimitError:  # (whole but over a limit: refused as such when the call is read)
+        pass
+    return True
+
+
 def _empty_for(name: str, exposed: Any) -> str | None:
     """Why a call to ``exposed`` with no arguments at all ("" or null, as a zero-argument call is
     sent) is refused: its schema requires properties (a call cut off before its arguments were

@@ -138,20 +138,45 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
     the server did with each exchange goes to ``health``."""
     import httpx2
 
+    from toolcast._runtime.stdio_lines import answer_budget
+
     secrets = tuple((headers or {}).values())
 
     class _Body(httpx2.AsyncByteStream):
-        def __init__(self, inner: Any) -> None:
-            self.inner = inner
+        """An answer's body, each chunk counted in the process's answer budget (`--memory-budget`)
+        while it is read: until the body ends, or (server-sent events) until the event it ends is
+        whole. A chunk that would take the budget over fails the body, so its request alone."""
+
+        def __init__(self, inner: Any, events: bool) -> None:
+            self.inner, self.events, self.held = inner, events, 0
 
         async def __aiter__(self) -> Any:
+            over: Exception | None = None
             try:
                 async for chunk in self.inner:
+                    if not answer_budget.take(len(chunk)):
+                        why = f"its answer would exceed the proxy's memory budget of {answer_budget.total / 2**20:g} MiB"
+                        # (the SDK fails the request with an SSEError's text; a StreamError's for JSON)
+                        over = (httpx2.SSEError if self.events else httpx2.StreamError)(why)
+                        raise over
+                    self.held += len(chunk)
+                    end = max(chunk.rfind(b"\n\n"), chunk.rfind(b"\n\r\n")) if self.events else -1
+                    if end >= 0:  # (the events it ends are whole: the SDK takes them from here)
+                        self._give(self.held - (len(chunk) - end))
                     yield chunk
             except httpx2.TransportError as exc:
+                if exc is over:
+                    raise
                 raise httpx2.StreamError(f"its answer was cut off: {_why(exc, timeout, secrets)}") from None
+            finally:
+                self._give(self.held)
+
+        def _give(self, size: int) -> None:
+            answer_budget.give(size)
+            self.held -= size
 
         async def aclose(self) -> None:
+            self._give(self.held)
             await self.inner.aclose()
 
     class _Client(httpx2.AsyncClient):
@@ -174,7 +199,8 @@ def _answering_client(headers: Mapping[str, str] | None, timeout: float | None,
                 else:
                     health.reached += 1
             if kwargs.get("stream"):
-                response.stream = _Body(response.stream)
+                events = response.headers.get("content-type", "").startswith("text/event-stream")
+                response.stream = _Body(response.stream, events)
             return response
 
     # The failures that come after the server accepted the connection (a connect error, a pool or

@@ -74,11 +74,11 @@ def _tool_dict(tool: Any) -> dict[str, Any]:
     """An SDK Tool as a plain MCP tool dict. Its schemas are the server's values as they were
     read: the JSON dump would write a NaN or an infinity there as null (a silent change); kept,
     the compile refuses them as values JSON cannot carry."""
-    out = tool.model_dump(by_alias=True, exclude_none=True, mode="json")
-    for key, attr in (("inputSchema", "input_schema"), ("outputSchema", "output_schema")):
-        raw = getattr(tool, attr, None)
-        if key in out and isinstance(raw, dict):
-            out[key] = raw
+    schemas = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
+    held = {attr: getattr(tool, attr, None) for attr in schemas}
+    kept = {attr for attr, raw in held.items() if isinstance(raw, dict)}  # (not dumped: a schema
+    out = tool.model_dump(by_alias=True, exclude_none=True, mode="json", exclude=kept)  # nested deeply would fail)
+    out.update((schemas[attr], held[attr]) for attr in kept)
     return out
 
 

@@ -14,12 +14,14 @@ from typing import Any
 
 import anyio
 
+from toolcast._runtime.json_limits import nests_past
 from toolcast._runtime.stdio_lines import (
     AnswerBudget,
     LineReader,
     Skipped,
     answer_budget,
     answer_id,
+    flatten_below,
 )
 
 __all__ = ["ServerOutput", "open_stdio"]
@@ -30,6 +32,9 @@ STDERR_TAIL_BYTES = 64 * 1024
 MAX_LINE_BYTES = 64 * 1024 * 1024
 # A line longer than this is decoded and parsed in a worker thread, off the event loop.
 _THREAD_BYTES = 1024 * 1024
+# Of a message nested past Python's own JSON reader (about 1,000 levels), the levels read as they
+# are: past MAX_DEFINITION_DEPTH (ToolSet) and tool_input.MAX_COPY_DEPTH (the compile) for any tool.
+_KEPT_DEPTH = 600
 #: Lines reported one by one; past this many only their number is reported, at the end.
 MAX_REPORTED_PROBLEMS = 10
 #: How long a server may take to exit after its stdin closes, before its group is signalled.
@@ -124,6 +129,23 @@ def _jsonrpc_parser() -> Callable[[str], Any]:
         return JSONRPCMessage.model_validate_json
 
 
+def _jsonrpc_of_value() -> Callable[[Any], Any]:
+    try:  # mcp 2.x
+        from mcp_types import jsonrpc_message_adapter
+
+        return lambda value: jsonrpc_message_adapter.validate_python(value, by_name=False)
+    except ImportError:  # mcp 1.x
+        from mcp.types import JSONRPCMessage
+
+        return JSONRPCMessage.model_validate
+
+
+def _too_nested(exc: Exception) -> bool:
+    """Whether the SDK's JSON reader refused a line for its nesting alone (pydantic's reader
+    stops at about 200 levels, where Python's json reads on to about 1000)."""
+    return "recursion limit" in _parse_reason(exc)
+
+
 def _server_env(env: Mapping[str, str] | None) -> dict[str, str]:
     # As the SDK's stdio_client: a safe default environment, with the caller's on top.
     from mcp.client.stdio import get_default_environment
@@ -157,6 +179,7 @@ class _Pumps:
         self.output = output
         self.errlog = errlog
         self.parse = _jsonrpc_parser()
+        self.of_value = _jsonrpc_of_value()
         from mcp.shared.message import SessionMessage
 
         self.message = SessionMessage
@@ -182,15 +205,38 @@ class _Pumps:
         try:
             message = self.parse(line)
         except Exception as exc:  # not JSON, or JSON that is not a JSON-RPC message
-            what = "printed a line that is not a JSON-RPC message"
-            await self._skip(line, what, answer_id(raw), _parse_reason(exc))
-            return
+            message = self._nested(line) if _too_nested(exc) else None
+            if message is None:
+                what = "printed a line that is not a JSON-RPC message"
+                await self._skip(line, what, answer_id(raw), _parse_reason(exc))
+                return
         await self.read_send.send(self.message(message))
 
     def _parse_raw(self, raw: bytes) -> Any:
         try:
             return self.parse(raw)  # (pydantic reads the bytes as they are: no decoded copy)
-        except Exception:  # reported by the caller, on the event loop
+        except Exception as exc:  # reported by the caller, on the event loop
+            return self._nested(raw) if _too_nested(exc) else None
+
+    def _nested(self, line: str | bytes) -> Any:
+        """A tools/list answer nested past the SDK's JSON reader, read with Python's json (None: it
+        cannot be read either, or it is another message): the tool whose schema nests deeply is
+        judged alone (ToolSet drops it, the compile refuses it), as it would be from a file. What
+        nests past _KEPT_DEPTH levels (past Python's reader too) is cut to ``{}`` there, only inside
+        the listed tools: a tool holding it nests past both limits still."""
+        try:
+            text = line.decode("utf-8") if isinstance(line, bytes) else line
+            try:
+                value, cut = json.loads(text), False
+            except RecursionError:
+                value, cut = json.loads(flatten_below(text, _KEPT_DEPTH)), True
+            result = value.get("result") if type(value) is dict else None
+            if type(result) is not dict or type(result.get("tools")) is not list:
+                return None  # (another answer: its reader's refusal stands)
+            if cut and nests_past([value.get("error"), value.get("id"), {**result, "tools": None}], 100):
+                return None  # (the cut was outside the tools)
+            return self.of_value(value)
+        except (ValueError, RecursionError, TypeError):
             return None
 
     async def _skip(self, line: str, what: str, ident: int | str | None, why: str) -> None:

@@ -9,7 +9,8 @@ import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["AnswerBudget", "LineReader", "Skipped", "answer_budget", "answer_id", "request_id", "set_answer_budget"]
+__all__ = ["AnswerBudget", "LineReader", "Skipped", "answer_budget", "answer_id", "flatten_below", "request_id",
+           "set_answer_budget"]
 
 #: Of a line that is skipped (too long, or over the budget), or that cannot be read, how many
 #: bytes from its start are scanned for its id; past them only its end is looked at.
@@ -176,6 +177,31 @@ def request_id(line: bytes) -> int | str | None:
     scan = _AnswerScan()
     scan.feed(line[:HEAD_SCAN_BYTES])
     return _id_of(scan, line[-_TAIL_BYTES:], True)
+
+
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+def flatten_below(text: str, depth: int) -> str:
+    """JSON ``text`` with each array or object that starts below level ``depth`` written as ``{}``
+    (strings skipped whole; no recursion, so any nesting is read)."""
+    out: list[str] = []
+    level, kept, start = 0, 0, -1
+    for found in _STRING_OR_BRACKET.finditer(text):
+        char = text[found.start()]
+        if char == '"':
+            continue
+        if char in "[{":
+            level += 1
+            if level == depth + 1:
+                start = found.start()
+        else:
+            if level == depth + 1 and start >= 0:
+                out += (text[kept:start], "{}")
+                kept, start = found.end(), -1
+            level -= 1
+    out.append(text[kept:])
+    return "".join(out)
 
 
 class AnswerBudget:

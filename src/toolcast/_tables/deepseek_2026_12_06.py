@@ -5,7 +5,7 @@ from toolcast.records import (ClassEntry, DiagnosticEntry, KeywordEntry, LimitEn
                               RegexFeatureEntry, SlotEntry, SourceEntry, TransformationEntry)
 
 PROVIDER = 'deepseek'
-WIRE = {'default_api': 'chat', 'native_inputs': ('openai', 'chat'), 'proxy': {'api': 'chat', 'mark_non_strict': True}, 'apis': {'chat': {'tool': {'type': 'function', 'function': {'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}}, 'calls': {'in': ('choices', 0, 'message', 'tool_calls'), 'match': {'type': 'function'}, 'id': ('id',), 'name': ('function', 'name'), 'arguments': ('function', 'arguments')}, 'result': {'role': 'tool', 'tool_call_id': '$id', 'content': '$text'}, 'cite': ('DS-TC',)}}}
+WIRE = {'default_api': 'chat', 'native_inputs': ('openai', 'chat'), 'proxy': {'api': 'chat', 'mark_non_strict': True}, 'apis': {'chat': {'tool': {'type': 'function', 'function': {'name': '$name', 'description': '$description?', 'parameters': '$schema', 'strict': '$strict'}}, 'calls': {'in': ('choices', 0, 'message', 'tool_calls'), 'match': {'type': 'function'}, 'id': ('id',), 'name': ('function', 'name'), 'arguments': ('function', 'arguments'), 'cut': {'at': ('choices', 0, 'finish_reason'), 'values': ('length', 'insufficient_system_resource'), 'cite': ('DS-FINISH',)}}, 'result': {'role': 'tool', 'tool_call_id': '$id', 'content': '$text'}, 'cite': ('DS-TC',)}}}
 VERSION = '2026-12-06'
 REVIEWED = '2026-12-06'
 EXTENDS = 'openai@2026-10-17'
@@ -479,6 +479,7 @@ REGEX_FEATURES = {
 SOURCES = {
     'A-SO': SourceEntry("Anthropic — Structured outputs: its constrained decoding rejects backreferences, lookaround, \\b/\\B and large {n,m} (another provider's engine; corroboration only)", 'https://platform.claude.com/docs/en/build-with-claude/structured-outputs', '2026', 'T'),
     'DS-API': SourceEntry('DeepSeek API reference, Create Chat Completion, tools[].function.name (a-z, A-Z, 0-9, underscore and hyphen; at most 64), as reproduced by the ds-api 0.10.7 crate', 'https://docs.rs/crate/ds-api/latest/source/src/raw/request/tool.rs', '2026', 'T'),
+    'DS-FINISH': SourceEntry("DeepSeek API reference, Create Chat Completion, choices[].finish_reason: stop, length, content_filter, tool_calls, insufficient_system_resource (the request interrupted for lack of inference resources); the same values in the ds-api 0.10.7 crate's FinishReason", 'https://api-docs.deepseek.com/api/create-chat-completion', '2026', 'D'),
     'DS-RIG': SourceEntry('rig-core 0.46.0 providers/deepseek.rs — DeepSeek strict tools in practice: schemas closed, every property required, optional fields as type lists with null (a type list naming object or array split into anyOf), one-member allOf merged', 'https://docs.rs/crate/rig-core/0.46.0/source/src/providers/deepseek.rs', '2026-09', 'T'),
     'DS-TC': SourceEntry("DeepSeek API docs — Tool Calls, '`strict` Mode (Beta)' and 'Support Json Schema Types In `strict` Mode' (object, string, number/integer, array, enum, anyOf, $ref and $def)", 'https://api-docs.deepseek.com/guides/tool_calls#strict-mode-beta', '2026', 'D'),
     'E-DESC': SourceEntry('User reports of invisible-character tool-description poisoning (coproduct-opensource/nucleus#1332)', 'https://github.com/coproduct-opensource/nucleus/issues/1332', '2026-01-01', 'E'),
@@ -499,6 +500,7 @@ SOURCES = {
     'M-DEFAULT': SourceEntry('openai/openai-agents-python#4390 — maintainer probe: `default` tolerated on api.openai.com, rejected on Azure', 'https://github.com/openai/openai-agents-python/issues/4390', '2026-08-13', 'M'),
     'M-PREFIX': SourceEntry('openai/openai-agents-python#4753 — maintainer: fixed-length tuples (prefixItems) are rejected', 'https://github.com/openai/openai-agents-python/issues/4753', '2026-08-30', 'M'),
     'MCP-DIALECT': SourceEntry('MCP specification 2025-11-25 (SEP-1613): 2020-12 is the default dialect; a clear error for an unsupported one', 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools', '2025-11-25', 'D'),
+    'O-CHAT': SourceEntry('openai/openai-python types/chat/chat_completion.py — Choice.finish_reason: stop, length (the maximum number of tokens was reached), tool_calls, content_filter, function_call', 'https://github.com/openai/openai-python/blob/e43b4224/src/openai/types/chat/chat_completion.py', '2026-08-21', 'S'),
     'O-FC': SourceEntry('OpenAI — Function calling guide', 'https://developers.openai.com/api/docs/guides/function-calling', '2026-07-01', 'D'),
     'O-JAVA': SourceEntry('openai/openai-java v4.52.0 — JsonSchemaValidator.kt (keyword allowlist)', 'https://github.com/openai/openai-java/blob/5f499c32/openai-java-core/src/main/kotlin/com/openai/core/JsonSchemaValidator.kt', '2026-08-17', 'S'),
     'O-LAUNCH-ENUM': SourceEntry('OpenAI community forum t/974416 — "Expected at most 500 enum values in total within a single schema"', 'https://community.openai.com/t/974416', '2024', 'E'),

@@ -23,13 +23,17 @@ def _load_all(args: argparse.Namespace, stdin: Any, err: IO[str] | None = None) 
     # What this run writes or reads as other than tools is never read as a tool file.
     skip = tuple(Path(p) for p in (getattr(args, "out", None), getattr(args, "baseline", None),
                                    getattr(args, "write_baseline", None)) if p)
+    passed: list[tuple[Path, str]] = []
     for path in args.paths:
         try:
-            got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip)
+            got, errs = load(path, stdin=stdin, positions=True, name=args.name, skip=skip, passed=passed,
+                             base=getattr(args, "config_dir", None))
         except OSError as exc:  # (reading standard input: files are read by load, which says why not)
             got, errs = [], [InputError("<stdin>", f"cannot read: {exc.strerror or exc}")]
         items.extend(got)
         errors.extend(errs)
+    # (each report says them: a folder of tools is never left out in silence)
+    args.skipped = [(str(p), why) for p, why in passed]
     env = _passed_env(getattr(args, "mcp_env", []), f"toolcast {args.command}")
     if env and not args.mcp:
         raise UsageError(f"toolcast {args.command}: --mcp-env needs --mcp COMMAND")

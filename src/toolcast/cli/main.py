@@ -58,7 +58,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
     out_dir = args.out if args.command == "compile" else None
     failed_early = bool(errors)  # then DIR is not even locked; a bad DIR is an error of its own
     before = snapshot(Path(out_dir)) if watch else None
-    batch = open_out(out_dir, meta, errors) if out_dir else None
+    batch = open_out(out_dir, meta, errors, _target_names(), getattr(args, "config_dir", None)) if out_dir else None
     out = Unread(out)
     sink = report_sink(args, out, meta, known)
     # SARIF, annotations and a baseline to write need every result at the end; text and JSON do not.
@@ -79,7 +79,7 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         written = finish_out(batch, out_dir, errors, err, say) if out_dir else None  # (built beside DIR)
         if written is None:
             batch = None  # left, and said so
-        changed = watch and written is not None and snapshot(batch.staged[1]) != before
+        changed = watch and written is not None and (snapshot(batch.staged[1]) != before or bool(batch.removed))
         baseline_written = write_baseline(args, [(s, r) for s, r, _ in kept or ()], errors)
         sink.finish(errors, written, over)
         if baseline_written is not None and args.format == "text":
@@ -103,6 +103,13 @@ def cmd_compile_or_check(args: argparse.Namespace, out: IO[str], stdin: Any, err
         if batch is not None:
             batch.abort()  # interrupted (^C): DIR as it was; after a commit this only unlocks
     return gate.exit_code(args, errors, changed, refused, hit, baseline_written)
+
+
+def _target_names() -> list[str]:
+    """The folders a run for several targets gives --out DIR, which a one-target run's DIR replaces."""
+    from toolcast.providers import EMITTERS
+
+    return list(EMITTERS)
 
 
 def _left_unchanged(batch: Any, out_dir: str | None, err: IO[str]) -> None:

@@ -18,8 +18,11 @@ from toolcast.cli.outputs import (
     add_out,
     finish_out,
     open_out,
+    skipped_key,
+    skipped_notes,
+    skipped_notices,
     snapshot,
-    switch_out,
+    switch_all,
     write_baseline,
 )
 from toolcast.cli.parser import UsageError
@@ -111,6 +114,8 @@ class MultiText:
 
         for e in errors:
             self.out.write("error: " + render.shown_text(str(e)) + "\n")
+        for p, why in getattr(self.args, "skipped", ()):
+            self.out.write("note: " + render.shown_text(f"{p}: skipped: {why}") + "\n")
         for t in self.targets:
             s = self.streams[t]
             files = written[t]["files"] if written and t in written else None
@@ -131,7 +136,7 @@ class MultiJson:
                  known: set | None) -> None:
         from toolcast import render
 
-        self.out, self.targets, self.metas = out, targets, metas
+        self.out, self.targets, self.metas, self.args = out, targets, metas, args
         first = metas[targets[0]]
         meta = {k: v for k, v in first.items() if k not in ("target", "api", "rules")}
         meta["targets"] = [{"target": t, "api": metas[t]["api"], "rules": metas[t]["rules"]} for t in targets]
@@ -153,7 +158,7 @@ class MultiJson:
         strict_on = [p["strict_on"] for p in self.portable]
         summary = {"tools": len(self.portable), "targets": self.counts,
                    "strict_on_all": strict_on.count(m), "strict_on_none": strict_on.count(0), "input_errors": len(errors)}
-        extra: dict[str, Any] = {"portability": self.portable}
+        extra: dict[str, Any] = {**skipped_key(self.args), "portability": self.portable}
         if any(over.values()):
             extra["request_budgets"] = {t: v for t, v in over.items() if v}
         if written is not None:
@@ -186,6 +191,7 @@ class MultiCollected:
             from toolcast import sarif
 
             log = sarif.log(self.results, self.places, errors, known=self.known, targets=self.of, lazy=True)
+            skipped_notes(log, self.args)
             for t, o in over.items():
                 if o:
                     log["runs"][0]["invocations"][0]["toolExecutionNotifications"].append(
@@ -200,6 +206,7 @@ class MultiCollected:
                       targets=self.of, level=github.gate_levels(self.args.command, getattr(self.args, "fail_on", None),
                                                                 self.known))
         self.out.write(closing_line(self.per_tool, len(self.targets)) + "\n")
+        skipped_notices(self.out, self.args)
 
 
 def _sink(args: argparse.Namespace, out: IO[str], targets: list[str], metas: dict[str, dict], known: set | None) -> Any:
@@ -232,7 +239,14 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
     dirs = {t: os.path.join(out_dir, t) for t in targets} if out_dir else {}
     failed_early = bool(errors)
     before = {t: snapshot(Path(d)) for t, d in dirs.items()} if watch else None
-    batches = {t: open_out(d, metas[t], errors) for t, d in dirs.items()}
+    top = snapshot(Path(out_dir)) if watch else None
+    # DIR itself is a batch too: every target's folder is built inside its new DIR, and they go
+    # in together, with the previous one-target batch at DIR's top level leaving in the same switch.
+    parent = open_out(out_dir, None, errors, EMITTERS) if out_dir else None
+    batches = {t: open_out(d, metas[t], errors, base=getattr(args, "config_dir", None)) for t, d in dirs.items()}
+    for t, b in batches.items():
+        if b is not None and parent is not None:
+            parent.hold(t, b)
     out = Unread(out)
     sink = _sink(args, out, targets, metas, known)
     runs = {t: TargetRun(a) for t, a in per.items()}
@@ -258,8 +272,11 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
                     kept.append((item.source, res))
             if results:
                 sink.add(item.source, results, item.where)
-        written = _finish_out(batches, dirs, errors, err, failed_early or any(b is not None for b in batches.values()))
-        changed = watch and written is not None and any(snapshot(batches[t].staged[1]) != before[t] for t in written)
+        written = _finish_out(parent, batches, dirs, errors, err,
+                              failed_early or any(b is not None for b in batches.values()))
+        changed = watch and written is not None and (
+            any(snapshot(batches[t].staged[1]) != before[t] for t in written)
+            or snapshot(parent.staged[1]) != top or bool(parent.removed))
         baseline_written = write_baseline(args, kept, errors)
         sink.finish(errors, written, {t: r.exceeded() for t, r in runs.items()})
         if baseline_written is not None and args.format == "text":
@@ -267,38 +284,37 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
         if changed and args.format == "text":
             out.write(f"--out {args.out} changed: regenerated files to review and commit\n")
         out.flush()
-        for t, got in (written or {}).items():  # (the report written: only now are the folders switched in)
-            switch_out(batches[t], got, errors, err)
-            batches[t] = None
+        if written:  # (the report written: only now are the folders switched in)
+            switch_all(parent, batches, written, errors, err)
     finally:
-        for b in batches.values():
+        for b in [parent, *batches.values()]:
             if b is not None and not getattr(b, "switched", False):
                 b.abort()
     return gate.exit_code(args, errors, changed, refused, hit, baseline_written)
 
 
-def _finish_out(batches: dict[str, Any], dirs: dict[str, str], errors: list[InputError], err: IO[str],
-                say: bool) -> dict | None:
-    """Build each target's folder beside it (when the run had no error), in target order; {target:
-    written}, for switch_out once the report is written.
-    Every folder is built beside it first, and only when all are built is any switched in: after an
-    error (the run's, or one building a folder, a full disk) every folder is left as it was, and
-    that is said once."""
+def _finish_out(parent: Any, batches: dict[str, Any], dirs: dict[str, str], errors: list[InputError],
+                err: IO[str], say: bool) -> dict | None:
+    """Build each target's folder (when the run had no error), in target order, inside the new DIR
+    `parent` builds beside DIR; {target: written}, for switch_all once the report is written.
+    DIR and every folder in it are switched in by one exchange: after an error (the run's, or one
+    building a folder, a full disk) every folder is left as it was, and that is said once."""
     if not dirs:
         return None
-    if not errors and all(batches[t] is not None for t in dirs):
+    if not errors and parent is not None and all(batches[t] is not None for t in dirs):
         from toolcast import outdir
 
         try:
-            for t in dirs:
-                batches[t].prepare()
+            parent.prepare()  # (each target's folder first, inside DIR's)
         except outdir.OutDirError as exc:
             errors.append(InputError(exc.path, exc.reason))
-    if errors or any(batches[t] is None for t in dirs):
+    if errors or parent is None or any(batches[t] is None for t in dirs):
         for t in dirs:
             if batches[t] is not None:
                 batches[t].abort()
             batches[t] = None
+        if parent is not None:
+            parent.abort()
         first = next(iter(dirs.values()))
         finish_out(None, os.path.dirname(first) or first, errors, err, say)  # (says why, once)
         return None

@@ -36,6 +36,7 @@ class Collected:
             from toolcast import sarif
 
             log = sarif.log(self.results, self.places, errors, known=self.known, lazy=True)
+            skipped_notes(log, self.args)
             if over:
                 log["runs"][0]["invocations"][0]["toolExecutionNotifications"].append(
                     {"level": "note", "message": {"text": render.request_budget_note(over)},
@@ -50,6 +51,7 @@ class Collected:
         files = written["files"] if written else None
         out.write(render.summary_line(self.results, errors, written=files, out_dir=getattr(args, "out", None),
                                       known=self.known) + "\n")
+        skipped_notices(out, args)
         if over:
             out.write(github.command("notice", render.request_budget_note(over), title="toolcast request budgets") + "\n")
 
@@ -74,11 +76,34 @@ class Streamed:
         """`over`: the request budgets the run's tools would exceed sent together (without --request): the
         `request_budgets` key of the JSON document (only then), one note line after the text summary."""
         if self.args.format == "json":
-            extra = {**({"request_budgets": over} if over else {}), **({"out": written} if written is not None else {})}
+            extra = {**skipped_key(self.args), **({"request_budgets": over} if over else {}),
+                     **({"out": written} if written is not None else {})}
             self.stream.finish(self.out, errors, extra=extra or None)
         else:
             self.stream.finish(errors, written=written["files"] if written else None, out_dir=getattr(self.args, "out", None),
-                               over=over or ())
+                               over=over or (), skipped=getattr(self.args, "skipped", ()))
+
+
+def skipped_key(args: argparse.Namespace) -> dict[str, Any]:
+    """The JSON document's "skipped" (only when a directory was): [{"path", "reason"}]."""
+    skipped = getattr(args, "skipped", ())
+    return {"skipped": [{"path": p, "reason": why} for p, why in skipped]} if skipped else {}
+
+
+def skipped_notes(log: dict, args: argparse.Namespace) -> None:
+    """Each directory skipped under a PATH, as a note-level tool notification of the SARIF log."""
+    for p, why in getattr(args, "skipped", ()):
+        log["runs"][0]["invocations"][0]["toolExecutionNotifications"].append(
+            {"level": "note", "message": {"text": f"{p}: skipped: {why}"}, "descriptor": {"id": "toolcast/skipped"},
+             "properties": {"path": p}})
+
+
+def skipped_notices(out: IO[str], args: argparse.Namespace) -> None:
+    """Each directory skipped under a PATH, as a `::notice` (it names a folder, not a file's line)."""
+    from toolcast import github
+
+    for p, why in getattr(args, "skipped", ()):
+        out.write(github.command("notice", f"{p}: skipped: {why}", title="toolcast skipped a directory") + "\n")
 
 
 class Unread:
@@ -141,7 +166,8 @@ def write_baseline(args: argparse.Namespace, results: list, errors: list) -> int
 
 
 def snapshot(out: Path) -> dict[str, str] | None:
-    """The files directly in an --out directory and a digest of each (None when it is missing)."""
+    """The files directly in an --out directory and a digest of each (None when it is missing),
+    CRLF read as LF: toolcast writes LF only, and a CRLF checkout (core.autocrlf) is no change."""
     import hashlib
 
     if not out.is_dir():
@@ -150,20 +176,22 @@ def snapshot(out: Path) -> dict[str, str] | None:
     for p in sorted(out.iterdir()):
         if p.is_file() and not p.name.startswith("."):
             try:
-                snap[p.name] = hashlib.sha256(p.read_bytes()).hexdigest()
+                snap[p.name] = hashlib.sha256(p.read_bytes().replace(b"\r\n", b"\n")).hexdigest()
             except OSError:
                 snap[p.name] = ""
     return snap
 
 
-def open_out(out_dir: str, meta: dict, errors: list[InputError]) -> Any:
-    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one."""
+def open_out(out_dir: str, meta: dict | None, errors: list[InputError], folders: Any = (), base: str | None = None) -> Any:
+    """The --out batch, or None (with the reason in `errors`) when DIR cannot take one. `folders`:
+    the target names, for DIR itself (a run for several targets writes a folder per target);
+    `meta` None: the DIR of such a run (outdir.Batch). `base`: where the tools' sources are named from."""
     from toolcast import outdir
 
     if errors:
         return None  # an input error already means DIR is left alone: do not even lock it
     try:
-        return outdir.Batch(out_dir, meta)
+        return outdir.Batch(out_dir, meta, folders, base)
     except outdir.OutDirError as exc:
         errors.append(InputError(exc.path, exc.reason))
         return None
@@ -219,5 +247,21 @@ def switch_out(batch: Any, written: dict, errors: list[InputError], err: IO[str]
         errors.append(InputError(exc.path, exc.reason))
         err.write(f"toolcast: {exc.path}: {exc.reason}\ntoolcast: {out_dir}: left unchanged\n")
         return
-    for f, why in batch.kept:
+    said(batch, out_dir, err)
+
+
+def said(batch: Any, out_dir: str, err: IO[str]) -> None:
+    """What a switched batch kept, and what of an earlier run's other layout left DIR, on `err`."""
+    for f, why in batch.kept + batch.removed:
         err.write(f"toolcast: {os.path.join(out_dir, f)}: {why}\n")
+
+
+def switch_all(parent: Any, parts: dict[str, Any], written: dict, errors: list[InputError], err: IO[str]) -> None:
+    """Switch a several-target run's DIR in, every target's folder (`parts`) with it, in one exchange."""
+    switch_out(parent, {"dir": parent.given}, errors, err)
+    if parent.switched:
+        for t, w in written.items():
+            if parts[t].switched:
+                said(parts[t], w["dir"], err)
+            else:  # (not held: a folder that is a symbolic link elsewhere, switched in on its own)
+                switch_out(parts[t], w, errors, err)

@@ -199,7 +199,7 @@ def add_proxy(sub: Any) -> None:
     x.add_argument("--auth-env", action="append", default=[], metavar="NAME=VAR", help="send the environment variable VAR's value as the Authorization header to the URL server NAME (repeatable)")
     x.add_argument("--server-env", action="append", default=[], metavar="NAME=VAR", help="pass the environment variable VAR to the stdio server NAME (repeatable; by default a stdio server gets only HOME, PATH, SHELL, TERM, USER and LOGNAME)")
     x.add_argument("--pass-environment", action="store_true", help="pass the proxy's whole environment to every stdio server")
-    x.add_argument("--memory-budget", type=float, default=512.0, metavar="MIB", help="how many MiB of stdio servers' answers the proxy holds at once, over all of them; an answer that would take it over fails its call alone (default: 512)")
+    x.add_argument("--memory-budget", type=float, default=512.0, metavar="MIB", help="how many MiB of servers' answers the proxy reads and holds at once, over all of them; an answer that would take it over fails its call alone (default: 512)")
 
 
 ENFORCE_HELP = ("send strict even when a constraint is lost, where the loss can be checked on the arguments "

@@ -93,6 +93,8 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str]) -> int
     if args.jobs > 16:
         raise UsageError("toolcast probe: --jobs is at most 16")
     items, errors = _load_all(args, stdin, err)
+    for where, why in args.skipped:  # (the report's formats have no place for it: said on stderr)
+        err.write(f"toolcast: note: {where}: skipped: {why}\n")
     if args.record:  # (before anything is spent: a destination that can never take the record)
         try:
             record_problem(Path(args.record))

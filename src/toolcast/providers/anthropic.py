@@ -73,8 +73,9 @@ def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
         raise ResponseShapeError(path, "a Message, its content list or a tool_use block", response)
     elif _has(response, "content") and _field(response, "type") != "tool_use":
         blocks, path = list_field(response, "content", path), f"{path}.content"
-        if blocks and _field(response, "stop_reason") == "max_tokens":
-            return _cut_last(blocks, path)
+        reason = _field(response, "stop_reason") if blocks else None
+        if reason in _CUT_OFF:
+            return _cut_last(blocks, path, reason)
     else:
         raw = _raw_from_block(response, path)
         if raw is None:
@@ -83,12 +84,16 @@ def _extract(response: Any) -> Iterable[tuple[Any, ...]]:
     return _raws(blocks, path)
 
 
-def _cut_last(blocks: list[Any], path: str) -> list[tuple[Any, ...]]:
-    """The calls of a Message cut off at ``max_tokens``: a ``tool_use`` block it ends with was cut
-    short (its input may be partial), and is not a whole call."""
+# The stop reasons of a Message cut off (anthropic-sdk-python types/stop_reason.py), and what it hit.
+_CUT_OFF = {"max_tokens": "max_tokens", "model_context_window_exceeded": "the model's context window"}
+
+
+def _cut_last(blocks: list[Any], path: str, reason: str) -> list[tuple[Any, ...]]:
+    """The calls of a Message cut off at ``max_tokens`` or at the context window: a ``tool_use``
+    block it ends with was cut short (its input may be partial), and is not a whole call."""
     raws = list(_raws(blocks, path))
     if raws and _is_object(blocks[-1]) and _field(blocks[-1], "type") == "tool_use":
-        cut = CutArguments("the response was cut off at max_tokens, stop_reason 'max_tokens'")
+        cut = CutArguments(f"the response was cut off at {_CUT_OFF[reason]}, stop_reason {reason!r}")
         raws[-1] = (raws[-1][0], raws[-1][1], cut, raws[-1][3])
     return raws
 

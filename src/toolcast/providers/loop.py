@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from toolcast._runtime.loop import (
+    CutArguments,
     RawCall,
     ResponseShapeError,
     ToolsReport,
@@ -26,6 +27,7 @@ from toolcast._runtime.loop import (
     _is_object,
     provider_tools,
     read_calls,
+    whole_arguments,
 )
 from toolcast._runtime.loop import ToolCall as _ToolCall
 from toolcast._runtime.results import (
@@ -170,6 +172,7 @@ def _extract(response: Any, t: Target, apis: tuple[str, ...]) -> list[RawCall]:
         raise ValueError(f"target {t.name!r} states no `calls` in its wire for API {', '.join(apis)}")
     expected = f"a response of target {t.name}, a part of it on the way to its tool calls, a list of them or one call"
     found: tuple[list[Any], str] | None = None
+    cut: tuple[str, Mapping[str, Any]] | None = None
     if response is None:
         return []
     if isinstance(response, (list, tuple)):
@@ -182,6 +185,7 @@ def _extract(response: Any, t: Target, apis: tuple[str, ...]) -> list[RawCall]:
             start = next((k for k, step in enumerate(path) if _holds(response, step)), None)
             if start is not None:
                 found = _items(response, path[start:], "response")
+                cut = _cut_off(response, calls, start)
                 break
     if found is None:  # one call given on its own
         for api, calls in shapes:
@@ -195,9 +199,32 @@ def _extract(response: Any, t: Target, apis: tuple[str, ...]) -> list[RawCall]:
         for api, calls in shapes:
             raw = _raw(item, api, calls, f"{where}[{i}]")
             if raw is not None:
+                if cut is not None and not _whole(raw, cut[1], i == len(items) - 1):
+                    raw = raw._replace(arguments=CutArguments(cut[0]))
                 raws.append(raw)
                 break
     return raws
+
+
+def _whole(raw: RawCall, cut: Mapping[str, Any], last: bool) -> bool:
+    """Whether a call of a response cut off is whole: not the last item where the wire's ``cut`` says
+    the last one is cut short, else arguments that are neither empty nor JSON text cut part-way."""
+    if cut.get("last"):
+        return not last
+    return whole_arguments(raw.arguments)
+
+
+def _cut_off(response: Any, calls: Mapping[str, Any], start: int) -> tuple[str, Mapping[str, Any]] | None:
+    """Why ``response`` (read from step ``start`` of the calls' path `in`) is cut off, as the
+    wire's `calls.cut` says (a reason it ended among `values`, at the path `at`), and that `cut`;
+    else None."""
+    cut = calls.get("cut")
+    if cut is None or list(cut["at"][:start]) != list(calls["in"][:start]):
+        return None  # (a part of the response below the place the reason is kept)
+    reason = _get(response, cut["at"][start:])
+    if not isinstance(reason, str) or reason not in cut["values"]:
+        return None
+    return f"the response was cut off, {cut['at'][-1]} {str.__str__(reason)!r}", cut
 
 
 def tool_calls(

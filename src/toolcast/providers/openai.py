@@ -23,6 +23,7 @@ from toolcast._runtime.loop import (
     new_object,
     provider_tools,
     read_calls,
+    whole_arguments,
 )
 from toolcast._runtime.loop import (
     ToolCall as _ToolCall,
@@ -205,14 +206,14 @@ def _items_of(response: Any, path: str) -> tuple[list[Any], str] | None:
 
 def _cut_short(items: list[Any]) -> list[Any]:
     """A Chat choice's tool calls when it ended at the length limit (finish_reason "length"): a call
-    whose arguments are still empty was cut off before they were written (arguments cut part-way are
-    no JSON, and rejected as such), so it is not taken as a zero-argument call."""
+    whose arguments are still empty, or JSON text that does not end, was cut off before they were all
+    written: it is not whole (and empty ones are not taken as a zero-argument call)."""
     cut = CutArguments("the response was cut off at its length limit, finish_reason 'length'")
     out = []
     for item in items:
         function = _field(item, "function") if _is_object(item) else None
         arguments = _field(function, "arguments") if _is_object(function) else False
-        if arguments is None or (isinstance(arguments, str) and not arguments.strip()):
+        if not whole_arguments(arguments):
             item = {"type": "function", "id": _field(item, "id"),
                     "function": {"name": _field(function, "name"), "arguments": cut}}
         out.append(item)
