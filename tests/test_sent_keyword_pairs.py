@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+from oracles.sent import json_schema_violations, sent_violations
 
 import toolcast
 from toolcast.providers import EMITTERS
@@ -62,15 +63,44 @@ ANY_OF_PAIRS = [
 ]
 
 
+@pytest.mark.parametrize("key", ["anyOf", "oneOf"])
 @pytest.mark.parametrize(("prop", "values"), ANY_OF_PAIRS)
-def test_siblings_of_any_of_moved_into_branches_keep_their_partners(prop, values):
+def test_siblings_of_any_of_moved_into_branches_keep_their_partners(prop, values, key):
+    # Vertex reads `oneOf` "the same as anyOf" (PF §3.3), so it stands alone too; moving a sibling
+    # into every branch is exact for oneOf as well (it holds, or fails, in each branch alike).
+    prop = {(key if k == "anyOf" else k): v for k, v in prop.items()}
     schema = _prop(prop)
     res, sent = _sent(schema, "vertex", "json-schema")
     x = sent["properties"]["x"]
-    assert list(x) == ["anyOf"]  # (what Vertex asks)
+    assert list(x) == [key]  # (what Vertex asks)
     assert _verdicts(schema, sent, values) == []
-    assert ("moved-any-of-siblings-into-branches", "#/properties/x/anyOf") in {(t.code, t.path) for t in res.transformations}
+    assert ("moved-any-of-siblings-into-branches", f"#/properties/x/{key}") in {(t.code, t.path) for t in res.transformations}
     assert not _lossy(res)
+    assert sent_violations(res.tool, "vertex", "json-schema", res.status, res.rules) == []
+
+
+def test_one_of_beside_any_of_both_stand_alone_on_vertex():
+    # (the report's F5 shape, with an anyOf in the same schema: the oneOf moves into the anyOf's
+    # branches, and is then alone in each of them)
+    x = {"type": "object", "description": "dd", "properties": {"a": {"type": "string"}, "b": {"type": "integer"},
+                                                                "c": {"type": "boolean"}},
+         "anyOf": [{"required": ["a"]}, {"required": ["c"]}],
+         "oneOf": [{"required": ["a"]}, {"required": ["b"], "description": "q"}]}
+    schema = _prop(x)
+    values = [{"x": v} for v in ({}, {"a": "1"}, {"b": 1}, {"c": True}, {"a": "1", "b": 1}, {"b": 1, "c": True},
+                                 {"a": "1", "c": True}, {"a": 1}, {"a": "1", "b": 1, "c": True})]
+    for strict in ("auto", False):
+        res, sent = _sent(schema, "vertex", "json-schema", strict)
+        assert sent_violations(res.tool, "vertex", "json-schema", res.status, res.rules) == []
+        assert _verdicts(schema, sent, values) == []
+    _, sent = _sent(schema, "gemini", "json-schema")  # (Gemini states no such rule: sent as written)
+    assert sent["properties"]["x"] == x
+
+
+def test_oracle_flags_one_of_beside_other_keywords_on_vertex():
+    schema = {"type": "object", "properties": {"x": {"type": "object", "oneOf": [{"required": ["a"]}]}}}
+    assert json_schema_violations(schema, "vertex") == [("any-of-not-alone", "#/properties/x")]
+    assert json_schema_violations(schema, "gemini") == []
 
 
 def test_unevaluated_beside_any_of_is_dropped_as_a_reported_loss():

@@ -169,8 +169,8 @@ def _with_note(root: Any, place: tuple, note: str, r: Any) -> Any:
     policy = r.policy
     if "$ref" in node:
         return None  # (the walk writes nothing beside `$ref`: its own description goes in an `anyOf` wrapper)
-    if "anyOf" in node and (policy.get("sent_any_of") == "alone" or policy.get("schema_form") == "openapi-subset"):
-        return None  # (`anyOf` alone in its schema; the OpenAPI subset moves annotations into its branches)
+    if any(k in node for k in (r.sent_alone if policy.get("sent_any_of") == "alone" else ("anyOf",) if policy.get("schema_form") == "openapi-subset" else ())):
+        return None  # (`anyOf` (or what is read as it) alone in its schema; the OpenAPI subset moves annotations into its branches)
     old = node.get("description")
     text = f"{old} ({note})" if type(old) is str and old else note
     cap = r.description_max_chars

@@ -85,6 +85,8 @@ class Rules:
         # The keywords dropped anywhere in it, and those whose empty list refuses the tool (toolcast.sent_rules).
         self.sent_drop: tuple[str, ...] = getattr(m, "SENT_DROP", ())
         self.sent_empty: tuple[str, ...] = getattr(m, "SENT_EMPTY", ())
+        # The combinators that stand alone in their schema under policy sent_any_of `alone` (toolcast.sendable).
+        self.sent_alone: tuple[str, ...] = getattr(m, "SENT_ALONE", ("anyOf",))
         # The JSON types enum and const values may have (None: any scalar).
         enum_types = getattr(m, "ENUM_VALUE_TYPES", None)
         self.enum_types = frozenset(enum_types) if enum_types is not None else None

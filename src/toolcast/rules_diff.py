@@ -255,6 +255,8 @@ def _policy(r: Rules, renamed: Any = None) -> dict:
     out: dict[str, Any] = dict(r.policy)
     out["ref_siblings"] = sorted(r.ref_siblings)
     out["always_refused"] = sorted(renamed(c) if renamed else c for c in r.always_refused)
+    if r.policy.get("sent_any_of") == "alone":
+        out["sent_any_of_keywords"] = sorted(r.sent_alone)
     for name, value in (("sent_root_keywords", r.sent_root_keywords), ("sent_keywords", r.sent_drop),
                         ("sent_empty", r.sent_empty), ("property_keys", r.property_key_pattern),
                         ("enum_values", r.enum_types)):

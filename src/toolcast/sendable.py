@@ -17,7 +17,7 @@ from toolcast.sent_merge import (
 )
 from toolcast.sent_refs import local_references
 from toolcast.walk.actions import CONSTRAINING
-from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with
+from toolcast.walk.dialect import SCHEMA_SLOTS, dialect_of, nodes_with, visit_schema_objects
 from toolcast.walk.dialect import schema_nodes as _nodes
 from toolcast.walk.values import describe, ref_pointer
 
@@ -464,43 +464,70 @@ def _at(root: Any, place: tuple) -> Any:
 
 
 def _any_of_alone(sent: dict, r: Any, trans: list) -> None:
-    """`anyOf` the only keyword of its schema (policy sent_any_of alone): its siblings move into
-    every branch (exact: an annotation where the branch has none and no `$ref`, else dropped; a
-    constraint merged where the branch does not say the same keyword, else beside it in an allOf)."""
-    for place, node in reversed(nodes_with(sent, "anyOf", list)):  # (inner ones first: a branch copied below is settled)
-        branches = node["anyOf"]
-        if len(node) == 1:
-            continue
-        others = {k: v for k, v in node.items() if k != "anyOf" and k not in _DEFS}
-        if not others:
-            continue
-        constraining = {k: v for k, v in others.items() if k in CONSTRAINING}
-        notes = {k: v for k, v in others.items() if k not in CONSTRAINING}
-        # (an unevaluated* beside the anyOf read what its branches evaluated: in a branch, or beside
-        # it in an allOf, it reads less; where a branch evaluates anything, it is left out, lossy)
-        for k in _UNEVALUATED:
-            if (k in constraining and not says_nothing(constraining[k])
-                    and any(type(b) is dict and any(x in CONSTRAINING for x in b) for b in branches)):
-                del constraining[k]
-                trans.append((r.changes["dropped-unevaluated-keyword"], "#", place + (k,), "(beside `anyOf`)"))
-        new = []
-        for b in branches:
-            if b is True:
-                b = {}
-            if type(b) is dict:
-                b = dict(b)
-                if constraining:
-                    # (side by side only where neither reads the other's keywords: else both in an allOf)
-                    if "$ref" in b or "anyOf" in b or set(b) & set(constraining) or reads_across(b, constraining):
-                        b = {"allOf": [b, dict(constraining)]}
-                    else:
-                        b.update(constraining)
-                if "$ref" not in b and "anyOf" not in b:
-                    for k, v in notes.items():
-                        b.setdefault(k, v)
-            new.append(b)
-        for k in others:
-            del node[k]
-        node["anyOf"] = new
-        trans.append((r.changes["moved-any-of-siblings-into-branches"], "#", place + ("anyOf",),
-                      f"({', '.join(f'`{k}`' for k in others)})"))
+    """`anyOf` (and each keyword the rules read as it: Rules.sent_alone) the only keyword of its schema
+    (policy sent_any_of alone): its siblings move into every branch (exact, for oneOf too: a sibling
+    holds or fails in every branch alike). A schema holding two of them keeps the first, the other
+    moving into its branches, which are then settled in turn."""
+    alone = r.sent_alone
+    found: list = []
+
+    def holds(node: dict, path: list) -> None:
+        if any(type(node.get(k)) is list for k in alone):
+            found.append((tuple(path), node))
+
+    again = True
+    while again:  # (a second round only where a schema held two of them)
+        found.clear()
+        visit_schema_objects(sent, holds)
+        again = False
+        for place, node in reversed(found):  # (inner ones first: a branch copied below is settled)
+            again = _alone_node(place, node, alone, r, trans) or again
+
+
+def _alone_node(place: tuple, node: dict, alone: tuple, r: Any, trans: list) -> bool:
+    """`node`'s siblings of its first `alone` keyword moved into that keyword's branches; whether a
+    branch now holds another of them beside more keywords (to settle next)."""
+    key = next((k for k in alone if type(node.get(k)) is list), None)
+    if key is None:
+        return False
+    branches = node[key]
+    others = {k: v for k, v in node.items() if k != key and k not in _DEFS}
+    if not others:
+        return False
+    constraining = {k: v for k, v in others.items() if k in CONSTRAINING}
+    notes = {k: v for k, v in others.items() if k not in CONSTRAINING}
+    # (an unevaluated* beside the combinator read what its branches evaluated: in a branch, or beside
+    # it in an allOf, it reads less; where a branch evaluates anything, it is left out, lossy)
+    for k in _UNEVALUATED:
+        if (k in constraining and not says_nothing(constraining[k])
+                and any(type(b) is dict and any(x in CONSTRAINING for x in b) for b in branches)):
+            del constraining[k]
+            trans.append((r.changes["dropped-unevaluated-keyword"], "#", place + (k,), f"(beside `{key}`)"))
+    new = []
+    for b in branches:
+        if b is True:
+            b = {}
+        if type(b) is dict:
+            b = dict(b)
+            if constraining:
+                # (side by side only where neither reads the other's keywords: else both in an allOf)
+                if _held(b, alone) or set(b) & set(constraining) or reads_across(b, constraining):
+                    b = {"allOf": [b, dict(constraining)]}
+                else:
+                    b.update(constraining)
+            if "$ref" not in b and not any(k in b and k not in constraining for k in alone):  # (else settled next)
+                for k, v in notes.items():
+                    b.setdefault(k, v)
+        new.append(b)
+    for k in others:
+        del node[k]
+    node[key] = new
+    read_as = "" if key == "anyOf" else f"; `{key}` is read as `anyOf`"
+    trans.append((r.changes["moved-any-of-siblings-into-branches"], "#", place + (key,),
+                  f"({', '.join(f'`{k}`' for k in others)}{read_as})"))
+    return any(k in constraining for k in alone)
+
+
+def _held(b: dict, alone: tuple) -> bool:
+    """Whether branch `b` holds what takes no sibling (`$ref`, a combinator held alone)."""
+    return "$ref" in b or any(k in b for k in alone)

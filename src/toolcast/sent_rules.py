@@ -6,11 +6,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.walk.dialect import visit_schema_objects
+from toolcast.sent_merge import says_nothing
+from toolcast.walk.dialect import schema_nodes, visit_schema_objects
 from toolcast.walk.regex import _pattern_verdict, whole_string
+from toolcast.walk.semantics import json_equal
+from toolcast.walk.values import ref_pointer
 
 # A boolean property schema as the schema object that means the same.
 _AS_OBJECT = {True: ("{}", dict), False: ('{"not": {}}', lambda: {"not": {}})}
+# The applicators whose subschemas' evaluated keys an `unevaluatedProperties` beside them reads (2020-12
+# §11.3; `not` passes none on), and the references read the same way.
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_ONE = ("if", "then", "else")
+_REFS = ("$ref", "$dynamicRef", "$recursiveRef")
 
 
 def applies(r: Any) -> bool:
@@ -36,6 +44,7 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
     nullable = r.policy.get("sent_nullable") == "type-union" and "$schema" not in sent
     whole = r.policy.get("pattern_match") == "whole-string"
     drop, empty = r.sent_drop, r.sent_empty
+    read = _read_by_unevaluated(sent) if explicit else set()
 
     def rewrite(node: dict, place: Any) -> None:  # (a node's subschemas are read after its changes)
         for kw in empty:
@@ -43,10 +52,15 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
                 diags.append((r.patterns["unsatisfiable-schema"], "#", tuple(place) + (kw,),
                               (("value", f"an empty `{kw}`"),)))
                 raise _Unsatisfiable
-        for kw in [k for k in node if k in drop] if drop else ():  # (in the node's own order)
-            del node[kw]
-            trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"(`{kw}`, rejected in any form)"))
-        if explicit and _open_object(node):
+        if drop:
+            partners = _partners(node, drop)
+            for kw in [k for k in node if k in drop]:  # (in the node's own order)
+                del node[kw]
+                trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"(`{kw}`, rejected in any form)"))
+            for kw, why in partners:  # (what the dropped keyword limited: it would now say more than the tool)
+                del node[kw]
+                trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"({why})"))
+        if explicit and id(node) not in read and _open_object(node):
             node["additionalProperties"] = True
             trans.append((r.changes["stated-open-object"], "#", tuple(place) + ("additionalProperties",), ""))
         if nullable and node.get("nullable") is True and _null_typed(node):
@@ -100,6 +114,79 @@ def _whole_string(r: Any, pattern: str) -> str:
     """`pattern` padded for a whole-string match (walk.regex.whole_string); as it is where it is no
     valid ECMA-262 (the walk reports that)."""
     return pattern if _pattern_verdict(r, pattern)[0] == "invalid" else whole_string(pattern)
+
+
+def _partners(node: dict, drop: tuple) -> list[tuple[str, str]]:
+    """(keyword, why) of each keyword of `node` kept by policy sent_keywords whose meaning a dropped one
+    limits (walk.partners' rule, on the form sent without strict): kept alone it would say more than the
+    tool does, narrowing it, so it goes too (a widening, or nothing where the pair was vacuous)."""
+    out = []
+    mc = node.get("minContains")
+    if "minContains" in drop and type(mc) in (int, float) and mc == 0 and "contains" in node:
+        # (`minContains: 0` lets `contains` match nothing; alone, `contains` asks for a match)
+        out += [(k, "`minContains: 0` lets `contains` match nothing") for k in ("contains", "maxContains")
+                if k in node and k not in drop]
+    if "prefixItems" in drop and "prefixItems" in node and "items" in node and "items" not in drop:
+        items, prefix = node["items"], node["prefixItems"]
+        if not (says_nothing(items) or (type(prefix) is list and all(json_equal(p, items) for p in prefix))):
+            out.append(("items", "`items` applies only after `prefixItems`"))
+    ap = node.get("additionalProperties", True)
+    if ("patternProperties" in drop and node.get("patternProperties") and not says_nothing(ap)
+            and "additionalProperties" not in drop):
+        out.append(("additionalProperties", "it would reject the keys `patternProperties` admitted"))
+    return out
+
+
+def _read_by_unevaluated(sent: dict) -> set:
+    """The ids of the schema objects whose evaluated keys an `unevaluatedProperties` that says something
+    reads: those reached from its schema object through in-place applicators and references (a
+    definition reached from such a place is one of them, wherever else it is used). Stated open, each
+    would mark every key evaluated and make that `unevaluatedProperties` vacuous (a widening)."""
+    read: set = set()
+    todo = [node for _, node in schema_nodes(sent)
+            if "unevaluatedProperties" in node and not says_nothing(node["unevaluatedProperties"])]
+    anchors: dict | None = None
+    while todo:
+        node = todo.pop()
+        below = [s for k in _IN_PLACE_LISTS if type(node.get(k)) is list for s in node[k]]
+        below += [node[k] for k in _IN_PLACE_ONE if k in node]
+        if type(node.get("dependentSchemas")) is dict:
+            below += node["dependentSchemas"].values()
+        for k in _REFS:
+            if type(node.get(k)) is str:
+                if anchors is None and "/" not in node[k]:
+                    anchors = _anchors(sent)
+                below.append(_resolved(sent, node[k], anchors))
+        for s in below:
+            if type(s) is dict and id(s) not in read:
+                read.add(id(s))
+                todo.append(s)
+    return read
+
+
+def _resolved(root: dict, ref: str, anchors: dict | None) -> object:
+    """The schema object a same-document reference names in `root` (a JSON pointer or a plain-name
+    anchor), or None."""
+    if ref[:1] != "#":
+        return None
+    tokens = ref_pointer(ref)
+    if tokens is None:
+        return (anchors or {}).get(ref[1:])
+    node: object = root
+    for t in tokens:
+        if type(node) is dict and t in node:
+            node = node[t]
+        elif type(node) is list and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return None
+    return node
+
+
+def _anchors(sent: dict) -> dict:
+    """Plain-name anchor -> the schema object that declares it (`$anchor`, `$dynamicAnchor`)."""
+    return {node[k]: node for _, node in schema_nodes(sent) for k in ("$anchor", "$dynamicAnchor")
+            if type(node.get(k)) is str}
 
 
 class _Unsatisfiable(Exception):

@@ -47,7 +47,7 @@ Gemini / Vertex ``parametersJsonSchema`` (sent without strict; "Gemini has no lo
                           its object's ``required`` ("may only be used within non-required
                           properties. (Nullable properties are not sufficient.)")        PF §3.3, C-10
   not-draft-2020-12       invalid 2020-12 (e.g. draft-04 boolean ``exclusiveMinimum``)  PF §8 by analogy
-  any-of-not-alone        (Vertex) ``anyOf`` beside any other keyword                             PF §8
+  any-of-not-alone        (Vertex) ``anyOf``, or ``oneOf`` (read as anyOf), beside any other keyword  PF §8, §3.3
   parameter-name          (Vertex) a ``properties`` key outside ``^[a-zA-Z_][a-zA-Z0-9_]{0,63}$``  PF §3.1
   enum-type               an ``enum`` holding a value that is no string or number ("supported for strings
                           and numbers"; the declaration is read in every mode)                    PF §3.3
@@ -223,8 +223,8 @@ def json_schema_violations(schema: Any, provider: str = "gemini", version: str |
                 out.append(("ref-not-local", path))
             elif ref != "#" and _unescape(ref[8:]) not in defs:
                 out.append(("ref-unresolvable", path))
-        if f.any_of_alone and "anyOf" in node and len(node) > 1:
-            out.append(("any-of-not-alone", path))  # PF §8
+        # PF §8 "When using anyOf, it must be the only field set"; PF §3.3 `oneOf` "interpreted the same as anyOf"
+        out += [("any-of-not-alone", path) for k in ("anyOf", "oneOf") if f.any_of_alone and k in node and len(node) > 1]
         if isinstance(node.get("enum"), list) and not all(
                 isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in node["enum"]):
             out.append(("enum-type", path))  # PF §3.3

@@ -260,6 +260,9 @@ def _check_sent_lists(policy: dict, r: dict, fail, actions) -> None:
                        "(objects, references, definitions, the dialect): the interpreter cannot drop it from a schema")
         if kw not in r["keywords"]:
             raise fail(("policy", "sent_keywords", "drop", i), f"{kw!r} is not a keyword")
+    alone = policy.get("sent_any_of", {})
+    if "keywords" in alone and alone.get("rule") != "alone":
+        raise fail(("policy", "sent_any_of", "keywords"), "the keywords held alone are read under rule 'alone' only")
     for i, kw in enumerate(policy.get("sent_empty", {}).get("refuse", ())):
         if kw not in actions.SENT_EMPTY_UNSATISFIABLE:
             raise fail(("policy", "sent_empty", "refuse", i), f"an empty {kw!r} does not make a schema unsatisfiable: "

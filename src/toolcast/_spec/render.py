@@ -90,6 +90,8 @@ def _policy_lines(policy: dict) -> list[str]:
         lines.append(f"ENUM_VALUE_TYPES = {_lit(tuple(policy['enum_values']['types']))}")
     if "sent_root_keywords" in policy:
         lines.append(f"SENT_ROOT_KEYWORDS = {_lit(tuple(policy['sent_root_keywords']['keywords']))}")
+    if "keywords" in policy.get("sent_any_of", {}):
+        lines.append(f"SENT_ALONE = {_lit(tuple(policy['sent_any_of']['keywords']))}")
     if "sent_keywords" in policy:
         lines.append(f"SENT_DROP = {_lit(tuple(policy['sent_keywords']['drop']))}")
     if "sent_empty" in policy:

@@ -26,10 +26,11 @@ DESCRIPTION_CITE = ('G-VTX', 'E-DESC')
 POLICY = {'definitions': 'root', 'objects': 'closed', 'optional_properties': 'allowed', 'recursion': 'refuse', 'root_combinators': 'refuse', 'root_type': 'object', 'sent_any_of': 'alone', 'sent_enum_values': 'typed', 'sent_metaschema': '2020-12', 'sent_recursion': 'non-required-properties', 'sent_ref_siblings': 'dollar-only', 'sent_references': 'local'}
 REF_SIBLINGS = ()
 ALWAYS_REFUSED = ('vertex/tool-name-invalid-characters', 'vertex/tool-name-too-long', 'vertex/tool-name-missing', 'vertex/duplicate-tool-name', 'vertex/root-schema-not-object', 'vertex/property-key-invalid', 'vertex/non-json-value', 'vertex/invalid-keyword-value', 'vertex/non-schema-subschema', 'vertex/too-many-schema-nodes')
-POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE',), 'sent_enum_values': ('G-VTX',), 'sent_metaschema': ('G-VTX',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
+POLICY_CITE = {'always_refused': ('G-VTX',), 'definitions': ('G-VTX',), 'enum_values': ('G-VTX',), 'objects': ('G-VTX',), 'optional_properties': ('G-VTX',), 'property_keys': ('G-VTX',), 'recursion': ('G-VTX',), 'ref_siblings': ('G-VTX',), 'root_combinators': ('E-ROOT-OBJECT',), 'root_type': ('G-VTX', 'E-ROOT-OBJECT'), 'sent_any_of': ('E-ANYOF-ALONE', 'G-VTX'), 'sent_enum_values': ('G-VTX',), 'sent_metaschema': ('G-VTX',), 'sent_recursion': ('G-VTX',), 'sent_ref_siblings': ('G-VTX',), 'sent_references': ('G-VTX',), 'sent_root_keywords': ('G-VTX', 'E-ROOT-OBJECT')}
 PROPERTY_KEY_PATTERN = '^[a-zA-Z_][a-zA-Z0-9_]{0,63}$'
 ENUM_VALUE_TYPES = ('string', 'number')
 SENT_ROOT_KEYWORDS = ('anyOf', 'oneOf', 'allOf', 'enum', 'not')
+SENT_ALONE = ('anyOf', 'oneOf')
 
 # limit name: LimitEntry(value, diagnostic code, citations, what it counts)
 LIMITS = {
