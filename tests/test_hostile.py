@@ -96,6 +96,31 @@ def test_100k_nesting_via_the_api_is_refused_without_recursion_error():
         assert "openai/schema-too-deep" in {d.code for d in res.diagnostics}
 
 
+@pytest.mark.parametrize("levels", [60, 300])  # (past the walk's guard; past the copy's depth too)
+def test_a_too_deep_schema_names_a_depth_someone_set(levels):
+    # Found by a fixer: a target with no depth limit of its own named the figure toolcast keeps for
+    # "none" (sys.maxsize), and one that inherits OpenAI's message claimed that figure as the provider's.
+    from toolcast.rules import get_rules
+
+    node: dict = {"type": "object"}
+    root = node
+    for _ in range(levels):
+        node["properties"] = {"a": {"type": "object"}}
+        node = node["properties"]["a"]
+    seen = 0
+    for target in ("openai", "anthropic", "gemini", "vertex", "mcp", "deepseek", "xai", "mistral", "bedrock"):
+        limit = get_rules(None, target).counted("depth").value
+        for strict in ("auto", False):
+            res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": root}, target=target,
+                                        strict=strict)
+            for d in res.diagnostics:
+                if d.code.endswith("/schema-too-deep"):
+                    seen += 1
+                    assert str(sys.maxsize) not in d.message, (target, strict, d.message)
+                    assert ("accepts at most" in d.message) == (limit < sys.maxsize), (target, d.message)
+    assert seen >= 9
+
+
 def test_deeply_nested_enum_value_via_the_api_does_not_crash():
     v: list = []
     for _ in range(100_000):

@@ -40,7 +40,7 @@ from toolcast.tool_input import (
 )
 from toolcast.walk import Walk, budget, walk_schema, without_cycle_gc
 from toolcast.walk.dialect import dialect_of
-from toolcast.walk.values import describe, non_json
+from toolcast.walk.values import NEST_GUARD, depth_limit, describe, non_json
 from toolcast.walk.walker import root_not_object
 
 _first = itemgetter(0)
@@ -212,7 +212,7 @@ def _walk_tool(schema: Any, r: Rules, mode: Any, allow_lossy: bool, optional_nul
         except RecursionError:
             # Merging recursive definitions can unfold deeper than any guard foresaw.
             compiled = {}
-            walk.report("schema-too-deep", (), count="too many", limit=walk.r.counted("depth").value)
+            walk.report("schema-too-deep", (), count="too many", limit=depth_limit(walk.r, NEST_GUARD))
         if walk.refusals == 0 and not walk.lossy():
             status = "strict" if mode is not False else "non-strict"
         elif mode is not False:
@@ -336,7 +336,8 @@ def _original(schema: Any, r: Rules, diags: list, trans: list, schema_diags: lis
     except _TooDeep:
         too_deep = r.patterns["schema-too-deep"]
         if not any(d[0] == too_deep for d in schema_diags):
-            diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"), ("limit", r.counted("depth").value))))
+            diags.append((too_deep, "#", (), (("count", f"more than {MAX_COPY_DEPTH}"),
+                                           ("limit", depth_limit(r, MAX_COPY_DEPTH)))))
         return None
     except budget.SchemaTooLarge as e:  # (shared in place below what the walk walks: see walk.budget)
         diags.append((r.patterns["too-many-schema-nodes"], "#", e.place, (("limit", f"{budget.NODE_BUDGET:,}"),)))

@@ -49,6 +49,7 @@ from toolcast.walk.values import (
     NEST_GUARD,
     _ok_type,
     def_ref_name,
+    depth_limit,
     describe,
 )
 
@@ -183,7 +184,7 @@ def _not_a_node(w: Walk, s: Any, sp: tuple, nest: int) -> dict | None:
     w.scanned = False  # (see walker._compile)
     if nest > NEST_GUARD:
         w.guarded = True
-        w.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=w.r.counted("depth").value)
+        w.refuse("schema-too-deep", sp, count=f"more than {NEST_GUARD}", limit=depth_limit(w.r, NEST_GUARD))
         return None
     if s is True:
         w.report("boolean-subschema", sp, value="true")

@@ -30,6 +30,13 @@ _V = TypeVar("_V")
 # could be reached; the provider's depth limit (data nesting) is far below it.
 NEST_GUARD = 48
 
+
+def depth_limit(r: Any, guard: int) -> int:
+    """The depth a schema-too-deep finding names: the provider's limit, or toolcast's own `guard`
+    (the depth it stops at) where the provider states none (policy max_depth null)."""
+    limit = r.counted("depth").value
+    return guard if limit >= 2**63 - 1 else limit
+
 def describe(value: Any) -> str:
     """A short rendering of an offending value for messages."""
     if isinstance(value, bool) or value is None:
