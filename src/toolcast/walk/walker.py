@@ -382,8 +382,10 @@ def _root_all_of(w: Walk, root: dict) -> tuple[tuple, str] | None:
             stack.extend((place + ("allOf", i), p) for i, p in reversed(list(enumerate(part["allOf"]))))
     whole = {k: v for k, v in merged.items() if k != "allOf"}
     if "type" in root:  # (a typed root's enum or const merged from a part is read beside that type)
-        whole.setdefault("type", root["type"])
-        where.setdefault("type", ())
+        t = whole.get("type", MISSING)
+        if t is MISSING or t == "object" or (type(t) is list and "object" in t):
+            whole["type"] = root["type"]  # (the root's, which admits objects only where the part's admits more)
+            where["type"] = ()
     not_object = root_not_object(whole)
     if not_object is None:
         return None
