@@ -217,3 +217,42 @@ def test_several_targets_then_one_the_target_folders_leave(tmp_path: Path) -> No
     assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
     code, _, err = run("compile", REFUND, "--target", "openai,xai", "--out", str(out), "--fail-on-change")
     assert code == 1 and not (out / "anthropic").exists() and (out / "xai" / "manifest.json").exists()
+
+
+def test_what_changes_between_the_judging_and_the_switch_stays(tmp_path: Path, monkeypatch) -> None:
+    """Found by a red team: an entry judged toolcast's own and unchanged (a target folder of an
+    earlier layout, a stale tool file) left with the switch even when something was written into it
+    after it was judged (a slow report reader holds the run between the two)."""
+    from toolcast import outdir
+
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
+    switch = outdir.Batch._switch
+
+    def late_write(self):
+        if (out / "anthropic").is_dir():
+            (out / "anthropic" / "USERFILE.txt").write_text("precious\n")
+        return switch(self)
+
+    monkeypatch.setattr(outdir.Batch, "_switch", late_write)
+    code, _, err = run("compile", REFUND, "--out", str(out))
+    assert code == 0, err
+    assert (out / "anthropic" / "USERFILE.txt").read_text() == "precious\n"
+    assert "anthropic: changed while this run was under way; kept" in err
+    assert "anthropic/: the batch folder of an earlier run for several targets; removed" not in err
+    assert not (out / "openai").exists()  # (the folder nothing changed leaves, as it did)
+
+
+def test_an_input_of_the_run_never_leaves_with_an_earlier_layout(tmp_path: Path) -> None:
+    """Found by a red team: a one-target run refused to write over its own input, but the layout
+    switch removed an input file (a stale tool file of the earlier batch) or a folder holding one."""
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--out", str(out))[0] == 0
+    (src := out / "refund_order.json").read_text()
+    code, _, err = run("compile", str(src), "--out", str(out), "--target", "openai,anthropic")
+    assert code == 0, err
+    assert src.is_file() and "an input of this run; kept" in err
+    inner = out / "anthropic" / "refund_order.json"
+    code, _, err = run("compile", str(inner), "--out", str(out))
+    assert code == 0, err
+    assert inner.is_file() and "it holds an input of this run" in err

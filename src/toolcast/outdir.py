@@ -143,6 +143,7 @@ class Batch:
         self._spool: Any = None
         self._refused: set[str] = set()
         self._inputs: dict[tuple[int, int], str] = {}  # (device, inode) of each input file -> its name
+        self._judged: dict[str, Any] = {}  # (each entry judged to leave DIR -> what it was then: _fingerprint)
         self._locks: list[int] = []
         self._stage: Path | None = None
         self._created: list[Path] = []  # directories this run made, deepest first: removed on abort
@@ -255,6 +256,18 @@ class Batch:
             if stat.S_ISREG(st.st_mode):
                 self._inputs.setdefault((st.st_dev, st.st_ino), file)
 
+    def _is_input(self, path: Path) -> bool:
+        """Whether `path` is one of the run's input files, or a directory holding one (of this batch's
+        inputs or, for DIR's batch of several targets, its folders')."""
+        inputs = [f for b in (self, *self._parts.values()) for f in b._inputs.values()]
+        with contextlib.suppress(OSError, ValueError):
+            st = os.stat(path)
+            if not stat.S_ISDIR(st.st_mode):
+                return any((st.st_dev, st.st_ino) in b._inputs for b in (self, *self._parts.values()))
+            real = os.path.realpath(path) + os.sep
+            return any(os.path.realpath(f).startswith(real) for f in inputs)
+        return False
+
     def _not_an_input(self, names: list[str]) -> None:
         """A tool file that would take the place of one of the run's own input files (--out DIR
         holds the definitions) is refused: the definition would be lost."""
@@ -334,6 +347,8 @@ class Batch:
             ours = self._nest(stage)
         dropped = self._stale(old, ours)
         dropped |= self._earlier(old, ours, len(dropped))
+        # (what each entry that leaves was when judged: one changed before the switch stays, _rescue)
+        self._judged = {name: _fingerprint(self.dir / name) for name in dropped}
         carried = set()
         for name, st in sorted(old.items()):
             if name in ours or name in dropped or is_temp(name) or _STAGING.match(name):
@@ -378,7 +393,11 @@ class Batch:
         for fname, digest in previous_files(self.dir / MANIFEST, old.get(MANIFEST)):
             if fname in ours:
                 continue
-            why = not_ours(self.dir, fname, digest, old.get(fname))
+            st = old.get(fname)
+            if st is not None and self._is_input(self.dir / fname):
+                self.kept.append((fname, "listed in manifest.json, but an input of this run; kept"))
+                continue
+            why = not_ours(self.dir, fname, digest, st)
             if why is None:
                 dropped.add(fname)
             elif why:
@@ -413,6 +432,8 @@ class Batch:
             if name in ours or name not in self._folders or not stat.S_ISDIR(st.st_mode):
                 continue
             reason = batch_folder(self.dir / name)
+            if reason is None and self._is_input(self.dir / name):
+                reason = "the batch folder of an earlier run for several targets, kept: it holds an input of this run"
             if reason is None:
                 out.add(name)
                 self.removed.append((name + "/", "the batch folder of an earlier run for several targets; removed"))
@@ -467,6 +488,10 @@ class Batch:
                         os.replace(src, dst)  # the original file (it was copied, or replaced meanwhile)
                 elif name not in listed and not os.path.lexists(dst):
                     os.rename(src, dst)
+                elif name in self._judged and _fingerprint(src) != self._judged[name] and not os.path.lexists(dst):
+                    os.rename(src, dst)  # (it changed after it was judged toolcast's, unchanged: the user's now)
+                    self.removed = [r for r in self.removed if r[0].rstrip("/") != name]
+                    self.kept.append((name, "changed while this run was under way; kept"))
             except OSError as exc:
                 self._keep_old = True
                 self.kept.append((name, f"could not be moved back from {old}: {why(exc)}; it is still there"))
@@ -494,3 +519,16 @@ class Batch:
             fd = self._locks.pop()
             if fd >= 0:
                 os.close(fd)
+
+
+def _fingerprint(path: Path) -> Any:
+    """What an entry of DIR is, enough to see that it changed: a file's identity, size and time; a
+    directory's, with each of its entries' (a batch folder holds files only); None when it is gone."""
+    try:
+        st = os.lstat(path)
+        own = (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns)
+        if not stat.S_ISDIR(st.st_mode):
+            return own
+        return own, sorted((e.name, _fingerprint(Path(e.path))) for e in os.scandir(path))
+    except OSError:
+        return None
