@@ -225,3 +225,33 @@ def test_a_dropped_keyword_takes_the_neighbour_it_limits_along() -> None:
     assert props["t"] == {"type": "array"} and props["same"] == {"type": "array", "items": {"type": "string"}}
     assert props["p"] == {"type": "object"} and props["open"] == {"type": "object", "additionalProperties": True}
     assert {("properties", "t", "items"), ("properties", "p", "additionalProperties")} <= {t[2] for t in trans}
+
+
+def test_xai_drops_the_unevaluated_items_that_read_a_dropped_contains() -> None:
+    # Found by a red team: `minContains: 0` took `contains` along, and the `unevaluatedItems: false`
+    # beside it then rejected every item `contains` had evaluated (`["a"]`): a narrowing, said as a widening.
+    s = {"type": "object", "properties": {"x": {"type": "array", "contains": {"type": "string"}, "minContains": 0,
+                                                "unevaluatedItems": False}}, "required": ["x"]}
+    for mode in ("auto", False):
+        res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": s}, target="xai", strict=mode)
+        x = res.tool["function"]["parameters"]["properties"]["x"]
+        assert "contains" not in x and "unevaluatedItems" not in x, x
+        assert "#/properties/x/unevaluatedItems" in {t.path for t in res.transformations if t.lossy}
+
+
+def test_xai_pads_pattern_property_names_as_patterns() -> None:
+    # Found by a red team: `pattern` was padded for xAI's whole-string reading, a patternProperties name not.
+    s = {"type": "object", "patternProperties": {"^a": {"type": "string"}, "b": {"type": "integer"},
+                                                 ".*b.*": {"type": "integer"}}, "additionalProperties": False}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": s}, target="xai", strict=False)
+    names = list(res.tool["function"]["parameters"]["patternProperties"])
+    assert names == ["^a.*", "b", ".*.*b.*.*"]  # (`b` padded would spell a name already there: as written)
+    assert {t.path for t in res.transformations if t.code == "padded-unanchored-pattern"} == {
+        "#/patternProperties/^a", "#/patternProperties/.*b.*"}
+
+
+def test_an_enum_widened_under_not_says_it_narrows() -> None:
+    s = {"type": "object", "properties": {"x": {"not": {"enum": [True]}}}, "required": ["x"]}
+    res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": s}, target="gemini", api="json-schema")
+    notes = [t.note for t in res.transformations if t.code == "widened-enum-values-to-types"]
+    assert notes and all("narrows" in n for n in notes) and res.lossy

@@ -53,9 +53,11 @@ def typed_enums(sent: dict, r: Any, trans: list) -> None:
         ksp = tuple(place) + ("enum",)
         if whole:
             trans.append((r.changes["wrote-enum-values-as-types"], "#", ksp, f"({what} as `type`: {', '.join(types)})"))
-        else:
+        else:  # (under `not`, or in an `if`, a wider enum makes the node narrower: said so)
+            inverted = "not" in place or "if" in place
             trans.append((r.changes["widened-enum-values-to-types"], "#", ksp,
-                          f"({what} widened to every {' or '.join(types)})"))
+                          f"({what} widened to every {' or '.join(types)}"
+                          + ("; under `not` or `if`, which narrows what the schema accepts)" if inverted else ")")))
 
     visit_schema_objects(sent, rewrite)
 

@@ -68,6 +68,8 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
         if whole and type(p := node.get("pattern")) is str and (written := _whole_string(r, p)) != p:
             node["pattern"] = written
             trans.append((r.changes["padded-unanchored-pattern"], "#", tuple(place) + ("pattern",), f"(as `{written}`)"))
+        if whole and type(pp := node.get("patternProperties")) is dict:
+            node["patternProperties"] = _padded_names(r, pp, tuple(place), trans)
         props = node.get("properties") if objects else None
         if type(props) is dict:
             for name, s in list(props.items()):
@@ -110,6 +112,21 @@ def _null_typed(node: dict) -> bool:
     return True
 
 
+def _padded_names(r: Any, patterns: dict, place: tuple, trans: list) -> dict:
+    """`patternProperties` with each name pattern padded as `pattern` is (policy pattern_match
+    whole-string), in its order; one whose padded form another name already spells stays as written."""
+    out: dict = {}
+    for key, sub in patterns.items():
+        written = _whole_string(r, key) if type(key) is str else key
+        if written != key and (written in patterns or written in out):
+            written = key
+        if written != key:
+            trans.append((r.changes["padded-unanchored-pattern"], "#", place + ("patternProperties", key),
+                          f"(the name pattern as `{written}`)"))
+        out[written] = sub
+    return out
+
+
 def _whole_string(r: Any, pattern: str) -> str:
     """`pattern` padded for a whole-string match (walk.regex.whole_string); as it is where it is no
     valid ECMA-262 (the walk reports that)."""
@@ -126,6 +143,9 @@ def _partners(node: dict, drop: tuple) -> list[tuple[str, str]]:
         # (`minContains: 0` lets `contains` match nothing; alone, `contains` asks for a match)
         out += [(k, "`minContains: 0` lets `contains` match nothing") for k in ("contains", "maxContains")
                 if k in node and k not in drop]
+        if "unevaluatedItems" in node and not says_nothing(node["unevaluatedItems"]) and "unevaluatedItems" not in drop:
+            # (it read the items `contains` matched as evaluated: left alone, it would reject them)
+            out.append(("unevaluatedItems", "it read the items `contains` evaluated"))
     if "prefixItems" in drop and "prefixItems" in node and "items" in node and "items" not in drop:
         items, prefix = node["items"], node["prefixItems"]
         if not (says_nothing(items) or (type(prefix) is list and all(json_equal(p, items) for p in prefix))):
