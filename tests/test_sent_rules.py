@@ -255,3 +255,15 @@ def test_an_enum_widened_under_not_says_it_narrows() -> None:
     res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": s}, target="gemini", api="json-schema")
     notes = [t.note for t in res.transformations if t.code == "widened-enum-values-to-types"]
     assert notes and all("narrows" in n for n in notes) and res.lossy
+
+
+def test_xai_says_which_objects_it_leaves_unstated_and_so_closed() -> None:
+    # Found by a red team: an object an unevaluatedProperties reads (here a definition used there and
+    # elsewhere) was left unstated, which xAI reads closed, and nothing said so.
+    s = {"type": "object", "$defs": {"B": {"type": "object", "properties": {"b": {"type": "integer"}}}},
+         "properties": {"x": {"$ref": "#/$defs/B"},
+                        "y": {"type": "object", "allOf": [{"$ref": "#/$defs/B"}], "unevaluatedProperties": False}}}
+    for mode in ("auto", False):
+        res = toolcast.compile_tool({"name": "t", "description": "d", "inputSchema": s}, target="xai", strict=mode)
+        kept = [(t.path, t.lossy) for t in res.transformations if t.code == "kept-object-unstated"]
+        assert kept == [("#/$defs/B", True)] and res.lossy, res.transformations

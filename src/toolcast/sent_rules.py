@@ -60,9 +60,12 @@ def sent_rules(sent: dict, r: Any, diags: list, trans: list) -> dict | None:
             for kw, why in partners:  # (what the dropped keyword limited: it would now say more than the tool)
                 del node[kw]
                 trans.append((r.changes["dropped-sent-keyword"], "#", tuple(place) + (kw,), f"({why})"))
-        if explicit and id(node) not in read and _open_object(node):
-            node["additionalProperties"] = True
-            trans.append((r.changes["stated-open-object"], "#", tuple(place) + ("additionalProperties",), ""))
+        if explicit and _open_object(node):
+            if id(node) in read:  # (stated open, it would void the unevaluatedProperties that reads it)
+                trans.append((r.changes["kept-object-unstated"], "#", tuple(place), ""))
+            else:
+                node["additionalProperties"] = True
+                trans.append((r.changes["stated-open-object"], "#", tuple(place) + ("additionalProperties",), ""))
         if nullable and node.get("nullable") is True and _null_typed(node):
             trans.append((r.changes["converted-nullable-to-type-union"], "#", tuple(place) + ("nullable",), ""))
         if whole and type(p := node.get("pattern")) is str and (written := _whole_string(r, p)) != p:

@@ -91,7 +91,8 @@ CHANGES: dict[str, tuple[str, ...]] = {
              "moved-any-of-siblings-into-branches", "renamed-definitions-to-defs", "rewrote-definitions-reference",
              "repointed-reference",
              "dropped-sent-keyword", "wrote-boolean-property-schema", "dropped-unevaluated-keyword",
-             "stated-open-object", "converted-nullable-to-type-union", "padded-unanchored-pattern",
+             "stated-open-object", "kept-object-unstated", "converted-nullable-to-type-union",
+             "padded-unanchored-pattern",
              "wrote-enum-values-as-types", "widened-enum-values-to-types"),
     # (policy sent_keywords, sent_property_schemas, sent_open_objects, sent_nullable, pattern_match,
     # sent_enum_values)
@@ -428,6 +429,6 @@ REPORTED_WHERE_SELECTED = frozenset({
     "dropped-root-keyword", "dropped-ref-sibling-annotation", "wrapped-ref-siblings-in-all-of",
     "made-recursive-property-optional", "cut-recursive-reference", "copied-ref-target-to-defs",
     "converted-dialect-keyword", "repointed-reference", "dropped-sent-keyword", "wrote-boolean-property-schema",
-    "dropped-unevaluated-keyword", "stated-open-object",
+    "dropped-unevaluated-keyword", "stated-open-object", "kept-object-unstated",
     "described-enforced-constraint",  # compile_tool(enforce=True)
 })
