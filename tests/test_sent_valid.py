@@ -267,3 +267,24 @@ def test_an_integral_float_count_is_sent_as_the_integer(where: str) -> None:
     text = json.dumps(res.tool)
     assert ".0" not in text
     assert not sent_violations(res.tool, "openai", "responses", res.status, res.rules)
+
+
+NESTED_INVALID = {
+    "in-a-used-definition": {"type": "object", "$defs": {"B": {"$defs": {"C": {"minLength": -1}}, "type": "string"}},
+                             "properties": {"a": {"$ref": "#/$defs/B"}}},
+    "under-a-property": {"type": "object", "properties": {"a": {"type": "string", "$defs": {"C": {"minLength": -1}}}}},
+    "empty-all-of-at-the-root": {"type": "object", "allOf": [], "properties": {}},
+    "empty-all-of-below": {"type": "object", "properties": {"a": {"type": "string", "allOf": []}}},
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED_INVALID))
+def test_a_value_no_schema_may_hold_refuses_in_every_mode_where_the_walk_does_not_read_it(name: str) -> None:
+    # Found by a red team: nested definitions the walk leaves out unread, and an empty allOf, were sent
+    # strict under auto and refused only under strict false.
+    tool = {"name": "t", "description": "d", "inputSchema": NESTED_INVALID[name]}
+    for target in ("openai", "anthropic", "gemini", "xai", "mcp"):
+        for mode in ("auto", True, False):
+            res = compile_tool(tool, target=target, strict=mode)
+            assert res.status == "refused", (target, mode, res.status)
+            assert any(d.code.endswith("/invalid-keyword-value") for d in res.diagnostics), (target, mode)

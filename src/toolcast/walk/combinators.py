@@ -393,6 +393,9 @@ def _normalize(w: Walk, s: dict, sp: tuple, root: bool) -> dict | None:
 def _merged_all_of(w: Walk, s: dict, sp: tuple) -> dict | None:
     """Node `s` with its allOf merged in (as it is when the merge failed without a refusal); None
     after a refusal."""
+    if not s["allOf"]:  # (the metaschema asks for one schema at least: no schema may hold an empty one)
+        w.report("invalid-keyword-value", sp + ("allOf",), keyword="allOf", value="[]", expected="a non-empty list of schemas")
+        return None
     merged = _merge(w, [{k: v for k, v in s.items() if k != "allOf"}] + list(s["allOf"]), sp + ("allOf",))
     if merged is None:
         return None if w.refusals else s

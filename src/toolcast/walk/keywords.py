@@ -14,6 +14,7 @@ from toolcast.walk.plans import (
     OP_FORMAT,
 )
 from toolcast.walk.state import Walk
+from toolcast.walk.unread import report_invalid
 from toolcast.walk.values import MISSING, _scalar, describe
 
 
@@ -34,6 +35,7 @@ def _kept(w: Walk, op: int, k: str, v: Any, sp: tuple) -> bool:
     const) stays in the node; what it records. (A pattern is descent's: _pattern gives what it writes.)"""
     if op == OP_DEFS:
         ksp = sp + (k,)
+        report_invalid(w, {k: v}, sp)  # (left out unread: what no schema may hold still refuses)
         w.report("nested-definitions", ksp, keyword=k)
         w.change("dropped-nested-definitions", ksp)
         return False

@@ -10,7 +10,6 @@ from operator import itemgetter
 from typing import Any, TypeVar
 
 from toolcast.sent_copy import scanned_copy
-from toolcast.sent_valid import invalid_places
 from toolcast.walk import budget
 from toolcast.walk.combinators import _merge
 from toolcast.walk.descent import _compile_defs, node
@@ -26,6 +25,7 @@ from toolcast.walk.plans import OP_DROP
 from toolcast.walk.refs import _collect_defs, _resolve_raw
 from toolcast.walk.state import Walk
 from toolcast.walk.subset import to_subset
+from toolcast.walk.unread import held_unused, report_invalid
 from toolcast.walk.values import (
     _ONLY_STR,
     HAS_IDS,
@@ -250,7 +250,7 @@ def _descend(w: Walk, root: dict) -> dict:
             w.record("unused-definition", (w.defs_src[name], name), (("name", name),))
             w.change("dropped-unused-definition", (w.defs_src[name], name))
         if unused:
-            _unused_invalid(w, unused)
+            report_invalid(w, held_unused(w, unused))
     max_props, max_chars, max_enum, max_depth = w.limit_values
     if (w.n_props > max_props or w.n_chars > max_chars or w.n_enum > max_enum
             or w.deepest[0] > max_depth):
@@ -274,30 +274,6 @@ def _descend(w: Walk, root: dict) -> dict:
             nulls = root_bucket.nulls
             w.null_paths = tuple(dict.fromkeys(nulls)) if w.branched else tuple(nulls)
     return out
-
-
-def _unused_invalid(w: Walk, unused: list) -> None:
-    """Report each keyword value in the `unused` definitions that no schema may have (the metaschema's
-    findings, sent_valid.invalid_places): the walk leaves them out unread, but a document that holds
-    one is no valid JSON Schema, refused as a value the walk reads is (in every mode where the rules
-    say so, as the form sent without strict is: compile._original). A document that declares a
-    dialect is read by that dialect's metaschema (draft-04's rewritten first: walk.document); one that
-    declares none, as 2020-12, the tuple form of `items` read as the walk reads it (its schemas checked)."""
-    declared = w.root_raw.get("$schema") if type(w.root_raw) is dict else None
-    dialect = dialect_of(declared) if type(declared) is str else None
-    if dialect is None or dialect == "draft-04":
-        dialect = "2020-12"
-    held: dict = {}
-    for name in unused:
-        held.setdefault(w.defs_src[name], {})[name] = w.defs_raw[name]
-    found = invalid_places(held, dialect)
-    while found:
-        place, k, v, expected = found.pop(0)
-        if k == "items" and type(v) is list and v and declared is None:  # (a tuple: walk.containers reads it)
-            found.extend((place + p[1:], pk if len(p) > 2 else k, pv, pe)
-                         for p, pk, pv, pe in invalid_places({"prefixItems": v}, dialect) if len(p) > 1)
-            continue
-        w.report("invalid-keyword-value", place, keyword=k, value=describe(v), expected=expected)
 
 
 def _root(w: Walk, schema: Any) -> dict | tuple | None:
