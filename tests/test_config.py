@@ -195,3 +195,30 @@ def test_files_are_named_from_the_file_s_directory_wherever_the_run_starts(proje
     assert f"{rel}:1:" in run("check", "../tools")[1]  # (a PATH given on the command line too)
     (project / "pyproject.toml").unlink()
     assert f"{Path('..') / rel}:1:" in run("check", "../tools")[1]  # no table: as given
+
+
+def test_files_are_named_by_the_directories_on_disk(tmp_path: Path, monkeypatch) -> None:
+    """A PATH through a symlink to the checkout (a logical `$PWD/tools`) or `link/..` names the file
+    read, relative to the pyproject.toml's directory, not the text (red-team s14n F2)."""
+    repo = tmp_path / "repo"
+    (repo / "tools").mkdir(parents=True)
+    (repo / "tools" / "pick.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    write(repo, 'paths = ["tools"]\nout = "generated"\n')
+    (tmp_path / "repolink").symlink_to("repo")
+    monkeypatch.chdir(repo)  # (the working directory as the system gives it: physical)
+    assert run("compile")[0] == 0
+    logical = str(tmp_path / "repolink" / "tools")
+    assert run("compile", logical, "--fail-on-change")[0] == 0
+    manifest = json.loads((repo / "generated" / "manifest.json").read_text())
+    assert [t["source"] for t in manifest["tools"]] == [str(Path("tools") / "pick.json")]
+    assert "file=tools/pick.json,line=1," in run("check", logical, "--format", "github")[1]
+    (repo / "elsewhere" / "deep").mkdir(parents=True)
+    (repo / "elsewhere" / "b.json").write_text(json.dumps(TOOL), encoding="utf-8")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "lnk").symlink_to(Path("..") / "elsewhere" / "deep")
+    monkeypatch.chdir(repo / "sub")
+    text = run("check", str(Path("lnk") / ".." / "b.json"), "--format", "github")[1]
+    assert "file=elsewhere/b.json,line=1," in text, text
+    (repo / "tools" / "more").symlink_to(repo / "elsewhere")  # (a symlinked folder under the
+    text = run("check", str(Path("..") / "tools" / "more" / "b.json"), "--format", "github")[1]  # directory keeps its name)
+    assert "file=tools/more/b.json,line=1," in text, text

@@ -256,3 +256,34 @@ def test_an_input_of_the_run_never_leaves_with_an_earlier_layout(tmp_path: Path)
     code, _, err = run("compile", str(inner), "--out", str(out))
     assert code == 0, err
     assert inner.is_file() and "it holds an input of this run" in err
+
+
+def test_two_targets_folders_that_are_one_directory_are_said_so(tmp_path: Path) -> None:
+    """Found by a red team: DIR/openai a symlink to DIR/anthropic was refused as "another toolcast
+    run is writing this directory"; it is this run's two targets that share one folder."""
+    out = tmp_path / "gen"
+    (out / "anthropic").mkdir(parents=True)
+    (out / "openai").symlink_to("anthropic")
+    code, text, err = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 2
+    assert f"{out / 'anthropic'}: is the same directory on disk as {out / 'openai'}" in text + err
+    assert "another toolcast run" not in text + err
+    assert sorted(p.name for p in out.iterdir()) == ["anthropic", "openai"] and not any((out / "anthropic").iterdir())
+
+
+def test_an_interrupted_run_says_its_out_dir_was_left_unchanged(tmp_path: Path, monkeypatch) -> None:
+    """Found by a red team: ^C in a run for several targets said only "interrupted", where a
+    one-target run says that DIR was left unchanged (it is, in both)."""
+    from toolcast import outdir
+
+    out = tmp_path / "gen"
+    assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
+    before = _tree(out)
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(outdir.Batch, "_switch", interrupted)
+    code, _, err = run("compile", REFUND, TOOLS, "--target", "openai,anthropic", "--out", str(out))
+    assert code == 130 and f"toolcast: {out}: left unchanged\ntoolcast: interrupted" in err, err
+    assert _tree(out) == before

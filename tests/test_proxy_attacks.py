@@ -104,10 +104,13 @@ def test_answers_over_the_memory_budget_fail_alone_with_a_clear_error(tmp_path):
     assert after.is_error is not True  # the server, and its session, go on
 
 
-def test_memory_budget_must_be_above_zero():
-    proc = subprocess.run([*PROXY, "--server", f"a={ATTACK}", "--memory-budget", "0"],
+@pytest.mark.parametrize(("given", "said"), [("0", "--memory-budget 0: give a number of MiB above 0"),
+                                            ("1e308", "--memory-budget 1e+308: too large to count in bytes")])
+def test_memory_budget_must_be_above_zero_and_a_number_of_bytes(given, said):
+    # (1e308: found by a red team, "internal error: OverflowError")
+    proc = subprocess.run([*PROXY, "--server", f"a={ATTACK}", "--memory-budget", given],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and "--memory-budget 0: give a number of MiB above 0" in proc.stderr
+    assert proc.returncode == 2 and said in proc.stderr and "internal error" not in proc.stderr, proc.stderr
 
 
 # ---------------------------------------------------------------- 2. names
@@ -584,6 +587,26 @@ def test_a_tool_nested_past_the_sdks_json_reader_is_left_out_alone(tmp_path, lev
     stderr = _stderr(log)
     assert {"a__echo", "a__plain"} <= names and "a__deep" not in names, stderr
     assert called.is_error is not True and "unavailable" not in stderr, stderr
+    assert "a/deep: dropped (its definition nests more than 200 levels deep)" in stderr
+
+
+@pytest.mark.parametrize("levels", [240, 260, 300])
+def test_a_tool_whose_meta_nests_past_the_sdks_serializer_is_left_out_alone(tmp_path, levels):
+    # Found by a red team: a _meta read by the SDK but nested past its serializer's depth (about
+    # 130 levels of properties) failed the server's whole listing ("Maximum serialization depth exceeded").
+    tools_file = tmp_path / "tools.txt"
+    tools_file.write_text("plain\n")
+    log = (tmp_path / "stderr").open("w+")
+    server = f"a={ATTACK} --tools-file {tools_file} --deep-tool {levels} --deep-field _meta"
+
+    async def go():
+        async with proxied("--server", server, errlog=log) as session:
+            return {t.name for t in (await session.list_tools()).tools}
+
+    names = run(go())
+    stderr = _stderr(log)
+    assert {"a__echo", "a__plain"} <= names and "a__deep" not in names, stderr
+    assert "unavailable" not in stderr, stderr
     assert "a/deep: dropped (its definition nests more than 200 levels deep)" in stderr
 
 

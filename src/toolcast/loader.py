@@ -393,11 +393,25 @@ def named(path: str, base: str | None) -> str:
     the pyproject.toml in force) relative to that directory, wherever the run started."""
     if base is None:
         return path
-    full = os.path.abspath(path)
     try:
-        return os.path.relpath(full, base)
+        lexical = os.path.relpath(os.path.abspath(path), base)
+        if not lexical.startswith(os.pardir) and _same_dir(os.path.join(base, lexical), path):
+            return lexical  # (a folder under `base` that is a symlink keeps its name there)
+        # The directories as they are on disk: a `$PWD` reached through a symlink, or `link/..`,
+        # names the file the run reads (abspath folds `..` by the text)
+        head, tail = os.path.split(path.rstrip(os.sep) or path)
+        full = os.path.realpath(path) if tail in ("", os.curdir, os.pardir) else os.path.join(os.path.realpath(head or os.curdir), tail)
+        return os.path.relpath(full, os.path.realpath(base))
     except ValueError:  # (another drive)
-        return full
+        return os.path.abspath(path)
+
+
+def _same_dir(one: str, other: str) -> bool:
+    """Whether files `one` and `other` are in the same directory on disk."""
+    try:
+        return os.path.samefile(os.path.dirname(one) or os.curdir, os.path.dirname(other.rstrip(os.sep) or other) or os.curdir)
+    except (OSError, ValueError):
+        return False
 
 
 def load(path: str, stdin: Any = None, *, positions: bool = False, name: str | None = None,

@@ -10,7 +10,8 @@ exit 1 at start when VAR is not set. ``burst`` sends ``n`` ``notifications/tools
 ``--wait-file FILE``: ``initialize`` is answered only once FILE exists (a server slow to start).
 ``--list-log FILE``: each ``tools/list`` adds a line to FILE. ``--relist-error``: every ``tools/list``
 after the first is answered with a JSON-RPC error ("busy reindexing"). ``--list-exit``: exit 5 on ``tools/list``.
-``--deep-tool LEVELS``: ``tools/list`` also lists ``deep``, whose inputSchema nests LEVELS levels.
+``--deep-tool LEVELS``: ``tools/list`` also lists ``deep``, whose inputSchema nests LEVELS levels
+(``--deep-field FIELD``: whose FIELD does, its inputSchema plain).
 ``--child FILE``: start a grandchild (``sleep 300``, in our process group, not holding our pipes)
 and write its pid to FILE.
 """
@@ -112,7 +113,9 @@ def answer(message: dict) -> None:
         if deep:  # (written as text: json.dumps cannot nest that deep)
             levels = int(deep) // 2
             schema = '{"type": "object", "properties": {"x": ' * levels + '{"type": "string"}' + "}}" * levels
-            listed = json.dumps(tools())[:-1] + ', {"name": "deep", "inputSchema": ' + schema + "}]"
+            field = flag("--deep-field") or "inputSchema"
+            plain = '"inputSchema": {"type": "object"}, ' if field != "inputSchema" else ""
+            listed = json.dumps(tools())[:-1] + ', {"name": "deep", ' + plain + json.dumps(field) + ": " + schema + "}]"
             OUT.write(b'{"jsonrpc": "2.0", "id": %d, "result": {"tools": %s}}\n' % (request_id, listed.encode()))
             OUT.flush()
             return

@@ -77,7 +77,13 @@ def _tool_dict(tool: Any) -> dict[str, Any]:
     schemas = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
     held = {attr: getattr(tool, attr, None) for attr in schemas}
     kept = {attr for attr, raw in held.items() if isinstance(raw, dict)}  # (not dumped: a schema
-    out = tool.model_dump(by_alias=True, exclude_none=True, mode="json", exclude=kept)  # nested deeply would fail)
+    try:  # nested deeply would fail)
+        out = tool.model_dump(by_alias=True, exclude_none=True, mode="json", exclude=kept)
+    except ValueError:  # (pydantic's serializer stops at its depth limit: a deep _meta; kept as
+        meta = getattr(tool, "meta", None)  # read, the compile leaves the tool out alone, naming it)
+        out = tool.model_dump(by_alias=True, exclude_none=True, mode="json", exclude=kept | {"meta"})
+        if meta is not None:
+            out["_meta"] = meta
     out.update((schemas[attr], held[attr]) for attr in kept)
     return out
 

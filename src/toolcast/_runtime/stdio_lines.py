@@ -239,7 +239,10 @@ def set_answer_budget(mib: float) -> None:
     """Set the process's answer budget to ``mib`` MiB (`toolcast proxy --memory-budget`)."""
     if not (math.isfinite(mib) and mib > 0):
         raise ValueError(f"--memory-budget {mib:g}: give a number of MiB above 0")
-    answer_budget.total = int(mib * 1024 * 1024)
+    total = mib * 1024 * 1024
+    if not math.isfinite(total):  # (1e308 MiB: no number of bytes)
+        raise ValueError(f"--memory-budget {mib:g}: too large to count in bytes; give a number of MiB above 0")
+    answer_budget.total = int(total)
 
 
 @dataclass

@@ -242,6 +242,7 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
     top = snapshot(Path(out_dir)) if watch else None
     # DIR itself is a batch too: every target's folder is built inside its new DIR, and they go
     # in together, with the previous one-target batch at DIR's top level leaving in the same switch.
+    _one_folder_each(dirs, errors)
     parent = open_out(out_dir, None, errors, EMITTERS) if out_dir else None
     batches = {t: open_out(d, metas[t], errors, base=getattr(args, "config_dir", None)) for t, d in dirs.items()}
     for t, b in batches.items():
@@ -253,6 +254,8 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
     kept: list = []
     refused = hit = False
     fail_on = getattr(args, "fail_on", "never")
+    written: dict | None = None
+    built = False  # (once _finish_out has run: if it built nothing, it said why, and that DIR was left)
     try:
         items.reverse()
         while items:
@@ -274,6 +277,7 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
                 sink.add(item.source, results, item.where)
         written = _finish_out(parent, batches, dirs, errors, err,
                               failed_early or any(b is not None for b in batches.values()))
+        built = True
         changed = watch and written is not None and (
             any(snapshot(batches[t].staged[1]) != before[t] for t in written)
             or snapshot(parent.staged[1]) != top or bool(parent.removed))
@@ -286,11 +290,28 @@ def run(args: argparse.Namespace, out: IO[str], stdin: Any, err: IO[str], target
         out.flush()
         if written:  # (the report written: only now are the folders switched in)
             switch_all(parent, batches, written, errors, err)
+    except BaseException:  # (an internal error or ^C: said as a one-target run says it)
+        if parent is not None and not parent.switched and not (built and written is None):
+            err.write(f"toolcast: {out_dir}: left unchanged\n")
+        raise
     finally:
         for b in [parent, *batches.values()]:
             if b is not None and not getattr(b, "switched", False):
                 b.abort()
     return gate.exit_code(args, errors, changed, refused, hit, baseline_written)
+
+
+def _one_folder_each(dirs: dict[str, str], errors: list[InputError]) -> None:
+    """An error when two targets' folders are one directory on disk (DIR/openai a symlink to
+    DIR/anthropic): each target needs a folder of its own."""
+    seen: dict[str, str] = {}
+    for d in dirs.values():
+        real = os.path.realpath(d)
+        if real in seen:
+            errors.append(InputError(d, f"is the same directory on disk as {seen[real]} (a symlink); each "
+                                        "target needs a folder of its own"))
+            return
+        seen[real] = d
 
 
 def _finish_out(parent: Any, batches: dict[str, Any], dirs: dict[str, str], errors: list[InputError],
