@@ -126,27 +126,34 @@ def test_api_must_be_every_targets_and_an_input_error_is_said_once(tmp_path: Pat
 def test_a_folder_that_cannot_be_built_leaves_every_target_folder_as_it_was(tmp_path: Path, monkeypatch) -> None:
     """Every target's folder is built before any is switched in: a full disk while building the
     second leaves the first (already built) as it was too."""
-    import errno
-
-    from toolcast import outdir
 
     out = tmp_path / "gen"
     assert run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))[0] == 0
     before = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-    build = outdir.Batch._build
-
-    def full_for_anthropic(self):
-        if self.dir.name == "anthropic":
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return build(self)
-
-    monkeypatch.setattr(outdir.Batch, "_build", full_for_anthropic)
+    _full_disk_for(monkeypatch, "anthropic")
     code, text, err = run("compile", REFUND, TOOLS, "--target", "openai,anthropic", "--out", str(out))
     assert code == 2
     assert "No space left on device" in text + err and "left unchanged" in err
     after = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
     assert after == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]  # no staging folder left behind
+
+
+def _full_disk_for(monkeypatch, folder: str):
+    """Batch._build made to fail as a full disk does for DIR/`folder`; returns the real one."""
+    import errno
+
+    from toolcast import outdir
+
+    build = outdir.Batch._build
+
+    def full(self):
+        if self.dir.name == folder:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return build(self)
+
+    monkeypatch.setattr(outdir.Batch, "_build", full)
+    return build
 
 
 def _tree(out: Path) -> dict[str, bytes]:
@@ -157,7 +164,6 @@ def test_one_target_then_several_the_top_level_batch_leaves_in_the_same_switch(t
     """`--out gen` then `--out gen --target openai,anthropic`: the first run's gen/manifest.json and
     the file it vouches for leave as stale files do, with the folders in one exchange; files that
     are not provably toolcast's stay, and a failed run leaves gen exactly as it was."""
-    import errno
 
     from toolcast import outdir
 
@@ -165,14 +171,7 @@ def test_one_target_then_several_the_top_level_batch_leaves_in_the_same_switch(t
     assert run("compile", REFUND, "--out", str(out))[0] == 0
     (out / "README.md").write_text("mine\n")
     before = _tree(out)
-    build = outdir.Batch._build
-
-    def full_for_anthropic(self):
-        if self.dir.name == "anthropic":
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return build(self)
-
-    monkeypatch.setattr(outdir.Batch, "_build", full_for_anthropic)
+    build = _full_disk_for(monkeypatch, "anthropic")
     code, _, err = run("compile", REFUND, "--target", "openai,anthropic", "--out", str(out))
     assert code == 2 and "left unchanged" in err and _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"]

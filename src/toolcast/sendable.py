@@ -12,6 +12,7 @@ from toolcast.sent_merge import (
     merge_all_of,
     merge_union,
     no_common_type,
+    pointer_target,
     reads_across,
     says_nothing,
 )
@@ -205,24 +206,6 @@ def _tuple_items(sent: dict, r: Any, trans: list, seen: Any = None) -> None:
         moved_below(seen, moved)
 
 
-def _target(root: dict, ref: Any) -> Any:
-    """The schema a same-document pointer `$ref` names in `root`, or None."""
-    if type(ref) is not str or ref[:1] != "#":
-        return None
-    tokens = ref_pointer(ref)
-    if tokens is None:
-        return None
-    node: Any = root
-    for t in tokens:
-        if type(node) is dict and t in node:
-            node = node[t]
-        elif type(node) is list and t.isdigit() and int(t) < len(node):
-            node = node[int(t)]
-        else:
-            return None
-    return node
-
-
 def _deref(root: dict, s: Any) -> Any:
     """`s` with a chain of same-document `$ref`s followed (annotations beside them aside); a link
     that says more beside its `$ref` (a constraint both must meet) is where it stops."""
@@ -231,7 +214,7 @@ def _deref(root: dict, s: Any) -> Any:
             return s
         if s is not root and any(k in CONSTRAINING and k != "$ref" for k in s):
             return s
-        target = _target(root, s["$ref"])
+        target = pointer_target(root, s["$ref"])
         if target is None or target is root:
             return s
         s = target

@@ -8,6 +8,7 @@ from typing import Any
 from toolcast.ecma_classes import as_python
 from toolcast.walk.actions import CONSTRAINING
 from toolcast.walk.semantics import json_equal
+from toolcast.walk.values import ref_pointer
 
 # Keywords whose meaning reads the keywords beside them (None: every applicator beside them). Side
 # by side with another schema's keywords they would read those too: `additionalProperties: false`
@@ -244,3 +245,21 @@ def _additional(root: dict) -> Any:
                 unread = unread or Unread(ap, pattern)
         return ap if unread is None else unread
     return judged
+
+
+def pointer_target(root: dict, ref: Any) -> Any:
+    """The schema a same-document pointer `$ref` names in `root`, or None."""
+    if type(ref) is not str or ref[:1] != "#":
+        return None
+    tokens = ref_pointer(ref)
+    if tokens is None:
+        return None
+    node: Any = root
+    for t in tokens:
+        if type(node) is dict and t in node:
+            node = node[t]
+        elif type(node) is list and t.isdigit() and int(t) < len(node):
+            node = node[int(t)]
+        else:
+            return None
+    return node

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcast.sent_merge import says_nothing
+from toolcast.sent_merge import pointer_target, says_nothing
 from toolcast.walk.dialect import schema_nodes, visit_schema_objects
 from toolcast.walk.regex import _pattern_verdict, whole_string
 from toolcast.walk.semantics import json_equal
@@ -190,20 +190,9 @@ def _read_by_unevaluated(sent: dict) -> set:
 def _resolved(root: dict, ref: str, anchors: dict | None) -> object:
     """The schema object a same-document reference names in `root` (a JSON pointer or a plain-name
     anchor), or None."""
-    if ref[:1] != "#":
-        return None
-    tokens = ref_pointer(ref)
-    if tokens is None:
+    if ref[:1] == "#" and ref_pointer(ref) is None:
         return (anchors or {}).get(ref[1:])
-    node: object = root
-    for t in tokens:
-        if type(node) is dict and t in node:
-            node = node[t]
-        elif type(node) is list and t.isdigit() and int(t) < len(node):
-            node = node[int(t)]
-        else:
-            return None
-    return node
+    return pointer_target(root, ref)
 
 
 def _anchors(sent: dict) -> dict:
